@@ -1,0 +1,108 @@
+# specdeploy.sglang: developer entry points. The two that matter (README.md):
+#   make lab    bring the lab up and run playbooks/deploy.yml against it
+#   make test   everything: lint, unit + oracle tests, ansible-test sanity, Molecule scenarios
+SHELL := /bin/bash
+.ONESHELL:
+.SHELLFLAGS := -eu -o pipefail -c
+ROOT := $(CURDIR)
+VENV := $(ROOT)/.venv
+LAB := $(ROOT)/.lab
+PY := $(VENV)/bin/python
+BOOTSTRAP_PYTHON ?= python3.11
+ANSIBLE_WHEEL_VERSION := 12.3.0
+COLLECTIONS := $(LAB)/collections
+LAB_HOSTS ?= 2
+# Molecule scenarios, run one after another (2 cores: at most 2 SGLang servers at a time).
+MOLECULE_SCENARIOS ?= default
+
+export PATH := $(VENV)/bin:$(PATH)
+export CONTAINERS_CONF := $(ROOT)/containers.conf
+export ANSIBLE_COLLECTIONS_PATH := $(COLLECTIONS)
+export ANSIBLE_CONFIG := $(ROOT)/ansible.cfg
+export SPECDEPLOY_SGLANG_PYTHON := $(LAB)/sglang-venv/bin/python
+export SPECDEPLOY_LAB_MODELS := $(LAB)/models
+export SPECDEPLOY_LAB_WHEELHOUSE := $(LAB)/wheelhouse
+
+.PHONY: help venv lab-deps lab-image lab-kit lab-up lab-down lab-status lab lint unit oracle \
+	sanity molecule test build clean
+
+help:
+	@sed -n '1,5p' Makefile
+
+# ---- tools -----------------------------------------------------------------------------------
+$(VENV)/.stamp: requirements-dev.txt
+	$(BOOTSTRAP_PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q -U pip
+	$(VENV)/bin/pip install -q -r requirements-dev.txt
+	touch $@
+
+# containers.podman (the connection plugin to lab hosts) comes from PyPI's `ansible` wheel:
+# Galaxy is not reachable from these machines.
+$(COLLECTIONS)/.stamp: $(VENV)/.stamp
+	mkdir -p $(COLLECTIONS)/ansible_collections/specdeploy $(LAB)/dl
+	ln -sfn $(ROOT) $(COLLECTIONS)/ansible_collections/specdeploy/sglang
+	$(VENV)/bin/pip download -q --no-deps -d $(LAB)/dl ansible==$(ANSIBLE_WHEEL_VERSION)
+	cd $(COLLECTIONS) && $(PY) -m zipfile -e $(LAB)/dl/ansible-$(ANSIBLE_WHEEL_VERSION)-py3-none-any.whl $(LAB)/dl/ansible
+	rm -rf $(COLLECTIONS)/ansible_collections/containers
+	mkdir -p $(COLLECTIONS)/ansible_collections/containers
+	cp -r $(LAB)/dl/ansible/ansible_collections/containers/podman $(COLLECTIONS)/ansible_collections/containers/
+	rm -rf $(LAB)/dl/ansible
+	touch $@
+
+venv: $(VENV)/.stamp $(COLLECTIONS)/.stamp
+
+# ---- lab -------------------------------------------------------------------------------------
+lab-deps:
+	python3 lab/lab.py deps
+
+lab-image: lab-deps
+	python3 lab/lab.py image
+
+lab-kit: venv
+	$(PY) lab/lab.py kit
+
+lab-up: lab-image lab-kit
+	python3 lab/lab.py up --count $(LAB_HOSTS)
+
+lab-down:
+	python3 lab/lab.py down
+
+lab-status:
+	python3 lab/lab.py status
+
+lab: lab-up
+	ansible-playbook playbooks/deploy.yml -i inventories/lab
+
+# ---- tests -----------------------------------------------------------------------------------
+lint: venv
+	ansible-lint --offline --profile production
+
+unit: venv
+	pytest -q -p no:cacheprovider tests/unit
+
+oracle: venv lab-kit
+	pytest -q -p no:cacheprovider tests/oracle
+
+# Sanity runs on what ships: the built artifact, installed into a proper ansible_collections tree.
+sanity: venv
+	tmp=$$(mktemp -d)
+	trap 'rm -rf "$$tmp"' EXIT
+	ansible-galaxy collection build --force --output-path "$$tmp" >/dev/null
+	ansible-galaxy collection install --force -p "$$tmp/c" "$$tmp"/specdeploy-sglang-*.tar.gz >/dev/null
+	cd "$$tmp/c/ansible_collections/specdeploy/sglang"
+	git init -q . && git add -A >/dev/null
+	ansible-test sanity --venv --python 3.11 --color no
+
+molecule: venv lab-image lab-kit
+	for s in $(MOLECULE_SCENARIOS); do
+	  echo "== molecule test -s $$s"
+	  molecule test -s $$s
+	done
+
+test: lint unit oracle sanity molecule
+
+build: venv
+	ansible-galaxy collection build --force
+
+clean: lab-down
+	rm -rf $(VENV) $(COLLECTIONS)

@@ -1,0 +1,410 @@
+#!/usr/bin/env python3
+"""The specdeploy lab: local container hosts booting real systemd, and a CPU SGLang kit.
+
+Stand-in for GPU hosts on a machine without a GPU. Subcommands (all idempotent):
+
+  deps    install podman, runc and debootstrap when missing (apt)
+  image   build the host image from Debian packages with debootstrap (no registry), cached
+  kit     the offline SGLang 0.5.23 CPU kit: wheelhouse (from the hashed lock), the lab-only shim
+          wheel, a controller venv of the same stack (the argument-resolution oracle), tiny models
+  up      start N hosts (default 2), write inventories/lab/hosts.yml
+  down    remove the lab hosts
+  status  list the lab hosts
+
+Every failure ends with one line saying what went wrong and what to do, exit code 1 (no traceback).
+Facts this relies on (rlimits, cgroups, runc, debootstrap recipe) are in shared/reference/lab-hosts.md.
+"""
+import argparse
+import base64
+import hashlib
+import io
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LAB = os.environ.get("SPECDEPLOY_LAB_DIR", os.path.join(ROOT, ".lab"))
+IMAGE = os.environ.get("SPECDEPLOY_LAB_IMAGE", "localhost/specdeploy-debian-systemd:bookworm")
+LABEL = "io.specdeploy.lab=1"
+PREFIX = "specdeploy-lab-"
+LOCK = os.path.join(ROOT, "lab", "sglang-0.5.23-cpu.lock")
+REQS_IN = os.path.join(ROOT, "lab", "sglang-cpu-requirements.in")
+WHEELHOUSE = os.path.join(LAB, "wheelhouse")
+MODELS = os.path.join(LAB, "models")
+ORACLE_VENV = os.path.join(LAB, "sglang-venv")
+SHIM_SRC = os.path.join(ROOT, "lab", "shim")
+SHIM_VERSION = "1.0.0"
+# Paths inside the lab hosts where the kit is mounted read-only.
+HOST_WHEELHOUSE = "/srv/specdeploy-lab/wheelhouse"
+HOST_MODELS = "/srv/specdeploy-lab/models"
+DEBIAN_PACKAGES = [
+    "systemd", "systemd-sysv", "dbus", "python3", "python3-venv", "sudo", "iproute2", "procps",
+    "ca-certificates", "apt-utils",
+]
+# Debian's own interpreter: its venvs run unchanged on the hosts' python3.11 (same path, same ABI).
+KIT_PYTHON = os.environ.get("SPECDEPLOY_KIT_PYTHON", "/usr/bin/python3.11")
+
+
+class LabError(Exception):
+    pass
+
+
+def log(msg):
+    print(f"lab: {msg}", flush=True)
+
+
+def run(cmd, check=True, capture=False, what=None, env=None, input=None):
+    try:
+        proc = subprocess.run(cmd, check=False, text=True, env=env, input=input,
+                              stdout=subprocess.PIPE if capture else None,
+                              stderr=subprocess.PIPE if capture else None)
+    except FileNotFoundError:
+        raise LabError(f"{what or cmd[0]}: command not found: {cmd[0]}")
+    if check and proc.returncode != 0:
+        detail = (proc.stderr or "").strip().splitlines()[-3:] if capture else []
+        raise LabError(f"{what or ' '.join(cmd[:3])} failed (exit {proc.returncode})"
+                       + (": " + " | ".join(detail) if detail else ""))
+    return proc
+
+
+def podman_env():
+    env = dict(os.environ)
+    env.setdefault("CONTAINERS_CONF", os.path.join(ROOT, "containers.conf"))
+    return env
+
+
+def podman(*args, check=True, capture=True, what=None):
+    if not shutil.which("podman"):
+        raise LabError("podman is not installed; run `make lab-deps` (or `python3 lab/lab.py deps`)")
+    return run(["podman", *args], check=check, capture=capture, what=what or f"podman {args[0]}",
+               env=podman_env())
+
+
+# ---------------------------------------------------------------- deps
+def cmd_deps(_args):
+    missing = [p for p, b in (("podman", "podman"), ("runc", "runc"), ("debootstrap", "debootstrap"))
+               if not shutil.which(b) and not os.path.exists(f"/usr/sbin/{b}")]
+    if not missing:
+        log("podman, runc and debootstrap are present")
+        return
+    if not shutil.which("apt-get"):
+        raise LabError(f"{', '.join(missing)} missing and apt-get is not available: install them "
+                       "with this system's package manager")
+    if os.geteuid() != 0:
+        raise LabError(f"{', '.join(missing)} missing; installing needs root (try: sudo apt-get "
+                       f"install -y {' '.join(missing)})")
+    log(f"installing {' '.join(missing)} with apt-get")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    run(["apt-get", "update", "-qq"], capture=True, env=env, what="apt-get update")
+    run(["apt-get", "install", "-y", "-qq", *missing], capture=True, env=env,
+        what=f"apt-get install {' '.join(missing)} (is the Debian mirror reachable?)")
+    log("installed " + " ".join(missing))
+
+
+# ---------------------------------------------------------------- image
+def debian_mirror():
+    """The Debian mirror this machine's apt already uses (never hard-coded)."""
+    candidates = ["/etc/apt/sources.list"]
+    d = "/etc/apt/sources.list.d"
+    if os.path.isdir(d):
+        candidates += [os.path.join(d, f) for f in sorted(os.listdir(d))
+                       if f.endswith((".list", ".sources"))]
+    for path in candidates:
+        try:
+            text = open(path, encoding="utf-8").read()
+        except OSError:
+            continue
+        for m in re.finditer(r"^(?:deb\s+(?:\[[^\]]*\]\s+)?|URIs:\s*)(\S+)", text, re.M):
+            uri = m.group(1).rstrip("/")
+            if "security" not in uri and uri.startswith(("http://", "https://")):
+                return uri
+    raise LabError("could not find a Debian mirror in /etc/apt/sources.list(.d); "
+                   "set SPECDEPLOY_DEBIAN_MIRROR")
+
+
+def cmd_image(args):
+    if podman("image", "exists", IMAGE, check=False).returncode == 0 and not args.rebuild:
+        log(f"image {IMAGE} is cached")
+        return
+    if not (shutil.which("debootstrap") or os.path.exists("/usr/sbin/debootstrap")):
+        raise LabError("debootstrap is not installed; run `make lab-deps`")
+    mirror = os.environ.get("SPECDEPLOY_DEBIAN_MIRROR") or debian_mirror()
+    os.makedirs(LAB, exist_ok=True)
+    rootfs = tempfile.mkdtemp(prefix="rootfs-", dir=LAB)
+    t0 = time.time()
+    try:
+        log(f"debootstrap bookworm from {mirror} (about 45 s)")
+        run(["debootstrap", "--variant=minbase", "--include=" + ",".join(DEBIAN_PACKAGES),
+             "bookworm", rootfs, mirror], capture=True,
+            what=f"debootstrap from {mirror} (image build failed; is the mirror reachable?)")
+        run(["chroot", rootfs, "apt-get", "clean"], capture=True, what="apt-get clean in rootfs")
+        lists = os.path.join(rootfs, "var/lib/apt/lists")
+        for f in os.listdir(lists):
+            p = os.path.join(lists, f)
+            if os.path.isfile(p):
+                os.unlink(p)
+        open(os.path.join(rootfs, "etc/machine-id"), "w").close()
+        tar = subprocess.Popen(["tar", "-C", rootfs, "-c", "."], stdout=subprocess.PIPE)
+        imp = subprocess.run(["podman", "import", "--change", 'CMD ["/sbin/init"]',
+                              "--change", "ENV container=podman", "-", IMAGE],
+                             stdin=tar.stdout, capture_output=True, text=True, env=podman_env())
+        tar.stdout.close()
+        tar.wait()
+        if imp.returncode != 0 or tar.returncode != 0:
+            raise LabError("podman import failed: " + imp.stderr.strip()[-300:])
+    finally:
+        shutil.rmtree(rootfs, ignore_errors=True)
+    log(f"built image {IMAGE} in {time.time() - t0:.0f} s")
+
+
+# ---------------------------------------------------------------- kit
+def _wheel_bytes():
+    """The lab-only shim as a wheel, built reproducibly (fixed timestamps) with the stdlib."""
+    name = "specdeploy_lab_shim"
+    dist = f"{name}-{SHIM_VERSION}.dist-info"
+    files = {
+        f"{name}.py": open(os.path.join(SHIM_SRC, f"{name}.py"), "rb").read(),
+        f"{name}.pth": open(os.path.join(SHIM_SRC, f"{name}.pth"), "rb").read(),
+        f"{dist}/METADATA": (
+            "Metadata-Version: 2.1\nName: specdeploy-lab-shim\nVersion: " + SHIM_VERSION + "\n"
+            "Summary: LAB-ONLY stand-in for sgl_kernel/torchvision on CPU machines. "
+            "Never install on a GPU host.\n").encode(),
+        f"{dist}/WHEEL": b"Wheel-Version: 1.0\nGenerator: specdeploy-lab\nRoot-Is-Purelib: true\n"
+                         b"Tag: py3-none-any\n",
+    }
+    record = []
+    for path, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.append(f"{path},sha256={digest},{len(data)}")
+    record.append(f"{dist}/RECORD,,")
+    files[f"{dist}/RECORD"] = ("\n".join(record) + "\n").encode()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for path, data in files.items():
+            info = zipfile.ZipInfo(path, date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            z.writestr(info, data)
+    return buf.getvalue()
+
+
+def build_shim_wheel():
+    os.makedirs(WHEELHOUSE, exist_ok=True)
+    path = os.path.join(WHEELHOUSE, f"specdeploy_lab_shim-{SHIM_VERSION}-py3-none-any.whl")
+    data = _wheel_bytes()
+    if not os.path.exists(path) or open(path, "rb").read() != data:
+        with open(path, "wb") as f:
+            f.write(data)
+        log(f"built lab-only shim wheel {os.path.basename(path)}")
+    return path
+
+
+def lock_entries():
+    text = open(LOCK, encoding="utf-8").read().replace("\\\n", " ")
+    out = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            m = re.match(r"([A-Za-z0-9_.\-]+)==(\S+)\s+--hash=sha256:([0-9a-f]{64})", line)
+            if not m:
+                raise LabError(f"{LOCK}: cannot read line: {line[:80]}")
+            out.append(m.groups())
+    return out
+
+
+def wheelhouse_complete():
+    have = {}
+    if os.path.isdir(WHEELHOUSE):
+        for f in os.listdir(WHEELHOUSE):
+            if f.endswith(".whl"):
+                n, v = f.split("-")[:2]
+                have[(n.replace("_", "-").lower(), v)] = f
+    return [(n, v) for n, v, _h in lock_entries() if (n.lower(), v) not in have]
+
+
+def cmd_kit(args):
+    t0 = time.time()
+    if not os.path.exists(KIT_PYTHON):
+        raise LabError(f"{KIT_PYTHON} not found: the kit needs Debian's Python 3.11 (python3.11-venv)"
+                       " so its venvs run unchanged inside the bookworm hosts")
+    missing = wheelhouse_complete()
+    if missing:
+        log(f"wheelhouse: fetching {len(missing)} pinned wheels (hash-checked) into {WHEELHOUSE}")
+        os.makedirs(WHEELHOUSE, exist_ok=True)
+        run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--require-hashes",
+             "-r", LOCK, "-d", WHEELHOUSE], capture=True,
+            what="pip download of the SGLang CPU stack (PyPI and the local torch wheel needed)")
+    else:
+        log("wheelhouse complete")
+    build_shim_wheel()
+    py = os.path.join(ORACLE_VENV, "bin", "python")
+    stamp = os.path.join(ORACLE_VENV, ".specdeploy-lock-sha256")
+    lock_hash = hashlib.sha256(open(LOCK, "rb").read()).hexdigest()
+    if not (os.path.exists(stamp) and open(stamp).read().strip() == lock_hash):
+        log(f"controller SGLang venv (the resolution oracle) at {ORACLE_VENV}, offline from the wheelhouse")
+        shutil.rmtree(ORACLE_VENV, ignore_errors=True)
+        run([KIT_PYTHON, "-m", "venv", ORACLE_VENV], capture=True, what="python3.11 -m venv")
+        run([py, "-m", "pip", "install", "-q", "--no-index", "--find-links", WHEELHOUSE, "--no-deps",
+             "--require-hashes", "-r", LOCK], capture=True, what="offline install of the SGLang stack")
+        run([py, "-m", "pip", "install", "-q", "--no-index", "--find-links", WHEELHOUSE, "--no-deps",
+             "specdeploy-lab-shim"], capture=True, what="install of the lab-only shim")
+        with open(stamp, "w") as f:
+            f.write(lock_hash + "\n")
+    else:
+        log("controller SGLang venv up to date")
+    gen = os.path.join(ROOT, "lab", "make_models.py")
+    run([py, gen, "--out", MODELS, "--seed", str(args.seed)], capture=False,
+        what="tiny model generation")
+    log(f"kit ready in {time.time() - t0:.0f} s")
+
+
+# ---------------------------------------------------------------- hosts
+def lab_containers():
+    out = podman("ps", "-a", "--filter", f"label={LABEL}", "--format", "{{.Names}} {{.State}}").stdout
+    return dict(line.split(None, 1) for line in out.splitlines() if line.strip())
+
+
+def port_free(port):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def write_inventory(names, publish):
+    inv_dir = os.path.join(ROOT, "inventories", "lab")
+    os.makedirs(inv_dir, exist_ok=True)
+    lines = ["---", "# Written by `lab/lab.py up` (make lab-up). Regenerated on every run; do not edit.",
+             "all:", "  children:", "    sglang_servers:", "      hosts:"]
+    for i, name in enumerate(names):
+        lines.append(f"        {name}:")
+        lines.append(f"          ansible_host: {name}")
+        if publish:
+            lines.append(f"          lab_published_port: {publish + i}")
+    lines += ["      vars:", "        ansible_connection: containers.podman.podman",
+              "        ansible_python_interpreter: /usr/bin/python3", ""]
+    path = os.path.join(inv_dir, "hosts.yml")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    return path
+
+
+def wait_running(name, timeout=60):
+    deadline = time.time() + timeout
+    state = ""
+    while time.time() < deadline:
+        p = podman("exec", name, "systemctl", "is-system-running", check=False)
+        state = p.stdout.strip()
+        if state in ("running", "degraded"):
+            return state
+        time.sleep(0.3)
+    raise LabError(f"host {name} did not finish booting in {timeout} s (systemd says {state!r}); "
+                   f"see `podman logs {name}`")
+
+
+def cmd_up(args):
+    if args.count < 1 or args.count > 16:
+        raise LabError(f"--count must be between 1 and 16, got {args.count}")
+    if podman("image", "exists", IMAGE, check=False).returncode != 0:
+        raise LabError(f"image {IMAGE} is missing; run `make lab-image` first")
+    for d in (WHEELHOUSE, MODELS):
+        if not os.path.isdir(d):
+            raise LabError(f"{d} is missing; run `make lab-kit` first")
+    names = [f"{PREFIX}{i}" for i in range(1, args.count + 1)]
+    existing = lab_containers()
+    # a container of the same name not made by the lab is a clash, not ours to remove
+    for name in names:
+        if name not in existing and podman("container", "exists", name, check=False).returncode == 0:
+            raise LabError(f"a container named {name} exists and was not made by the lab; "
+                           f"remove or rename it (podman rm -f {name})")
+    if args.publish:
+        for i, name in enumerate(names):
+            if name not in existing and not port_free(args.publish + i):
+                raise LabError(f"port {args.publish + i} on 127.0.0.1 (for {name}) is already in use;"
+                               f" choose another base with --publish")
+    started = []
+    for i, name in enumerate(names):
+        state = existing.get(name)
+        if state and state.startswith("running"):
+            continue
+        if state:
+            podman("start", name, what=f"podman start {name}")
+        else:
+            net = ["--network", "none"]
+            if args.publish:
+                net = ["-p", f"127.0.0.1:{args.publish + i}:30000"]
+            podman("run", "-d", "--name", name, "--hostname", name, "--label", LABEL, *net,
+                   "--systemd=always", "-v", f"{WHEELHOUSE}:{HOST_WHEELHOUSE}:ro",
+                   "-v", f"{MODELS}:{HOST_MODELS}:ro", IMAGE, "/sbin/init",
+                   what=f"podman run {name}")
+        started.append(name)
+    for name in names:
+        wait_running(name)
+    for extra in sorted(set(existing) - set(names)):
+        podman("rm", "-f", extra, what=f"podman rm {extra}")
+        log(f"removed surplus host {extra}")
+    path = write_inventory(names, args.publish)
+    log(f"{len(names)} hosts running ({', '.join(names)}); started now: {', '.join(started) or 'none'}")
+    log(f"inventory written to {os.path.relpath(path, ROOT)}")
+
+
+def cmd_down(_args):
+    if not shutil.which("podman"):
+        log("podman is not installed: no lab hosts to remove")
+        return
+    names = sorted(lab_containers())
+    if names:
+        podman("rm", "-f", "-t", "2", *names, what="podman rm")
+    inv = os.path.join(ROOT, "inventories", "lab", "hosts.yml")
+    if os.path.exists(inv):
+        os.unlink(inv)
+    log(f"removed {len(names)} lab hosts" + (f": {', '.join(names)}" if names else ""))
+
+
+def cmd_status(_args):
+    hosts = lab_containers()
+    if not hosts:
+        log("no lab hosts")
+    for name, state in sorted(hosts.items()):
+        print(f"{name}\t{state}")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="lab", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("deps")
+    pi = sub.add_parser("image")
+    pi.add_argument("--rebuild", action="store_true")
+    pk = sub.add_parser("kit")
+    pk.add_argument("--seed", type=int, default=1234)
+    pu = sub.add_parser("up")
+    pu.add_argument("--count", "-n", type=int, default=int(os.environ.get("LAB_HOSTS", "2")))
+    pu.add_argument("--publish", type=int, default=0,
+                    help="publish each host's port 30000 on 127.0.0.1:<base+i> (default: no network)")
+    sub.add_parser("down")
+    sub.add_parser("status")
+    args = p.parse_args(argv)
+    try:
+        {"deps": cmd_deps, "image": cmd_image, "kit": cmd_kit, "up": cmd_up, "down": cmd_down,
+         "status": cmd_status}[args.cmd](args)
+    except LabError as e:
+        print(f"lab: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("lab: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
