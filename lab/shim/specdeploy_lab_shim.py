@@ -11,11 +11,14 @@ It is a stand-in for the lab, named as such; the roles install it only when an i
 """
 import importlib.abc
 import importlib.machinery
+import importlib.metadata
 import os
 import sys
 import types
 
 ENV_VAR = "SPECDEPLOY_LAB_SHIM_MODULES"
+# The version the stand-ins report through importlib.metadata (transformers parses it).
+SHIM_DIST_VERSION = "0.0.0+specdeploy.lab.shim"
 
 
 class _Dummy:
@@ -79,6 +82,26 @@ class ShimFinder(importlib.abc.MetaPathFinder):
         if not self._covered(fullname):
             return None
         return importlib.machinery.ModuleSpec(fullname, _Loader(), is_package=True)
+
+    def find_distributions(self, context=importlib.metadata.DistributionFinder.Context()):
+        """Metadata for the stand-ins, so version probes get a parseable (and telling) version."""
+        wanted = context.name
+        for name in sorted(self.names):
+            if wanted is None or wanted.replace("-", "_").lower() == name.lower():
+                yield _ShimDistribution(name)
+
+
+class _ShimDistribution(importlib.metadata.Distribution):
+    def __init__(self, name):
+        self._name = name
+
+    def read_text(self, filename):
+        if filename == "METADATA":
+            return f"Metadata-Version: 2.1\nName: {self._name}\nVersion: {SHIM_DIST_VERSION}\n"
+        return None
+
+    def locate_file(self, path):
+        return None
 
 
 def install():
