@@ -11,6 +11,8 @@ PY := $(VENV)/bin/python
 BOOTSTRAP_PYTHON ?= python3.11
 ANSIBLE_WHEEL_VERSION := 12.3.0
 COLLECTIONS := $(LAB)/collections
+# containers.podman alone (for checks that must not see this checkout through the symlink)
+COLLECTIONS_DEPS := $(LAB)/collections-deps
 LAB_HOSTS ?= 2
 # Molecule scenarios, run one after another (2 cores: at most 2 SGLang servers at a time).
 MOLECULE_SCENARIOS ?= default
@@ -46,6 +48,8 @@ $(COLLECTIONS)/.stamp: $(VENV)/.stamp
 	rm -rf $(COLLECTIONS)/ansible_collections/containers
 	mkdir -p $(COLLECTIONS)/ansible_collections/containers
 	cp -r $(LAB)/dl/ansible/ansible_collections/containers/podman $(COLLECTIONS)/ansible_collections/containers/
+	rm -rf $(COLLECTIONS_DEPS) && mkdir -p $(COLLECTIONS_DEPS)/ansible_collections
+	ln -sfn $(COLLECTIONS)/ansible_collections/containers $(COLLECTIONS_DEPS)/ansible_collections/containers
 	rm -rf $(LAB)/dl/ansible
 	touch $@
 
@@ -77,7 +81,7 @@ lab: lab-up
 lint: venv
 	ansible-lint --offline --profile production
 
-unit: venv
+unit: venv lab-deps
 	pytest -q -p no:cacheprovider tests/unit
 
 oracle: venv lab-kit
@@ -104,6 +108,13 @@ sanity: venv $(SANITY_VENV)/.stamp
 	trap 'rm -rf "$$tmp"' EXIT
 	ansible-galaxy collection build --force --output-path "$$tmp" >/dev/null
 	ansible-galaxy collection install --force -p "$$tmp/c" "$$tmp"/specdeploy-sglang-*.tar.gz >/dev/null 2>&1
+	# the installed artifact's playbooks resolve by FQCN (nothing from this checkout on the path)
+	for pb in "$$tmp"/c/ansible_collections/specdeploy/sglang/playbooks/*.yml; do
+	  name=$$(basename "$$pb" .yml)
+	  ANSIBLE_COLLECTIONS_PATH="$$tmp/c:$(COLLECTIONS_DEPS)" ansible-playbook --syntax-check \
+	    -i localhost, "specdeploy.sglang.$$name" >/dev/null
+	  echo "artifact: specdeploy.sglang.$$name resolves and parses"
+	done
 	cd "$$tmp/c/ansible_collections/specdeploy/sglang"
 	git init -q . && git add -A >/dev/null
 	PATH=$(SANITY_VENV)/bin:$$PATH ansible-test sanity --local --python 3.11 --color no
