@@ -396,6 +396,7 @@ def stage(models_root, repo, commit, manifest, source_dir=None, workers=None, re
         raise WeightsError(describe(problems, p["name"]) + ". Nothing was published; the bad staged file(s) "
                            "were removed so the next run fetches them again.",
                            files=[x["file"] for x in problems])
+    _drop_unlisted(staging, manifest)  # only verified files are published (no hub .cache, no extras)
     with open(os.path.join(staging, MANIFEST_NAME), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
     for leftover in list_parts(staging):
@@ -414,6 +415,18 @@ def stage(models_root, repo, commit, manifest, source_dir=None, workers=None, re
         os.close(pfd)
     result["seconds"] = round(time.time() - t0, 3)
     return result
+
+
+def _drop_unlisted(staging, manifest):
+    for base, dirs, files in os.walk(staging, topdown=False):
+        for name in files:
+            full = os.path.join(base, name)
+            if os.path.relpath(full, staging) not in manifest:
+                os.unlink(full)
+        for name in dirs:
+            full = os.path.join(base, name)
+            if not os.listdir(full):
+                os.rmdir(full)
 
 
 def list_parts(directory):
