@@ -62,8 +62,11 @@ def _check_relpath(rel):
         raise WeightsError("manifest path %r uses a name reserved for staging" % (rel,))
 
 
-def normalize_manifest(manifest):
-    """{relpath: sha256 | {sha256, size}} -> {relpath: {'sha256', 'size' (int or None)}}."""
+def normalize_manifest(manifest, allow_git_sha1=False):
+    """{relpath: sha256 | {sha256, size}} -> {relpath: {'sha256', 'size' (int or None)}}.
+
+    allow_git_sha1: entries may carry the hub's git blob sha1 instead (small non-LFS files, before
+    download); only plan() accepts those, staging needs a sha256 for every file."""
     if not isinstance(manifest, dict) or not manifest:
         raise WeightsError("the manifest is empty: give a sha256 (and size) for every file of the model")
     out = {}
@@ -73,8 +76,10 @@ def normalize_manifest(manifest):
             entry = {"sha256": entry}
         if not isinstance(entry, dict):
             raise WeightsError("manifest entry for %s must be a sha256 string or {sha256, size}" % rel)
-        digest = str(entry.get("sha256", "")).lower()
-        if not _HEX64.match(digest):
+        digest = str(entry.get("sha256") or "").lower()
+        if not digest and allow_git_sha1 and re.match(r"^[0-9a-f]{40}$", str(entry.get("git_sha1", ""))):
+            digest = None
+        elif not _HEX64.match(digest):
             raise WeightsError("manifest entry for %s has no valid sha256 (got %r)" % (rel, entry.get("sha256")))
         size = entry.get("size")
         if size is not None:
@@ -178,7 +183,11 @@ def _published_matches(final, manifest):
             recorded = normalize_manifest(json.load(f))
     except (IOError, OSError, ValueError, WeightsError):
         return False
-    if {k: v["sha256"] for k, v in recorded.items()} != {k: v["sha256"] for k, v in manifest.items()}:
+    if set(recorded) != set(manifest):
+        return False
+    if any(v["sha256"] is not None and v["sha256"] != recorded[k]["sha256"] for k, v in manifest.items()):
+        return False
+    if any(v["size"] is not None and v["size"] != recorded[k]["size"] for k, v in manifest.items()):
         return False
     for rel, entry in recorded.items():
         full = os.path.join(final, rel)
@@ -189,7 +198,7 @@ def _published_matches(final, manifest):
 
 def plan(models_root, repo, commit, manifest, source_dir=None):
     """What staging would do: paths, bytes still to move, free space. Moves nothing."""
-    manifest = normalize_manifest(manifest)
+    manifest = normalize_manifest(manifest, allow_git_sha1=True)
     name = model_dirname(repo, commit)
     final = os.path.join(models_root, name)
     staging = os.path.join(models_root, STAGING_DIR, name)
