@@ -93,6 +93,17 @@ def normalize_manifest(manifest, allow_git_sha1=False):
     return out
 
 
+def with_sizes(manifest, sizes):
+    """Fill missing sizes from {relpath: size} (e.g. measured on the controller for a controller source)."""
+    out = {}
+    for rel, entry in (manifest or {}).items():
+        entry = {"sha256": entry} if isinstance(entry, str) else dict(entry)
+        if entry.get("size") is None and rel in (sizes or {}):
+            entry["size"] = sizes[rel]
+        out[rel] = entry
+    return out
+
+
 def default_workers():
     return max(1, min(32, os.cpu_count() or 1))
 
@@ -207,7 +218,7 @@ def plan(models_root, repo, commit, manifest, source_dir=None):
     if os.path.isdir(final):
         if _published_matches(final, manifest):
             out["published"] = True
-            out["total_bytes"] = sum(e["size"] or 0 for e in manifest.values())
+            out["total_bytes"] = sum(os.path.getsize(os.path.join(final, r)) for r in manifest)
             return out
         raise WeightsError(
             "%s exists but is not a published copy of this manifest. Published models are never changed "

@@ -55,6 +55,9 @@ options:
     description: Bytes that must stay free on the models filesystem after staging.
     type: int
     default: 0
+  sizes:
+    description: C({relative path: bytes}) filling sizes missing from O(manifest) (measured at the source).
+    type: dict
 attributes:
   check_mode:
     support: full
@@ -131,6 +134,7 @@ def main():
             path=dict(type="path"),
             workers=dict(type="int", default=0),
             reserve_bytes=dict(type="int", default=0),
+            sizes=dict(type="dict"),
         ),
         required_if=[("action", "plan", ("repo", "commit")), ("action", "stage", ("repo", "commit")),
                      ("action", "verify", ("path",))],
@@ -138,6 +142,7 @@ def main():
     )
     p = module.params
     workers = p["workers"] or None
+    p["manifest"] = w.with_sizes(p["manifest"], p["sizes"])
     try:
         if p["action"] == "verify":
             res = w.verify_in_place(p["path"], p["manifest"], workers)
