@@ -43,7 +43,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 manifest:
-  description: C({relative path: {sha256, size}}).
+  description: 'C({relative path: {sha256, size}}).'
   returned: success
   type: dict
 total_bytes:

@@ -34,7 +34,7 @@ options:
     description: Commit id (or pinned revision label) the files belong to. Required for plan and stage.
     type: str
   manifest:
-    description: C({relative path: sha256}) or C({relative path: {sha256, size}}) for every file.
+    description: 'C({relative path: sha256}) or C({relative path: {sha256, size}}) for every file.'
     type: dict
     required: true
   models_root:
@@ -56,7 +56,7 @@ options:
     type: int
     default: 0
   sizes:
-    description: C({relative path: bytes}) filling sizes missing from O(manifest) (measured at the source).
+    description: 'C({relative path: bytes}) filling sizes missing from O(manifest) (measured at the source).'
     type: dict
 attributes:
   check_mode:
