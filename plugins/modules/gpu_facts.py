@@ -16,7 +16,7 @@ description:
     and C(/proc/driver/nvidia/version) or C(modinfo nvidia) for the kernel module flavour.
   - A host without C(nvidia-smi) is reported as having no GPU (C(present=false) with a reason), not as an error.
   - Optionally checks the facts against requirements and fails with messages that say what to do.
-author: specdeploy developers
+author: specdeploy developers (@specdeploy)
 options:
   require_gpu:
     description: Fail when no GPU is usable. False lets a lab host without a GPU pass (the result says so).
@@ -42,10 +42,13 @@ options:
     default: false
 attributes:
   check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
     support: none
   facts:
+    description: Action returns an C(ansible_facts) dictionary that will update existing host facts.
     support: full
 """
 

@@ -17,7 +17,7 @@ description:
   - A mismatched drafter still serves in SGLang but accepts about one token per step, slower than no
     speculation; this makes it an early, named error instead.
   - Read-only.
-author: specdeploy developers
+author: specdeploy developers (@specdeploy)
 options:
   target:
     description: Target model directory (or its config.json).
@@ -29,8 +29,10 @@ options:
     required: true
 attributes:
   check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
     support: none
 """
 

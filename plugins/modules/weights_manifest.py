@@ -16,7 +16,7 @@ description:
   - Run it once on a trusted copy and pin the result in the inventory; the weights role uses it when
     a source has no hub metadata and none is pinned (and warns that it should be pinned).
   - Read-only.
-author: specdeploy developers
+author: specdeploy developers (@specdeploy)
 options:
   path:
     description: Model directory.
@@ -28,8 +28,10 @@ options:
     default: 0
 attributes:
   check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
     support: none
 """
 

@@ -20,7 +20,7 @@ description:
     controller copy) and are only verified and published.
   - C(action=verify) checks a model directory that is already on the host (O(path)) and never changes it.
   - A model already published with the same manifest is left alone (changed=false, zero bytes moved).
-author: specdeploy developers
+author: specdeploy developers (@specdeploy)
 options:
   action:
     description: What to do.
@@ -60,8 +60,10 @@ options:
     type: dict
 attributes:
   check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
     support: none
 """
 
