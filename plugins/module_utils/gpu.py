@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # Copyright: specdeploy developers
-# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """NVIDIA GPU facts from nvidia-smi, and the requirement checks the gpu_env role runs on them.
 
 stdlib only, no Ansible import: the module gpu_facts is a thin wrapper, and tests/unit feeds captured
@@ -118,7 +118,7 @@ def is_blackwell(gpu):
     cc = gpu.get("compute_cap")
     if cc:
         try:
-            return int(str(cc).split(".")[0]) in BLACKWELL_MAJORS
+            return int(str(cc).split(".", maxsplit=1)[0]) in BLACKWELL_MAJORS
         except ValueError:
             return False
     return False

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Hugging Face hub source for the weights role (runs on the host with the tool venv's python,
 which has huggingface_hub). Prints one JSON object on stdout.
 
