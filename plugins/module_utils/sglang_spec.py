@@ -215,7 +215,7 @@ class Result(object):
     def as_dict(self):
         return {
             "ok": self.ok, "argv": list(self.argv), "env": dict(self.env), "errors": list(self.errors),
-            "warnings": list(self.warnings), "resolved": dict(self.resolved), "overrides": list(self.overrides),
+            "notes": list(self.warnings), "resolved": dict(self.resolved), "overrides": list(self.overrides),
             "capabilities": self.capabilities, "tree_verify": self.tree_verify,
             "sglang_verdict": dict(self.sglang_verdict),
             "unit_exec_lines": unit_exec_lines(self.argv),
