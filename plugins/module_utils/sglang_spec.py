@@ -129,6 +129,7 @@ def _build_tables():
 
 
 FLAG_TABLES = _build_tables()
+_KNOWN_ABSENT = {"0.5.11": _NEW_IN_0_5_23 + _NEW_IN_0_5_16, "0.5.16": _NEW_IN_0_5_23}
 
 # DDTree / tree-verify flavors (sglang.md section 5). Order = preference when several are present.
 TREE_FLAVORS = {
@@ -534,8 +535,11 @@ def parse_argv(argv, version, extra_flags=None):
                 flag, version, rules["deprecated"][flag])))
     if unrecognized:
         removed = [t for t in unrecognized if t.split("=")[0] in _RENAMED]
+        newer = [t for t in unrecognized if t.split("=")[0] in _KNOWN_ABSENT.get(version, ())]
         hint = ""
-        if removed:
+        if newer:
+            hint = " (%s: not in SGLang %s, added in a later release)" % (", ".join(newer), version)
+        elif removed:
             hint = " (SGLang %s removed %s: use %s)" % (version, ", ".join(removed), ", ".join(
                 _RENAMED[t.split("=")[0]] for t in removed))
         elif not rules["exact_table"]:
