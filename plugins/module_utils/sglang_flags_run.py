@@ -98,8 +98,10 @@ def _run_flags(params):
                 return _out(r, mode)
         result = spec.validate(sp, capabilities=probe_caps, **common)
         version = sp.get("sglang_version") if isinstance(sp, dict) else None
-        allow += list(((sp.get("speculative") or {}) if isinstance(sp, dict) and isinstance(sp.get("speculative"), dict)
-                       else {}).get("allow_overrides") or [])
+        spx = sp.get("speculative") if isinstance(sp, dict) else None
+        ao = spx.get("allow_overrides") if isinstance(spx, dict) else None
+        if isinstance(ao, list):
+            allow += [str(x) for x in ao]
     else:
         version = params.get("sglang_version")
         argv = params.get("argv")

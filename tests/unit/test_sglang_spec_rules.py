@@ -614,3 +614,19 @@ def test_code_for_sglang_message_maps_every_resolution_code():
     for code, msg in msgs.items():
         assert S.code_for_sglang_message(msg) == code
     assert S.code_for_sglang_message("something new") == "SGLANG_REJECTED"
+
+
+def test_ngram_is_passed_through_with_a_note():
+    r = check(base_spec(speculative={"algorithm": "NGRAM"}), draft=None)
+    assert "ALGORITHM_NOT_MODELLED" in [w["code"] for w in r.warnings]
+
+
+def test_block_size_unknown_without_drafter_config():
+    r = check(sp(block_size=None), draft=None)
+    assert r.resolved["speculative_num_draft_tokens"] is None
+    assert "BLOCK_SIZE_UNKNOWN" in [w["code"] for w in r.warnings]
+
+
+def test_configs_not_given_is_said():
+    r = check(draft=None, target=None)
+    assert "CONFIG_UNCHECKED" in [w["code"] for w in r.warnings]
