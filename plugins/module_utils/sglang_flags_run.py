@@ -28,15 +28,14 @@ def _installed(params, result, argv, env, version, requested, allow):
     timeout = params.get("timeout") or 300
     proc_env = {str(k): str(v) for k, v in (env or {}).items()}
     try:
-        caps = params.get("capabilities") or oracle.probe(python, timeout=timeout, extra_env=proc_env)
-        answers = oracle.resolve_many(python, [{"id": 0, "argv": oracle.with_device(argv), "env": proc_env,
-                                                "keys": list(spec.RESOLVED_KEYS)}],
-                                      timeout=timeout, extra_env=proc_env)
+        # one SGLang process answers both the probe and the resolution
+        caps, answer = oracle.probe_and_resolve(python, oracle.with_device(argv), proc_env, timeout=timeout,
+                                                want_probe=not params.get("capabilities"))
+        caps = params.get("capabilities") or caps
     except oracle.OracleError as e:
         result.error("ORACLE_UNAVAILABLE", "cannot run the installed SGLang's resolution: %s. Check `python` "
                      "(the SGLang venv's bin/python) or use mode: static." % e, field="python", stage="input")
         return
-    answer = answers[0]
     result.capabilities = caps
     if version and caps.get("version") and str(caps["version"]) != str(version):
         result.error("VERSION_MISMATCH", "the spec is for SGLang %s but %s has SGLang %s: pin the version the host "

@@ -113,14 +113,19 @@ def resolve(case):
     out = {"id": case.get("id"), "stage": None, "error": None, "error_type": None,
            "warnings": grab.records, "resolved": None}
     try:
+        out["stage"] = "parse"
         try:
             with contextlib.redirect_stderr(err):
                 sa = sa_mod.prepare_server_args(argv)
         except SystemExit as e:
-            out["stage"] = "parse"
+            lines = err.getvalue().strip().splitlines()
             out["error_type"] = "SystemExit"
-            out["error"] = err.getvalue().strip().splitlines()[-1:] and err.getvalue().strip().splitlines()[-1] or "exit %s" % e.code
+            out["error"] = lines[-1] if lines else "exit %s" % e.code
             return out
+        except BaseException:
+            # 0.5.11/0.5.16 validate in ServerArgs.__post_init__, inside prepare_server_args
+            out["stage"] = "resolve"
+            raise
         out["stage"] = "resolve"
         if hasattr(sa, "resolve_once"):
             sa.resolve_once()
@@ -235,31 +240,11 @@ def classify(answer):
     return spec.code_for_sglang_message(answer["error"], parse=answer.get("stage") == "parse")
 
 
-def result_from_answer(answer, requested, allow_overrides=(), capabilities=None):
-    """Build the engine's result shape from one oracle answer.
-
-    `requested`: {resolved-field-name: requested value} (from spec.requested_fields()).
-    """
-    res = spec.Result()
-    res.capabilities = capabilities
-    for w in answer.get("warnings") or []:
-        res.warn("SGLANG_WARNING", w)
-    if answer.get("error") is not None:
-        code = classify(answer) or "SGLANG_REJECTED"
-        res.error(code, "SGLang refused these arguments (%s): %s" % (answer.get("stage"), answer["error"]))
-        return res
-    resolved = answer.get("resolved") or {}
-    res.resolved = {k: resolved.get(k) for k in spec.RESOLVED_KEYS if k in resolved}
-    spec.record_overrides(res, requested, res.resolved, allow_overrides)
-    return res
-
-
-def validate_installed(python, argv, env=None, requested=None, allow_overrides=(), timeout=300,
-                       want_probe=True):
-    """Resolve one argv with the installed SGLang in a fresh process; return a spec.Result."""
-    request = {"cases": [{"id": 0, "argv": with_device(argv), "env": env or {}, "keys": list(spec.RESOLVED_KEYS)}],
+def probe_and_resolve(python, argv, env=None, timeout=300, want_probe=True):
+    """One fresh SGLang process: (probe or None, resolution answer) for one argv."""
+    request = {"cases": [{"id": 0, "argv": list(argv), "env": env or {}, "keys": list(spec.RESOLVED_KEYS)}],
                "probe": bool(want_probe)}
-    answers = _run(python, request, timeout)
+    answers = _run(python, request, timeout, env)
     caps = None
     case = None
     for a in answers:
@@ -267,6 +252,6 @@ def validate_installed(python, argv, env=None, requested=None, allow_overrides=(
             caps = a["probe"]
         if "case" in a:
             case = a["case"]
-    if case is None:
+    if case is None or (want_probe and caps is None):
         raise OracleError("%s gave no resolution answer" % python)
-    return result_from_answer(case, requested or {}, allow_overrides, caps), case
+    return caps, case

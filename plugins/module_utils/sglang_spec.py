@@ -520,7 +520,7 @@ def parse_argv(argv, version, extra_flags=None):
         else:
             if eq:
                 raw = inline
-            elif i < n and (not argv[i].startswith("-") or _NUM.match(argv[i])):
+            elif i < n and (argv[i][:1] != "-" or _NUM.match(argv[i])):
                 raw = argv[i]
                 i += 1
             elif kind == "optional":
@@ -966,7 +966,25 @@ def _resolve_eagle(args, version, r, target_cfg, result, prefill):
 # ----------------------------------------------------------------------------------------------
 # GPU checks
 # ----------------------------------------------------------------------------------------------
+_SM_CACHE = {}
+
+
 def _sm_of(gpu):
+    key = (gpu.get("compute_capability"), gpu.get("compute_cap"), gpu.get("sm"), gpu.get("name"))
+    try:
+        return _SM_CACHE[key]
+    except (KeyError, TypeError):
+        pass
+    sm = _sm_of_uncached(gpu)
+    try:
+        if len(_SM_CACHE) < 1024:
+            _SM_CACHE[key] = sm
+    except TypeError:
+        pass
+    return sm
+
+
+def _sm_of_uncached(gpu):
     for key in ("compute_capability", "compute_cap", "sm"):
         v = gpu.get(key)
         if v is None:
