@@ -86,7 +86,7 @@ VERSIONS = {
     "0.5.16": {
         "exact_table": False,
         "window_flag": "--speculative-draft-window-size",
-        "deprecated": {k: v for k, v in _RENAMED.items()},
+        "deprecated": dict(_RENAMED),
         "algorithms": ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM"),
         "algorithm_case_sensitive": False,
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend"),
@@ -887,9 +887,9 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
     if chosen is None:
         r["speculative_draft_attention_backend"] = None  # GPU-dependent default, decided on the host
     elif chosen not in rules["draft_backends"]:
+        accepted = ", ".join(rules["draft_backends"])
         result.warn("SGLANG_OVERRIDE", "DFLASH draft worker does not support attention_backend %r from %s (SGLang %s "
-                    "accepts %s); SGLang falls back to %r." % (chosen, how, version, ", ".join(rules["draft_backends"]),
-                                                              fallback))
+                    "accepts %s); SGLang falls back to %r." % (chosen, how, version, accepted, fallback))
         r["speculative_draft_attention_backend"] = fallback
     elif chosen == "trtllm_mha":
         ok = False

@@ -24,7 +24,7 @@ description:
   - C(verify=tree) (DDTree) renders the tree-verify flag set the probed SGLang has, and fails when it has
     none, because released DFLASH verify is linear. It never falls back to linear.
 author:
-  - specdeploy developers
+  - specdeploy developers (@specdeploy)
 attributes:
   check_mode:
     description: Read-only; runs the same in check mode.
@@ -75,7 +75,7 @@ options:
     elements: dict
   capabilities:
     description:
-      - A probe result (sglang_probe's RV(sglang)), used to render O(spec) C(verify=tree). Installed mode probes itself.
+      - A probe result (the C(sglang) value returned by M(specdeploy.sglang.sglang_probe)), used to render O(spec) C(verify=tree). Installed mode probes itself.
     type: dict
   target_config:
     description:

@@ -17,7 +17,7 @@ description:
     C(sglang_capabilities), C(sglang_target_config), C(sglang_draft_config), C(sglang_allow_overrides).
   - Hosts without C(sglang_spec) or C(sglang_specs) are listed as skipped.
 author:
-  - specdeploy developers
+  - specdeploy developers (@specdeploy)
 attributes:
   check_mode:
     description: Read-only; runs the same in check mode.

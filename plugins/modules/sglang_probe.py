@@ -15,7 +15,7 @@ description:
     (SGLang PRs 29907, 31069, 36196 and the DB-Guo fork), and the speculative algorithms it knows.
   - The result feeds O(specdeploy.sglang.sglang_flags#module:capabilities) for C(verify=tree).
 author:
-  - specdeploy developers
+  - specdeploy developers (@specdeploy)
 attributes:
   check_mode:
     description: Read-only; runs the same in check mode.

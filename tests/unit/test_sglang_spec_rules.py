@@ -630,3 +630,31 @@ def test_block_size_unknown_without_drafter_config():
 def test_configs_not_given_is_said():
     r = check(draft=None, target=None)
     assert "CONFIG_UNCHECKED" in [w["code"] for w in r.warnings]
+
+
+def note_codes(r):
+    return [w["code"] for w in r.warnings]
+
+
+def test_sglang_default_and_override_notes():
+    spec = base_spec()
+    del spec["max_running_requests"]
+    assert "SGLANG_DEFAULT" in note_codes(check(spec))
+    assert "SGLANG_OVERRIDE" in note_codes(check(sp(eagle_topk=4)))
+
+
+def test_eagle_params_unknown_without_target_config():
+    r = check(base_spec(speculative={"algorithm": "EAGLE3", "draft_model_path": "/e"}), draft=None, target=None)
+    assert "EAGLE_PARAMS_UNKNOWN" in note_codes(r) and r.resolved["speculative_num_steps"] is None
+
+
+def test_window_without_effect_noted():
+    r = args("0.5.23", "--speculative-draft-window-size", "64", "--speculative-algorithm", "NGRAM")
+    assert "WINDOW_NO_EFFECT" in note_codes(r)
+
+
+def test_tree_flavor_notes():
+    r = check(sp(verify="tree", tree_budget=15), capabilities={"tree_verify": ["sglang-pr36196"]})
+    assert "TREE_VERIFY_GREEDY" in note_codes(r)
+    r = check(sp(verify="tree", tree_budget=15), capabilities={"tree_verify": ["fork-db-guo"]})
+    assert "TREE_BUDGET_IGNORED" in note_codes(r)
