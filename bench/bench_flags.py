@@ -9,7 +9,7 @@
    0.5.23 flags (what `sglang serve` spends on parsing alone); the ratio is engine / baseline.
 2. Preflight wall time for a generated 200-host inventory (goal < 10 s): tools/specdeploy-preflight
    -i <inventory> end to end (ansible-inventory included), and ansible-playbook with the
-   sglang_preflight module on localhost over hostvars. Baseline side by side: `ansible-inventory
+   sglang_preflight action on localhost, group: sglang_servers over hostvars. Baseline side by side: `ansible-inventory
    --list` alone, and a playbook with a single debug task over the same inventory.
 """
 import argparse
@@ -117,7 +117,7 @@ sglang_draft_config: {architectures: [DFlashDraftModel], block_size: 16, num_hid
   tasks:
     - name: Validate every host
       specdeploy.sglang.sglang_preflight:
-        hosts: "{{ dict(groups['sglang_servers'] | zip(groups['sglang_servers'] | map('extract', hostvars))) }}"
+        group: sglang_servers
 """)
     base_play = os.path.join(root, "baseline.yml")
     with open(base_play, "w") as f:
@@ -158,7 +158,7 @@ def main():
               "%.2f s" % (a.hosts, t_tool, p.returncode, summary, t_inv))
         t_base, pb = timed(["ansible-playbook", "-i", inv, base_play])
         t_play, pp = timed(["ansible-playbook", "-i", inv, play])
-        print("preflight playbook (sglang_preflight module on localhost), %d hosts: %.2f s wall, rc %d; baseline "
+        print("preflight playbook (sglang_preflight action on localhost, group: sglang_servers), %d hosts: %.2f s wall, rc %d; baseline "
               "one-debug-task playbook: %.2f s (rc %d)" % (a.hosts, t_play, pp.returncode, t_base, pb.returncode))
         if pp.returncode != 0:
             print(pp.stdout[-2000:])

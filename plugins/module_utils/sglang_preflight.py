@@ -82,13 +82,13 @@ def format_lines(verdicts, skipped=()):
                 algo = r.get("speculative_algorithm") or "no speculation"
                 extra = ""
                 if r.get("speculative_algorithm"):
-                    extra = " draft_tokens=%s topk=%s" % (r.get("speculative_num_draft_tokens"),
-                                                         r.get("speculative_eagle_topk"))
-                lines.append("OK    %s: %s%s%s (%d notes)" % (label, algo, extra, (" tree=%s" % v["tree_verify"])
-                                                                if v.get("tree_verify") else "", len(v["notes"])))
+                    extra = " draft_tokens=%s topk=%s" % (
+                        r.get("speculative_num_draft_tokens"), r.get("speculative_eagle_topk"))
+                tree = (" tree=%s" % v["tree_verify"]) if v.get("tree_verify") else ""
+                lines.append("OK    %s: %s%s%s (%d notes)" % (label, algo, extra, tree, len(v["notes"])))
             else:
-                lines.append("FAIL  %s: %s" % (label, "; ".join("[%s] %s" % (e["code"], e["message"])
-                                                                for e in v["errors"])))
+                errors = "; ".join("[%s] %s" % (e["code"], e["message"]) for e in v["errors"])
+                lines.append("FAIL  %s: %s" % (label, errors))
     for host in skipped:
         lines.append("SKIP  %s: no sglang_spec / sglang_specs" % host)
     return lines

@@ -16,6 +16,7 @@ description:
     C(sglang_spec) (or C(sglang_specs) for several instances), C(sglang_expected_gpus),
     C(sglang_capabilities), C(sglang_target_config), C(sglang_draft_config), C(sglang_allow_overrides).
   - Hosts without C(sglang_spec) or C(sglang_specs) are listed as skipped.
+  - An action plugin does the work on the controller; the task needs no connection to any host.
 author:
   - specdeploy developers (@specdeploy)
 attributes:
@@ -26,11 +27,15 @@ attributes:
     description: Returns no diff.
     support: none
 options:
+  group:
+    description:
+      - Inventory group whose hosts are checked; their C(sglang_*) variables are read from C(hostvars)
+        on the controller, templated as a play would see them. Mutually exclusive with O(hosts).
+    type: str
   hosts:
     description:
-      - Host name to that host's variables (only the C(sglang_*) keys above are read).
+      - Host name to that host's variables (only the C(sglang_*) keys above are read), instead of O(group).
     type: dict
-    required: true
   read_configs:
     description:
       - Also read C(config.json) from the model paths when they exist on the controller.
@@ -52,7 +57,13 @@ EXAMPLES = r"""
   tasks:
     - name: Validate each host's flags against its SGLang version's rules
       specdeploy.sglang.sglang_preflight:
-        hosts: "{{ dict(groups['sglang_servers'] | zip(groups['sglang_servers'] | map('extract', hostvars))) }}"
+        group: sglang_servers
+
+    - name: The same from an explicit mapping (host -> variables)
+      specdeploy.sglang.sglang_preflight:
+        hosts:
+          gpu01: {sglang_spec: "{{ hostvars['gpu01'].sglang_spec }}"}
+        fail_on_error: false
 """
 
 RETURN = r"""
@@ -89,12 +100,18 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_pr
 def main():
     module = AnsibleModule(
         argument_spec=dict(
-            hosts=dict(type="dict", required=True),
+            group=dict(type="str"),
+            hosts=dict(type="dict"),
             read_configs=dict(type="bool", default=False),
             fail_on_error=dict(type="bool", default=True),
         ),
+        mutually_exclusive=[("hosts", "group")],
+        required_one_of=[("hosts", "group")],
         supports_check_mode=True,
     )
+    if module.params["group"] is not None:
+        module.fail_json(msg="sglang_preflight with `group` runs as an action on the controller; this module "
+                             "file was run directly, so give `hosts` instead.")
     hosts = {}
     for name, hv in module.params["hosts"].items():
         hosts[name] = {k: hv.get(k) for k in pf.HOST_KEYS} if isinstance(hv, dict) else hv

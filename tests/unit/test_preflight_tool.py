@@ -57,3 +57,45 @@ def test_unreadable_inventory_json(tmp_path):
     bad.write_text("{")
     p = subprocess.run([sys.executable, TOOL, "--inventory-json", str(bad)], capture_output=True, text=True, check=False)
     assert p.returncode == 2 and "cannot read the inventory" in p.stderr
+
+
+PLAY = """
+- name: Preflight
+  hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: Validate every host's SGLang flags
+      specdeploy.sglang.sglang_preflight:
+        group: sglang_servers
+        fail_on_error: false
+      register: preflight
+    - name: Keep the verdicts for the test
+      ansible.builtin.copy:
+        content: "{{ preflight | to_json }}"
+        dest: "{{ result_file }}"
+        mode: "0644"
+    - name: Fail as the real preflight would
+      specdeploy.sglang.sglang_preflight:
+        group: sglang_servers
+"""
+
+
+def test_playbook_action_reads_templated_hostvars(tmp_path):
+    inv = tmp_path / "hosts.yml"
+    inv.write_text(INVENTORY)
+    play = tmp_path / "preflight.yml"
+    play.write_text(PLAY)
+    result_file = tmp_path / "verdicts.json"
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"))
+    p = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-playbook"), "-i", str(inv), str(play),
+                        "-e", "result_file=%s" % result_file], capture_output=True, text=True, check=False, env=env,
+                       cwd=ROOT)
+    # the last task fails the play, naming the host and the rule
+    assert p.returncode == 2, p.stdout[-2000:] + p.stderr[-2000:]
+    assert "fa3host" in p.stdout and "FA3_SM120" in p.stdout
+    first = json.loads(result_file.read_text())
+    assert first["failed_hosts"] == ["fa3host"] and first["skipped_hosts"] == []
+    assert first["verdicts"]["good1"]["default"]["argv"][:2] == ["--model-path", "/opt/specdeploy/models/Qwen--Qwen3-8B@abc"]
+    # the templated attention backend reached the engine
+    assert "--attention-backend" in first["verdicts"]["fa3host"]["default"]["argv"]
+    assert "fa3" in first["verdicts"]["fa3host"]["default"]["argv"]
