@@ -17,7 +17,8 @@ TARGETS = {
 DRAFTS = {
     # name: dict of config.json fields (besides the common ones)
     "b16": {"block_size": 16, "dflash_config": {"block_size": 16, "mask_token_id": 151669, "target_layer_ids": [1, 9, 17, 25, 33]}},
-    "b8": {"block_size": 8, "dflash_config": {"block_size": 8, "mask_token_id": 151669, "target_layer_ids": [1, 9, 17]}},
+    "b8": {"block_size": 8,
+           "dflash_config": {"block_size": 8, "mask_token_id": 151669, "target_layer_ids": [1, 9, 17]}},
     "top-only-b4": {"block_size": 4, "dflash_config": {"mask_token_id": 151669, "target_layer_ids": [1, 2]}},
     "nested-only-b12": {"dflash_config": {"block_size": 12, "mask_token_id": 151669, "target_layer_ids": [1, 2]}},
     "nested-wins-b8-top16": {"block_size": 16, "dflash_config": {"block_size": 8, "mask_token_id": 151669, "target_layer_ids": [1]}},
@@ -64,13 +65,10 @@ def write_models(root):
     return dirs
 
 
-def opt(strategy):
-    return st.one_of(st.none(), strategy)
-
-
 ATTN = st.sampled_from(["triton", "flashinfer", "fa3", "torch_native", "fa4"] * 2 + ["trtllm_mha"])
 DRAFT_ATTN = st.sampled_from(["flashinfer", "fa3", "fa4", "triton", "trtllm_mha", "ascend", "intel_xpu", "FA3",
                               "torch_native", "bogus"])
+
 
 def often_none(strategy, nones=3):
     """None `nones` times out of nones+1: most generated configurations set few flags, like real ones."""
