@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # Copyright: specdeploy developers
-# Apache License 2.0 (see LICENSE / galaxy.yml)
+# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
 """Action for sglang_preflight: runs entirely on the controller and reads the hosts' variables itself.
 
 With `group`, it reads only the sglang_* variables of that group's hosts from hostvars (templated
@@ -23,7 +23,7 @@ class ActionModule(ActionBase):
     def run(self, tmp=None, task_vars=None):
         result = super(ActionModule, self).run(tmp, task_vars)
         task_vars = task_vars or {}
-        _, args = self.validate_argument_spec(argument_spec=dict(
+        _validation, args = self.validate_argument_spec(argument_spec=dict(
             hosts=dict(type="dict"),
             group=dict(type="str"),
             read_configs=dict(type="bool", default=False),

@@ -1,7 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
 # Copyright: specdeploy developers
-# Apache License 2.0 (see LICENSE / galaxy.yml)
+# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
 from __future__ import annotations
 
 DOCUMENTATION = r"""
