@@ -810,6 +810,10 @@ def _resolve(args, env, version, draft_cfg, target_cfg, platform, result, tree_f
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
+    # check_server_args (after resolution): pipeline parallelism takes only single-layer EAGLE
+    if version == "0.5.23" and r["pp_size"] > 1 and algo is not None and algo != "EAGLE":
+        raise _Refused("PP_SPECULATIVE", "Pipeline parallelism currently only supports EAGLE (non-multi-layer) "
+                       "speculative decoding; got %s with --pp-size %s." % (algo, r["pp_size"]), "pp_size")
     return r
 
 
@@ -1126,6 +1130,7 @@ _SGLANG_MESSAGES = (
     ("SINK_NEGATIVE", r"sink-size must be non-negative"),
     ("SINK_WITHOUT_WINDOW", r"sink-size requires"),
     ("EAGLE_TRTLLM_TOPK", r"trtllm_mha backend only supports topk = 1"),
+    ("PP_SPECULATIVE", r"Pipeline parallelism currently only supports EAGLE"),
     ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1"),
     ("TRTLLM_MHA_GPU", r"TRTLLM MHA backend for (prefill|decode)"),
     ("TRTLLM_MHA_SM120_FP8", r"TRTLLM FMHAv2 prefill on SM120"),

@@ -72,7 +72,7 @@ DRAFT_ATTN = st.sampled_from(["flashinfer", "fa3", "fa4", "triton", "trtllm_mha"
 
 def often_none(strategy, nones=3):
     """None `nones` times out of nones+1: most generated configurations set few flags, like real ones."""
-    return st.one_of(*([st.none()] * nones + [strategy]))
+    return st.tuples(st.sampled_from(range(nones + 1)), strategy).map(lambda t: t[1] if t[0] == 0 else None)
 
 
 case_strategy = st.fixed_dictionaries({

@@ -22,7 +22,7 @@ from . import cases as C
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PYTHON = os.environ.get("SPECDEPLOY_SGLANG_PYTHON", "/work/main/.lab/sglang-venv/bin/python")
-N_EXAMPLES = int(os.environ.get("SPECDEPLOY_ORACLE_EXAMPLES", "600"))
+N_EXAMPLES = int(os.environ.get("SPECDEPLOY_ORACLE_EXAMPLES", "1000"))
 SHIM_ENV = {"SPECDEPLOY_LAB_SHIM_MODULES": os.environ.get("SPECDEPLOY_LAB_SHIM_MODULES", "sgl_kernel,torchvision"),
             "HF_HUB_OFFLINE": "1"}
 

@@ -658,3 +658,10 @@ def test_tree_flavor_notes():
     assert "TREE_VERIFY_GREEDY" in note_codes(r)
     r = check(sp(verify="tree", tree_budget=15), capabilities={"tree_verify": ["fork-db-guo"]})
     assert "TREE_BUDGET_IGNORED" in note_codes(r)
+
+
+def test_pipeline_parallel_only_with_eagle():
+    spec = base_spec(pp_size=2, speculative={"algorithm": "EAGLE3", "draft_model_path": "/e"})
+    assert "PP_SPECULATIVE" in check(spec, draft=None, gpus=PRO6000 * 2).codes()
+    spec = base_spec(pp_size=2, speculative={"algorithm": "EAGLE", "draft_model_path": "/e"})
+    assert "PP_SPECULATIVE" not in check(spec, draft=None, gpus=PRO6000 * 2).codes()
