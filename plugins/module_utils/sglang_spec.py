@@ -803,6 +803,11 @@ def _resolve(args, env, version, draft_cfg, target_cfg, platform, result, tree_f
                        "tree-verify build (use verify: tree with a probe)." % (
                            args.get("speculative_algorithm"), version, ", ".join(rules["algorithms"])),
                        "speculative_algorithm")
+    if _truthy_env(env, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION") and (
+            algo not in ("EAGLE", "EAGLE3", "DSPARK") or args.get("enable_multi_layer_eagle")):
+        raise _Refused("ENV_DP_SPEC_PREFILL", "DP spec/prefill coordination requires single-layer EAGLE, EAGLE3 or "
+                       "DSPARK: remove SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION from env (got algorithm %s)." % algo,
+                       "env")
     if algo in ("DFLASH", "DDTREE"):
         _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor)
     elif algo in ("EAGLE", "EAGLE3", "STANDALONE"):
@@ -814,6 +819,16 @@ def _resolve(args, env, version, draft_cfg, target_cfg, platform, result, tree_f
     if version == "0.5.23" and r["pp_size"] > 1 and algo is not None and algo != "EAGLE":
         raise _Refused("PP_SPECULATIVE", "Pipeline parallelism currently only supports EAGLE (non-multi-layer) "
                        "speculative decoding; got %s with --pp-size %s." % (algo, r["pp_size"]), "pp_size")
+    if version == "0.5.23" and r["pp_size"] > 1 and algo == "EAGLE":
+        mode = _get(args, "disaggregation_mode", "null")
+        if _truthy_env(env, "SGLANG_ENABLE_PP_SPEC"):
+            if mode != "null" or args.get("speculative_adaptive"):
+                raise _Refused("PP_SPEC_ENV", "SGLANG_ENABLE_PP_SPEC is not compatible with --disaggregation-mode or "
+                               "--speculative-adaptive.", "env")
+        elif mode != "prefill":
+            raise _Refused("PP_SPEC_PREFILL_ONLY", "PP + speculative decoding (MTP) is only supported on prefill nodes "
+                           "(disaggregation-mode=prefill), unless SGLANG_ENABLE_PP_SPEC=1; drop --pp-size or the "
+                           "speculative algorithm.", "pp_size")
     return r
 
 
@@ -1130,6 +1145,9 @@ _SGLANG_MESSAGES = (
     ("SINK_NEGATIVE", r"sink-size must be non-negative"),
     ("SINK_WITHOUT_WINDOW", r"sink-size requires"),
     ("EAGLE_TRTLLM_TOPK", r"trtllm_mha backend only supports topk = 1"),
+    ("ENV_DP_SPEC_PREFILL", r"DP spec/prefill coordination requires"),
+    ("PP_SPEC_PREFILL_ONLY", r"PP \+ speculative decoding \(MTP\) is only supported on prefill"),
+    ("PP_SPEC_ENV", r"SGLANG_ENABLE_PP_SPEC is not compatible"),
     ("PP_SPECULATIVE", r"Pipeline parallelism currently only supports EAGLE"),
     ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1"),
     ("TRTLLM_MHA_GPU", r"TRTLLM MHA backend for (prefill|decode)"),
@@ -1170,9 +1188,6 @@ def _finish(result, args, env, version, gpus, draft_cfg, target_cfg, allow_overr
             result.error("ENV_SECRET", "env %s looks like a secret: put it in the instance's EnvironmentFile "
                          "(/etc/specdeploy/<instance>.env), never in the spec, the unit or the release record." % k,
                          field="env.%s" % k, stage="input")
-    if str((env or {}).get("SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION", "0")).strip() not in ("", "0", "false", "False"):
-        result.error("ENV_DP_SPEC_PREFILL", "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION must stay off for DFLASH/EAGLE "
-                     "serving on a single-layer draft: remove it from env.", field="env", stage="resolve")
     check_gpus(gpus, version, r, args, target_cfg, result)
     return result
 

@@ -92,6 +92,8 @@ case_strategy = st.fixed_dictionaries({
     "prefill_attention_backend": often_none(ATTN, 3),
     "draft_attention_backend": often_none(DRAFT_ATTN, 1),
     "note": st.just(None),
+    "env": st.sampled_from([{}] * 14 + [{"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"},
+                                         {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"}, {"SGLANG_ENABLE_PP_SPEC": "1"}]),
     "style": st.sampled_from(["plain"] * 20 + ["equals"] * 4 + ["prefix-window", "removed-window", "cuda-graph-max-bs",
                                                                  "mamba-scheduler", "garbage-int"]),
 })

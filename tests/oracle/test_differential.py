@@ -60,11 +60,12 @@ def verdicts(tmp_path_factory):
         [dict(c, origin="hypothesis") for c in generated_cases()]
     argvs = [C.argv_for(c, dirs) for c in cases]
     keys = list(spec.RESOLVED_KEYS)
-    answers = oracle.resolve_many(PYTHON, [{"id": i, "argv": a, "keys": keys} for i, a in enumerate(argvs)],
+    answers = oracle.resolve_many(PYTHON, [{"id": i, "argv": a, "keys": keys, "env": c.get("env") or {}}
+                                           for i, (c, a) in enumerate(zip(cases, argvs))],
                                   timeout=1800, extra_env=SHIM_ENV)
     rows = []
     for case, argv, answer in zip(cases, argvs, answers):
-        static = spec.validate_argv(argv, "0.5.23", gpus=[])  # the oracle host has no GPU
+        static = spec.validate_argv(argv, "0.5.23", env=case.get("env") or {}, gpus=[])  # the oracle host has no GPU
         rows.append({"case": case, "argv": argv, "answer": answer, "static": static,
                      "why": C.compare(static, answer, oracle)})
     generated = [r for r in rows if r["case"]["origin"] == "hypothesis"]

@@ -664,4 +664,18 @@ def test_pipeline_parallel_only_with_eagle():
     spec = base_spec(pp_size=2, speculative={"algorithm": "EAGLE3", "draft_model_path": "/e"})
     assert "PP_SPECULATIVE" in check(spec, draft=None, gpus=PRO6000 * 2).codes()
     spec = base_spec(pp_size=2, speculative={"algorithm": "EAGLE", "draft_model_path": "/e"})
-    assert "PP_SPECULATIVE" not in check(spec, draft=None, gpus=PRO6000 * 2).codes()
+    codes = check(spec, draft=None, gpus=PRO6000 * 2).codes()
+    assert "PP_SPECULATIVE" not in codes and "PP_SPEC_PREFILL_ONLY" in codes
+    spec["extra_args"] = ["--disaggregation-mode", "prefill"]
+    assert "PP_SPEC_PREFILL_ONLY" not in check(spec, draft=None, gpus=PRO6000 * 2).codes()
+    spec = base_spec(pp_size=2, env={"SGLANG_ENABLE_PP_SPEC": "1"}, speculative={"algorithm": "EAGLE", "draft_model_path": "/e"})
+    assert "PP_SPEC_PREFILL_ONLY" not in check(spec, draft=None, gpus=PRO6000 * 2).codes()
+    spec["extra_args"] = ["--speculative-adaptive"]
+    assert "PP_SPEC_ENV" in check(spec, draft=None, gpus=PRO6000 * 2).codes()
+
+
+def test_dp_spec_prefill_coordination_env_needs_single_layer_eagle():
+    assert "ENV_DP_SPEC_PREFILL" in check(base_spec(env={"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"})).codes()
+    spec = base_spec(env={"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"},
+                     speculative={"algorithm": "EAGLE3", "draft_model_path": "/e"})
+    assert "ENV_DP_SPEC_PREFILL" not in check(spec, draft=None).codes()
