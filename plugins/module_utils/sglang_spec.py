@@ -429,7 +429,8 @@ _PROGRAM_HINT = re.compile(r"(python|sglang|launch_server|^serve$|^-m$)")
 def strip_program(argv):
     """Drop a leading program (`python -m sglang.launch_server`, `sglang serve`, ...) from argv."""
     if isinstance(argv, str):
-        argv = shlex.split(argv)
+        # a unit's ExecStart: continuation lines ("\\" + newline) and systemd's %%/$$ escapes
+        argv = shlex.split(re.sub(r"\\\s*\n", " ", argv).replace("%%", "%").replace("$$", "$"))
     argv = [str(a) for a in argv]
     i = 0
     while i < len(argv) and not argv[i].startswith("-") and _PROGRAM_HINT.search(argv[i]):

@@ -50,7 +50,8 @@ options:
     description:
       - An existing SGLang command line (list of arguments, or one string), for example a hand-written
         unit's C(ExecStart) being migrated. A leading program (C(python -m sglang.launch_server),
-        C(sglang serve)) is ignored. The result's RV(spec) is the structured spec it stands for.
+        C(sglang serve)) is ignored. One string is read like a systemd C(ExecStart) value (continuation
+        lines joined, C(%%) and C($$) unescaped). The result's RV(spec) is the structured spec it stands for.
     type: raw
   env:
     description:

@@ -679,3 +679,10 @@ def test_dp_spec_prefill_coordination_env_needs_single_layer_eagle():
     spec = base_spec(env={"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"},
                      speculative={"algorithm": "EAGLE3", "draft_model_path": "/e"})
     assert "ENV_DP_SPEC_PREFILL" not in check(spec, draft=None).codes()
+
+
+def test_exec_start_with_continuations_and_systemd_escapes():
+    unit = "/opt/v/bin/python -m sglang.launch_server \\\n  --model-path /m \\\n  --chat-template 100%%$$x\n"
+    assert S.strip_program(unit) == ["--model-path", "/m", "--chat-template", "100%$x"]
+    r = S.validate_argv(S.strip_program(unit), "0.5.23")
+    assert "--chat-template 100%%$$x" in r.as_dict()["unit_exec_lines"]
