@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # Copyright: specdeploy developers
-# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Action for sglang_preflight: runs entirely on the controller and reads the hosts' variables itself.
 
 With `group`, it reads only the sglang_* variables of that group's hosts from hostvars (templated

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # Copyright: specdeploy developers
-# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Parser table of SGLang 0.5.23, captured from its real argparse parser by tools/capture_sglang_flags.py.
 
 Each long option: (kind, type, choices, dest); kind is store | flag | list | optional.

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # Copyright: specdeploy developers
-# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """What the sglang_flags / sglang_probe modules do with their parameters (no Ansible import).
 
 run_flags(params) -> the module result dict; never raises for bad input: an unusable input gives

@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # Copyright: specdeploy developers
-# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Installed mode: the host's own SGLang as the authority on its flags.
 
 SGLang is never imported here. The code that runs inside the SGLang venv is the string

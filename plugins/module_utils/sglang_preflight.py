@@ -1,6 +1,6 @@
 # -*- coding: utf-8 -*-
 # Copyright: specdeploy developers
-# Apache License 2.0 (see https://www.apache.org/licenses/LICENSE-2.0)
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Fleet preflight: validate every host's SGLang spec on the controller, without contacting hosts.
 
 Input per host (inventory variables; see docs/interfaces.md):
