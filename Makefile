@@ -116,6 +116,7 @@ sanity: venv $(SANITY_VENV)/.stamp
 	  echo "artifact: specdeploy.sglang.$$name resolves and parses"
 	done
 	cd "$$tmp/c/ansible_collections/specdeploy/sglang"
+	printf 'tests/output/\n' > .gitignore  # ansible-test's own delegation venvs live there
 	git init -q . && git add -A >/dev/null
 	PATH=$(SANITY_VENV)/bin:$$PATH ansible-test sanity --local --python 3.11 --color no
 
