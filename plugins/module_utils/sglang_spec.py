@@ -692,6 +692,11 @@ def check_draft_config(draft, target, version, args, env, result):
                     % (ntl, target_layers))
     mtid = d.get("mask_token_id", None if version == "0.5.11" else draft.get("mask_token_id"))
     vocab = _text_cfg(target).get("vocab_size") if target else None
+    dvocab = t.get("vocab_size")
+    if _is_int(vocab) and _is_int(dvocab) and dvocab != vocab:
+        result.error("DRAFT_VOCAB", "the drafter's vocab_size %s differs from the target's %s: it was trained for "
+                     "another tokenizer and would accept about one token per step. Pair the drafter with its own "
+                     "target." % (dvocab, vocab), field="draft_config.vocab_size", stage="load")
     if mtid is not None:
         if not _is_int(mtid) or mtid < 0:
             result.error("DRAFT_MASK_TOKEN", "the drafter's mask_token_id must be an integer >= 0, got %r." % (mtid,),

@@ -27,6 +27,8 @@ import stat
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec
+
 MANIFEST_NAME = ".specdeploy-manifest.json"
 STAGING_DIR = ".staging"
 PART_SUFFIX = ".part"
@@ -467,73 +469,19 @@ def verify_in_place(path, manifest, workers=None):
 
 
 # ---- drafter <-> target ----------------------------------------------------------------------
-DRAFT_ARCHITECTURES = ("DFlashDraftModel", "DFlash2DraftModel", "DFlash2BeamDraftModel",
-                       "MiniMaxDFlash2DraftModel", "MuseGlimmerAssistantModel", "DFlashLagunaForCausalLM")
-
-
-def _cfg(d, key):
-    sub = d.get("dflash_config") or {}
-    return sub[key] if key in sub else d.get(key)
-
-
-def _text_cfg(cfg):
-    # multimodal targets keep the language model's fields under text_config
-    return cfg.get("text_config") or cfg
-
-
-def check_draft_against_target(target_config, draft_config):
+def check_draft_against_target(target_config, draft_config, sglang_version="0.5.23", env=None):
     """Problems [{code, message}] for a DFLASH drafter config.json against its target's.
 
-    TODO(lead, integration): point this at the flags engine's config checks
-    (plugins/module_utils/sglang_spec.py, branch `flags`) so one engine owns the rules; this local
-    version follows ../shared/reference/sglang.md section 4 and is the stand-in until then.
+    The rules are the flags engine's (sglang_spec.check_draft_config): one engine for the controller
+    preflight, the host validation and this post-stage check. Only errors are problems; `env` matters
+    for the context-length rule (SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN).
     """
-    problems = []
-    tgt = _text_cfg(target_config)
-    archs = draft_config.get("architectures") or []
-    if not any(a in DRAFT_ARCHITECTURES for a in archs):
-        problems.append({"code": "draft_architecture",
-                         "message": "drafter architectures %s are not a DFLASH draft architecture (%s)"
-                                    % (archs, ", ".join(DRAFT_ARCHITECTURES))})
-    block = _cfg(draft_config, "block_size")
-    if block is not None and (not isinstance(block, int) or block < 1):
-        problems.append({"code": "block_size", "message": "drafter block_size must be a positive integer, got %r" % block})
-    n_layers = tgt.get("num_hidden_layers")
-    ids = _cfg(draft_config, "target_layer_ids")
-    if ids is not None:
-        if not isinstance(ids, list) or not ids or not all(isinstance(i, int) for i in ids):
-            problems.append({"code": "target_layer_ids",
-                             "message": "drafter target_layer_ids must be a non-empty list of ints, got %r" % (ids,)})
-        elif isinstance(n_layers, int) and max(ids) >= n_layers:
-            problems.append({"code": "target_layer_ids",
-                             "message": "drafter target_layer_ids %s reach layer %d but the target has only %d "
-                                        "layers (0..%d): this drafter was trained for another target"
-                                        % (ids, max(ids), n_layers, n_layers - 1)})
-    elif isinstance(n_layers, int) and n_layers < 4:
-        problems.append({"code": "target_layer_ids",
-                         "message": "drafter has no target_layer_ids and the target has %d layers; SGLang's "
-                                    "automatic selection needs >= 4" % n_layers})
-    ntl = draft_config.get("num_target_layers")
-    if isinstance(ntl, int) and isinstance(n_layers, int) and ntl != n_layers:
-        problems.append({"code": "num_target_layers",
-                         "message": "drafter num_target_layers is %d but the target has %d layers" % (ntl, n_layers)})
-    vocab_t, vocab_d = tgt.get("vocab_size"), draft_config.get("vocab_size")
-    if isinstance(vocab_t, int) and isinstance(vocab_d, int) and vocab_t != vocab_d:
-        problems.append({"code": "vocab_size",
-                         "message": "vocab_size differs: target %d, drafter %d" % (vocab_t, vocab_d)})
-    mask = _cfg(draft_config, "mask_token_id")
-    if mask is not None:
-        if not isinstance(mask, int) or mask < 0:
-            problems.append({"code": "mask_token_id", "message": "drafter mask_token_id must be an int >= 0, got %r" % (mask,)})
-        elif isinstance(vocab_t, int) and mask >= vocab_t:
-            problems.append({"code": "mask_token_id",
-                             "message": "drafter mask_token_id %d is outside the target vocab (size %d)" % (mask, vocab_t)})
-    ctx_t, ctx_d = tgt.get("max_position_embeddings"), draft_config.get("max_position_embeddings")
-    if isinstance(ctx_t, int) and isinstance(ctx_d, int) and ctx_d < ctx_t:
-        problems.append({"code": "context_length",
-                         "message": "drafter context %d is shorter than the target's %d: SGLang refuses to load it "
-                                    "unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1" % (ctx_d, ctx_t)})
-    return problems
+    result = sglang_spec.Result()
+    sglang_spec.version_rules(sglang_version, result)
+    if result.errors:
+        return [{"code": e["code"], "message": e["message"]} for e in result.errors]
+    sglang_spec.check_draft_config(draft_config, target_config, sglang_version, {}, env or {}, result)
+    return [{"code": e["code"], "message": e["message"]} for e in result.errors]
 
 
 def read_config(path):

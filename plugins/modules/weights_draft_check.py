@@ -27,6 +27,17 @@ options:
     description: Drafter model directory (or its config.json).
     type: path
     required: true
+  sglang_version:
+    description:
+      - SGLang version whose rules apply (the flags engine's tables, as C(sglang_flags) uses).
+    type: str
+    default: "0.5.23"
+  env:
+    description:
+      - Environment the server will run with; C(SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1) there
+        lets a drafter with a shorter context than the target's pass.
+    type: dict
+    default: {}
 attributes:
   check_mode:
     description: Can run in check_mode and return changed status prediction without modifying target.
@@ -62,7 +73,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import weights a
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(target=dict(type="path", required=True), draft=dict(type="path", required=True)),
+        argument_spec=dict(target=dict(type="path", required=True), draft=dict(type="path", required=True),
+                           sglang_version=dict(type="str", default="0.5.23"), env=dict(type="dict", default={})),
         supports_check_mode=True,
     )
     try:
@@ -70,7 +82,7 @@ def main():
         draft = w.read_config(module.params["draft"])
     except w.WeightsError as e:
         module.fail_json(msg=str(e), problems=[])
-    problems = w.check_draft_against_target(target, draft)
+    problems = w.check_draft_against_target(target, draft, module.params["sglang_version"], module.params["env"])
     if problems:
         module.fail_json(
             msg="drafter %s does not fit target %s: %s. Use the drafter trained for this target (z-lab names "

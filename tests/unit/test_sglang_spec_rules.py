@@ -464,6 +464,12 @@ def test_mask_token_inside_vocab():
     assert "DRAFT_MASK_TOKEN" in check(draft=dict(DRAFT, dflash_config=dict(DRAFT["dflash_config"], mask_token_id=-3))).codes()
 
 
+def test_drafter_vocab_must_match_target():
+    assert "DRAFT_VOCAB" not in check().codes()
+    r = check(draft=dict(DRAFT, vocab_size=32000))
+    assert "DRAFT_VOCAB" in r.codes() and "32000" in r.errors[0]["message"]
+
+
 def test_0_5_11_reads_mask_token_only_nested():
     draft = dict(DRAFT, mask_token_id=999999, dflash_config={"block_size": 16, "target_layer_ids": [1]})
     assert "DRAFT_MASK_TOKEN_VOCAB" in check(base_spec("0.5.23"), draft=draft).codes()

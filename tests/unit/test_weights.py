@@ -193,17 +193,20 @@ def test_matching_drafter_passes():
 def test_mismatched_drafter_reasons():
     probs = w.check_draft_against_target(lab_cfg("tiny-qwen3"), lab_cfg("qwen3-8b-dflash-b16-config"))
     codes = {p["code"] for p in probs}
-    assert {"target_layer_ids", "vocab_size", "mask_token_id", "num_target_layers"} <= codes
+    assert {"DRAFT_LAYER_IDS_RANGE", "DRAFT_VOCAB", "DRAFT_MASK_TOKEN_VOCAB"} <= codes
     msg = " ".join(p["message"] for p in probs)
-    assert "reach layer 33 but the target has only 2 layers" in msg
+    assert "reads target layers [9, 17, 25, 33] but the target has only 2 layers" in msg
 
 
 def test_short_context_drafter_refused():
     draft = dict(lab_cfg("qwen3-8b-dflash-b16-config"), max_position_embeddings=32768)
     (p,) = w.check_draft_against_target(lab_cfg("qwen3-8b-config"), draft)
-    assert p["code"] == "context_length" and "32768 is shorter than the target's 40960" in p["message"]
+    assert p["code"] == "CONTEXT_DRAFT_SHORTER" and "(32768) is shorter than the target's (40960)" in p["message"]
+    # the environment variable SGLang reads makes the same pair acceptable
+    assert w.check_draft_against_target(lab_cfg("qwen3-8b-config"), draft,
+                                        env={"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"}) == []
 
 
 def test_non_draft_architecture_refused():
     probs = w.check_draft_against_target(lab_cfg("qwen3-8b-config"), lab_cfg("tiny-qwen3"))
-    assert "draft_architecture" in {p["code"] for p in probs}
+    assert "DRAFT_ARCHITECTURE" in {p["code"] for p in probs}
