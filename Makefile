@@ -81,7 +81,7 @@ lab: lab-up
 lint: venv
 	ansible-lint --offline --profile production
 
-unit: venv lab-deps
+unit: venv lab-deps lab-kit
 	pytest -q -p no:cacheprovider tests/unit
 
 oracle: venv lab-kit
