@@ -336,6 +336,5 @@ def basic_render(spec):
     for arg in spec.get("extra_args") or []:
         argv.append(str(arg))
     return {"ok": True, "argv": argv, "env": dict(spec.get("env") or {}), "resolved": resolved,
-            "errors": [], "warnings": [{"code": "basic-validator",
-                                        "message": "static rendering only (stand-in for sglang_flags)"}],
-            "overrides": [], "validator": "basic"}
+            "errors": [], "overrides": [],
+            "validator": "basic (STAND-IN for sglang_flags: static rendering, no rules, no resolution)"}
