@@ -32,8 +32,9 @@ def cases():
     return json.loads(_load("server-cases.json"))
 
 
-def _show(lines):
-    return dict(line.split("=", 1) for line in lines)
+def _show(state):
+    """Unit properties kept by side_effect.yml (systemd_service status subset)."""
+    return {k: str(v) for k, v in state.items()}
 
 
 def _only(host, name):
