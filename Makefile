@@ -13,7 +13,7 @@ ANSIBLE_WHEEL_VERSION := 12.3.0
 COLLECTIONS := $(LAB)/collections
 LAB_HOSTS ?= 2
 # Molecule scenarios, run one after another (2 cores: at most 2 SGLang servers at a time).
-MOLECULE_SCENARIOS ?= default
+MOLECULE_SCENARIOS ?= default server
 
 export PATH := $(VENV)/bin:$(PATH)
 export CONTAINERS_CONF := $(ROOT)/containers.conf
