@@ -209,3 +209,10 @@ def test_check_mode_changed_nothing(host):
     assert not host.file("/etc/specdeploy").exists
     assert not host.file("/etc/systemd/system/%s.service" % UNIT).exists
     assert not host.user("sglang").exists
+
+
+def test_check_mode_output_says_what_it_would_do():
+    out = " ".join(_load("server-check-output.txt").split())
+    assert "would be installed and started (current: none)" in out
+    assert re.search(r"server-2\s*: ok=\d+\s+changed=[1-9]", out)
+    assert "failed=0" in out
