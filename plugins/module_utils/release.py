@@ -147,7 +147,7 @@ def prune(root, keep, check_mode=False):
             entries.append((os.path.getmtime(path), name))
     entries.sort(reverse=True)
     removed = []
-    for idx, (_, name) in enumerate(entries):
+    for idx, (_mtime, name) in enumerate(entries):
         if idx < keep or name in used:
             continue
         removed.append(name)

@@ -111,6 +111,7 @@ class Http:
         self.base = base_url.rstrip("/")
         self.api_key = api_key
         self.timeout = timeout
+        self._opener = urllib.request.build_opener()
 
     def request(self, method, path, body=None, timeout=None):
         """Returns (status, parsed JSON or raw text). Raises OSError on connection problems."""
@@ -123,7 +124,8 @@ class Http:
             headers["Authorization"] = "Bearer %s" % self.api_key
         req = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
         try:
-            with urllib.request.urlopen(req, timeout=timeout or self.timeout) as resp:
+            # stdlib opener (module_utils stay importable without Ansible, so no ansible.module_utils.urls)
+            with self._opener.open(req, timeout=timeout or self.timeout) as resp:
                 raw = resp.read().decode("utf-8", "replace")
                 status = resp.status
         except urllib.error.HTTPError as exc:
@@ -173,7 +175,7 @@ def wait_ready(http, deadline_s, interval=1.0, service=None, clock=time.monotoni
                               % (service, st.get("ActiveState"), st.get("SubState"), st.get("Result"),
                                  st.get("NRestarts"), elapsed, service))
         try:
-            status, _ = http.request("GET", "/health", timeout=max(1.0, min(10.0, deadline_s)))
+            status, _body = http.request("GET", "/health", timeout=max(1.0, min(10.0, deadline_s)))
             if status == 200:
                 return round(clock() - start, 2), None
             last = "HTTP %s" % status
@@ -320,9 +322,9 @@ def run_smoke(http, params, clock=time.monotonic, sleep=time.sleep, state_reader
                             "intended" % verify_ct)
 
     min_accept = params.get("min_accept_length")
-    if speculative and min_accept is not None and result["accept_length"] is not None \
-            and result["accept_length"] < float(min_accept):
-        failures.append("accept length %.3f below the minimum %s" % (result["accept_length"], min_accept))
+    accept = result["accept_length"]
+    if speculative and min_accept is not None and accept is not None and accept < float(min_accept):
+        failures.append("accept length %s below the minimum %s" % (format(accept, ".3f"), min_accept))
     min_tps = params.get("min_tokens_per_s")
     if min_tps is not None and (result["tokens_per_s"] or 0) < float(min_tps):
         failures.append("throughput %s tokens/s below the minimum %s" % (result["tokens_per_s"], min_tps))

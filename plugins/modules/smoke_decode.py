@@ -20,12 +20,14 @@ description:
     O(sglang_version) (names changed between 0.5.11, 0.5.16 and 0.5.23).
   - Speculative decoding expected (O(speculative=true)) but absent from the responses is a failure.
   - Read-only; never changes the host.
-author: specdeploy.sglang contributors
+author: specdeploy.sglang contributors (@specdeploy)
 attributes:
   check_mode:
+    description: Can run in check mode and return changed status prediction without modifying target.
     support: full
     details: Read-only; runs the same requests in check mode.
   diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check mode), when in diff mode.
     support: none
 options:
   url:
@@ -171,10 +173,10 @@ def main():
             expect=dict(type="dict", default={}),
             speculative=dict(type="bool", default=False),
             prompts=dict(type="list", elements="str", default=list(DEFAULT_PROMPTS)),
-            max_new_tokens=dict(type="int", default=16),
+            max_new_tokens=dict(type="int", default=16, no_log=False),
             runs=dict(type="int", default=2),
             min_accept_length=dict(type="float"),
-            min_tokens_per_s=dict(type="float"),
+            min_tokens_per_s=dict(type="float", no_log=False),
             expect_substrings=dict(type="list", elements="str", default=[]),
             api_key=dict(type="str", no_log=True),
             fail_on_error=dict(type="bool", default=True),
