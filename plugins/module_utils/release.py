@@ -185,7 +185,8 @@ def read_record(path):
 # ---- pre-restart probes: who holds the port, leftover sglang:: processes ------------------------
 
 def _listen_inodes(port, proc="/proc"):
-    inodes = set()
+    """{socket inode: owner uid} of TCP sockets listening on `port`."""
+    inodes = {}
     for name in ("tcp", "tcp6"):
         try:
             with open(os.path.join(proc, "net", name)) as handle:
@@ -194,9 +195,9 @@ def _listen_inodes(port, proc="/proc"):
                     fields = line.split()
                     if len(fields) < 10:
                         continue
-                    local, state, inode = fields[1], fields[3], fields[9]
+                    local, state, uid, inode = fields[1], fields[3], fields[7], fields[9]
                     if state == "0A" and int(local.rsplit(":", 1)[1], 16) == int(port):
-                        inodes.add(inode)
+                        inodes[inode] = int(uid)
         except OSError:
             continue
     return inodes
@@ -214,6 +215,13 @@ def _read(path, default=""):
         return default
 
 
+def _uid(pid, proc="/proc"):
+    for line in _read(os.path.join(proc, str(pid), "status")).splitlines():
+        if line.startswith("Uid:"):
+            return int(line.split()[1])
+    return None
+
+
 def process_info(pid, proc="/proc"):
     cmd = _read(os.path.join(proc, str(pid), "cmdline")).replace("\0", " ").strip()
     cgroup = _read(os.path.join(proc, str(pid), "cgroup"))
@@ -223,15 +231,25 @@ def process_info(pid, proc="/proc"):
         if match:
             unit = match.group(1)
             break
-    return {"pid": pid, "cmdline": cmd[:300], "unit": unit}
+    return {"pid": pid, "cmdline": cmd[:300], "unit": unit, "uid": _uid(pid, proc)}
 
 
-def port_holders(port, proc="/proc"):
-    """Processes listening on TCP `port` (any address)."""
+def unit_processes(unit, proc="/proc"):
+    """Processes in a systemd unit's cgroup (cgroup and status files are world-readable)."""
+    return [info for info in (process_info(pid, proc) for pid in _pids(proc)) if info["unit"] == unit]
+
+
+def port_holders(port, proc="/proc", unit=None):
+    """Processes listening on TCP `port` (any address).
+
+    Reading another user's /proc/<pid>/fd needs CAP_SYS_PTRACE, which root lacks in unprivileged
+    containers. A socket whose process cannot be seen is attributed to `unit` when its owner uid is the
+    uid of a process in that unit, else reported with pid None."""
     inodes = _listen_inodes(port, proc)
     if not inodes:
         return []
-    wanted = set("socket:[%s]" % i for i in inodes)
+    wanted = dict(("socket:[%s]" % i, i) for i in inodes)
+    found = set()
     holders = []
     for pid in _pids(proc):
         fd_dir = os.path.join(proc, str(pid), "fd")
@@ -241,13 +259,19 @@ def port_holders(port, proc="/proc"):
             continue
         for fd in fds:
             try:
-                if os.readlink(os.path.join(fd_dir, fd)) in wanted:
-                    holders.append(process_info(pid, proc))
-                    break
+                link = os.readlink(os.path.join(fd_dir, fd))
             except OSError:
                 continue
-    if not holders:
-        holders.append({"pid": None, "cmdline": "(a process this user cannot see)", "unit": None})
+            if link in wanted:
+                holders.append(process_info(pid, proc))
+                found.add(wanted[link])
+                break
+    unseen = [inodes[i] for i in inodes if i not in found]
+    if unseen:
+        unit_uids = set(p["uid"] for p in unit_processes(unit, proc)) if unit else set()
+        for uid in sorted(set(unseen)):
+            holders.append({"pid": None, "uid": uid, "unit": unit if uid in unit_uids else None,
+                            "cmdline": "a process of uid %s whose sockets cannot be read" % uid})
     return holders
 
 
@@ -265,7 +289,7 @@ def preflight(instance, port, proc="/proc"):
     """What stands in the way of (re)starting sglang-<instance>: a foreign port holder, leftovers."""
     unit = "sglang-%s.service" % instance
     problems = []
-    foreign = [h for h in port_holders(port, proc) if h["unit"] != unit]
+    foreign = [h for h in port_holders(port, proc, unit) if h["unit"] != unit]
     for holder in foreign:
         problems.append("port %s is already taken by pid %s (%s)%s; sglang-%s would fail to bind. "
                         "Stop that process or choose another port." % (

@@ -146,3 +146,23 @@ def test_basic_render_maps_spec_to_flags():
     assert out["resolved"]["speculative_num_draft_tokens"] == 16
     with pytest.raises(rel.ReleaseError, match="tree"):
         rel.basic_render({"sglang_version": "0.5.23", "model_path": "/m", "speculative": {"verify": "tree"}})
+
+
+def test_unreadable_socket_is_attributed_by_uid(tmp_path):
+    """A fake /proc: the listening socket's process fds are unreadable (no CAP_SYS_PTRACE in a
+    container); the socket uid matches the unit's process -> the unit's own; else foreign."""
+    proc = tmp_path
+    (proc / "net").mkdir()
+    header = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+    line = "   0: 0100007F:7530 00000000:0000 0A 00000000:00000000 00:00000000 00000000   999        0 4242 1\n"
+    (proc / "net" / "tcp").write_text(header + line)
+    (proc / "net" / "tcp6").write_text(header)
+    pid = proc / "77"
+    pid.mkdir()
+    (pid / "cmdline").write_bytes(b"sglang::scheduler\0")
+    (pid / "cgroup").write_text("1:name=systemd:/system.slice/sglang-main.service\n")
+    (pid / "status").write_text("Name:\tpython\nUid:\t999\t999\t999\t999\n")
+    ours = rel.preflight("main", 30000, proc=str(proc))
+    assert ours["problems"] == []
+    other = rel.preflight("other", 30000, proc=str(proc))
+    assert "port 30000 is already taken by pid None (a process of uid 999 whose" in other["problems"][0]
