@@ -170,9 +170,11 @@ def wait_ready(http, deadline_s, interval=1.0, service=None, clock=time.monotoni
             if base_restarts is None:
                 base_restarts = restarts
             if st.get("ActiveState") == "failed" or restarts > base_restarts:
-                return None, ("%s is not running: ActiveState=%s SubState=%s Result=%s NRestarts=%s "
-                              "after %.1f s (see journalctl -u %s)"
-                              % (service, st.get("ActiveState"), st.get("SubState"), st.get("Result"),
+                what = ("failed" if st.get("ActiveState") == "failed"
+                        else "exited and was restarted by systemd")
+                return None, ("%s %s (the server died while starting): ActiveState=%s SubState=%s "
+                              "Result=%s NRestarts=%s after %.1f s (see journalctl -u %s)"
+                              % (service, what, st.get("ActiveState"), st.get("SubState"), st.get("Result"),
                                  st.get("NRestarts"), elapsed, service))
         try:
             status, _body = http.request("GET", "/health", timeout=max(1.0, min(10.0, deadline_s)))

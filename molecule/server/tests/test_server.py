@@ -128,7 +128,7 @@ def test_f1_refused_start_rolled_back_and_serving(cases):
     assert "passed_unexpectedly" not in f1
     msg = f1["msg"]
     assert "release %s FAILED" % cases["f1_rid"] in msg
-    assert "is not running" in msg
+    assert "exited and was restarted by systemd (the server died while starting)" in msg
     assert "Rolled back to release %s: smoke passed" % cases["a"] in msg
     assert f1["generate"]["meta_info"]["completion_tokens"] > 0
 
@@ -142,8 +142,8 @@ def test_f3_crash_loop_rolled_back_without_storm(cases):
     a, b = _show(f3["after_rollback"]), _show(f3["ten_s_later"])
     assert a["ActiveState"] == b["ActiveState"] == "active"
     assert a["MainPID"] == b["MainPID"] and a["NRestarts"] == b["NRestarts"] == "0"
-    # all crash loops of the whole scenario (F1 and F3) stayed within the start limits
-    assert f3["scheduled_restarts_total"] <= 6
+    # automatic restarts logged from the start of F3 until ten seconds after the rollback
+    assert 1 <= f3["scheduled_restarts"] <= 3
 
 
 def test_f8_smoke_gate_rolled_back(cases):
