@@ -79,7 +79,7 @@ def test_unit_has_one_flag_per_line_and_the_stop_and_restart_policy(host):
                    "User=sglang", "EnvironmentFile=-/etc/specdeploy/main.env", "DevicePolicy=closed",
                    "DeviceAllow=char-nvidia-frontend rw"):
         assert needed in unit
-    assert "PrivateDevices" not in unit
+    assert "PrivateDevices=" not in unit
     props = _show(host.check_output(
         "systemctl show %s -p KillMode,TimeoutStopUSec,StartLimitBurst,StartLimitIntervalUSec,Restart" % UNIT
     ).splitlines())
@@ -115,6 +115,7 @@ def test_rerun_changed_nothing_and_did_not_restart(cases):
 def test_f4_port_taken_refused_before_restart(cases):
     f4 = cases["f4"]
     assert "passed_unexpectedly" not in f4
+    assert f4["result"]["refused"] and f4["result"]["changed"] is False
     assert "not restarted" in f4["msg"]
     assert "port 30001 is already taken by pid" in f4["msg"]
     assert "http.server" in f4["msg"]
@@ -127,6 +128,7 @@ def test_f1_refused_start_rolled_back_and_serving(cases):
     f1 = cases["f1"]
     assert "passed_unexpectedly" not in f1
     msg = f1["msg"]
+    assert cases["f1_rid"] != cases["a"]
     assert "release %s FAILED" % cases["f1_rid"] in msg
     assert "exited and was restarted by systemd (the server died while starting)" in msg
     assert "Rolled back to release %s: smoke passed" % cases["a"] in msg
@@ -137,8 +139,10 @@ def test_f3_crash_loop_rolled_back_without_storm(cases):
     f3 = cases["f3"]
     assert "passed_unexpectedly" not in f3
     assert "Rolled back to release %s: smoke passed" % cases["a"] in f3["msg"]
-    restarts = int(re.search(r"NRestarts=(\d+)", f3["msg"]).group(1))
-    assert 1 <= restarts <= 3  # the crash loop was seen and stopped within the start limit
+    # the unit as the rescue found it: the crash loop was seen, and systemd's start limit
+    # (StartLimitBurst=3) had stopped it, not the next restart
+    restarts = [int(n) for n in re.findall(r"NRestarts=(\d+)", f3["msg"])]
+    assert restarts and 1 <= max(restarts) <= 3
     a, b = _show(f3["after_rollback"]), _show(f3["ten_s_later"])
     assert a["ActiveState"] == b["ActiveState"] == "active"
     assert a["MainPID"] == b["MainPID"] and a["NRestarts"] == b["NRestarts"] == "0"
