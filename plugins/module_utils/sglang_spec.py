@@ -1040,6 +1040,9 @@ def platform_from_gpus(gpus):
 
 
 def check_gpus(gpus, version, r, args, target_cfg, result):
+    if str(args.get("device") or "").lower() == "cpu":
+        result.warn("HARDWARE_CPU", "device cpu: GPU count and GPU backend checks do not apply.")
+        return
     if gpus is None:
         result.warn("HARDWARE_UNCHECKED", "no GPU facts given (gpus): GPU count and sm_120 backend checks skipped.")
         return

@@ -692,3 +692,11 @@ def test_exec_start_with_continuations_and_systemd_escapes():
     assert S.strip_program(unit) == ["--model-path", "/m", "--chat-template", "100%$x"]
     r = S.validate_argv(S.strip_program(unit), "0.5.23")
     assert "--chat-template 100%%$$x" in r.as_dict()["unit_exec_lines"]
+
+
+def test_cpu_device_skips_gpu_checks():
+    spec = base_spec(device="cpu")
+    spec.pop("speculative", None)
+    r = S.validate(spec, gpus=[])
+    assert "GPU_COUNT" not in r.codes() and "HARDWARE_CPU" in [w["code"] for w in r.warnings]
+    assert "GPU_COUNT" in S.validate(dict(spec, device="cuda"), gpus=[]).codes()

@@ -1,0 +1,368 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy.sglang contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Releases of an SGLang instance on a host: id, record, activation, pruning, pre-restart probes.
+
+Host layout (docs/interfaces.md):
+    <root>/releases/<release-id>/release.json + sglang-<instance>.service
+    <root>/instances/<instance>/current, previous   symlinks to releases
+Standard library only, importable without Ansible.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+
+__metaclass__ = type
+
+ID_LEN = 16
+SECRET_NAME = re.compile(r"(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|CREDENTIAL|PRIVATE)", re.I)
+INSTANCE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
+
+
+class ReleaseError(Exception):
+    """Bad input or host state (a message a person can act on)."""
+
+
+def canonical(obj):
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def release_id(inputs):
+    """Hash of everything that defines a release (same inputs -> same id)."""
+    return hashlib.sha256(canonical(inputs).encode("utf-8")).hexdigest()[:ID_LEN]
+
+
+def secret_like(mapping):
+    """Names in an environment mapping that look like secrets (they belong in the EnvironmentFile)."""
+    return sorted(k for k in (mapping or {}) if SECRET_NAME.search(str(k)))
+
+
+# Values shorter than this ("1", "true") cannot be told apart from ordinary text in a unit or record.
+MIN_SECRET_LEN = 8
+
+
+def check_no_secrets(text, secrets):
+    """Raise if any secret value appears in `text` (the rendered unit or record)."""
+    for name, value in (secrets or {}).items():
+        if value and len(str(value)) >= MIN_SECRET_LEN and str(value) in text:
+            raise ReleaseError("secret %s would be written into a unit or record; refusing" % name)
+
+
+def systemd_quote(arg, dollar=True):
+    """One ExecStart word for systemd: double-quoted, with % (specifiers) and, for ExecStart, $
+    (variable expansion) escaped, and backslash and quote escaped for systemd's C-style unquoting.
+    Environment= does not expand $, so env values keep it (dollar=False)."""
+    arg = str(arg)
+    if "\n" in arg:
+        raise ReleaseError("argument %r has a newline; systemd cannot carry it" % arg)
+    arg = arg.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+    if dollar:
+        arg = arg.replace("$", "$$")
+    return '"%s"' % arg
+
+
+def exec_lines(program, argv):
+    """ExecStart as a list of lines: the program, then one flag (with its value) per line."""
+    words = [list(program)]
+    for arg in argv:
+        if str(arg).startswith("-") or not words or len(words) == 1:
+            words.append([arg])
+        else:
+            words[-1].append(arg)
+    return [" ".join(systemd_quote(w) for w in line) for line in words]
+
+
+def env_lines(env):
+    """Environment= values, escaped the same way (%, $)."""
+    out = []
+    for key in sorted(env or {}):
+        if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", str(key)):
+            raise ReleaseError("environment name %r is not a valid variable name" % key)
+        out.append(systemd_quote("%s=%s" % (key, env[key]), dollar=False))
+    return out
+
+
+def _link_id(path):
+    try:
+        return os.path.basename(os.readlink(path).rstrip("/"))
+    except OSError:
+        return None
+
+
+def links(root, instance):
+    base = os.path.join(root, "instances", instance)
+    return {"current": _link_id(os.path.join(base, "current")),
+            "previous": _link_id(os.path.join(base, "previous"))}
+
+
+def all_linked(root):
+    """Release ids referenced by any instance's current or previous link."""
+    used = set()
+    inst_dir = os.path.join(root, "instances")
+    if os.path.isdir(inst_dir):
+        for name in os.listdir(inst_dir):
+            for rid in links(root, name).values():
+                if rid:
+                    used.add(rid)
+    return used
+
+
+def _swap_link(path, target):
+    tmp = "%s.tmp-%d" % (path, os.getpid())
+    if os.path.lexists(tmp):
+        os.unlink(tmp)
+    os.symlink(target, tmp)
+    os.replace(tmp, path)
+
+
+def activate(root, instance, rid, check_mode=False):
+    """current -> rid, previous -> the old current (when it differs). Returns (changed, before, after)."""
+    rel = os.path.join(root, "releases", rid)
+    if not os.path.isdir(rel) and not check_mode:
+        raise ReleaseError("release %s does not exist under %s" % (rid, os.path.join(root, "releases")))
+    before = links(root, instance)
+    after = dict(before)
+    if before["current"] != rid:
+        after = {"current": rid, "previous": before["current"] or before["previous"]}
+    changed = after != before
+    if changed and not check_mode:
+        base = os.path.join(root, "instances", instance)
+        os.makedirs(base, exist_ok=True)
+        if after["previous"]:
+            _swap_link(os.path.join(base, "previous"), os.path.join(root, "releases", after["previous"]))
+        _swap_link(os.path.join(base, "current"), rel)
+    return changed, before, after
+
+
+def prune(root, keep, check_mode=False):
+    """Delete releases beyond the `keep` newest, never one any instance's current/previous uses."""
+    rel_dir = os.path.join(root, "releases")
+    if not os.path.isdir(rel_dir):
+        return []
+    used = all_linked(root)
+    entries = []
+    for name in os.listdir(rel_dir):
+        path = os.path.join(rel_dir, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            entries.append((os.path.getmtime(path), name))
+    entries.sort(reverse=True)
+    removed = []
+    for idx, (_mtime, name) in enumerate(entries):
+        if idx < keep or name in used:
+            continue
+        removed.append(name)
+        if not check_mode:
+            shutil.rmtree(os.path.join(rel_dir, name))
+    return sorted(removed)
+
+
+def write_record(path, record, check_mode=False):
+    """Write release.json when its content differs. Returns changed."""
+    text = json.dumps(record, indent=2, sort_keys=True) + "\n"
+    try:
+        with open(path) as handle:
+            if handle.read() == text:
+                return False
+    except OSError:
+        pass
+    if not check_mode:
+        tmp = path + ".tmp"
+        with open(tmp, "w") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    return True
+
+
+def read_record(path):
+    try:
+        with open(path) as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return None
+
+
+# ---- pre-restart probes: who holds the port, leftover sglang:: processes ------------------------
+
+def _listen_inodes(port, proc="/proc"):
+    """{socket inode: owner uid} of TCP sockets listening on `port`."""
+    inodes = {}
+    for name in ("tcp", "tcp6"):
+        try:
+            with open(os.path.join(proc, "net", name)) as handle:
+                next(handle, None)
+                for line in handle:
+                    fields = line.split()
+                    if len(fields) < 10:
+                        continue
+                    local, state, uid, inode = fields[1], fields[3], fields[7], fields[9]
+                    if state == "0A" and int(local.rsplit(":", 1)[1], 16) == int(port):
+                        inodes[inode] = int(uid)
+        except OSError:
+            continue
+    return inodes
+
+
+def _pids(proc="/proc"):
+    return [int(p) for p in os.listdir(proc) if p.isdigit()]
+
+
+def _read(path, default=""):
+    try:
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8", "replace")
+    except OSError:
+        return default
+
+
+def _uid(pid, proc="/proc"):
+    for line in _read(os.path.join(proc, str(pid), "status")).splitlines():
+        if line.startswith("Uid:"):
+            return int(line.split()[1])
+    return None
+
+
+def process_info(pid, proc="/proc"):
+    cmd = _read(os.path.join(proc, str(pid), "cmdline")).replace("\0", " ").strip()
+    cgroup = _read(os.path.join(proc, str(pid), "cgroup"))
+    unit = None
+    for line in cgroup.splitlines():
+        match = re.search(r"/([^/]+\.service)(/|$)", line)
+        if match:
+            unit = match.group(1)
+            break
+    return {"pid": pid, "cmdline": cmd[:300], "unit": unit, "uid": _uid(pid, proc)}
+
+
+def unit_processes(unit, proc="/proc"):
+    """Processes in a systemd unit's cgroup (cgroup and status files are world-readable)."""
+    return [info for info in (process_info(pid, proc) for pid in _pids(proc)) if info["unit"] == unit]
+
+
+def port_holders(port, proc="/proc", unit=None):
+    """Processes listening on TCP `port` (any address).
+
+    Reading another user's /proc/<pid>/fd needs CAP_SYS_PTRACE, which root lacks in unprivileged
+    containers. A socket whose process cannot be seen is attributed to `unit` when its owner uid is the
+    uid of a process in that unit, else reported with pid None."""
+    inodes = _listen_inodes(port, proc)
+    if not inodes:
+        return []
+    wanted = dict(("socket:[%s]" % i, i) for i in inodes)
+    found = set()
+    holders = []
+    for pid in _pids(proc):
+        fd_dir = os.path.join(proc, str(pid), "fd")
+        try:
+            fds = os.listdir(fd_dir)
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                link = os.readlink(os.path.join(fd_dir, fd))
+            except OSError:
+                continue
+            if link in wanted:
+                holders.append(process_info(pid, proc))
+                found.add(wanted[link])
+                break
+    unseen = [inodes[i] for i in inodes if i not in found]
+    if unseen:
+        unit_uids = set(p["uid"] for p in unit_processes(unit, proc)) if unit else set()
+        for uid in sorted(set(unseen)):
+            holders.append({"pid": None, "uid": uid, "unit": unit if uid in unit_uids else None,
+                            "cmdline": "a process of uid %s whose sockets cannot be read" % uid})
+    return holders
+
+
+def sglang_processes(proc="/proc"):
+    """Processes whose title starts with sglang:: (scheduler, detokenizer), or launch_server mains."""
+    found = []
+    for pid in _pids(proc):
+        cmd = _read(os.path.join(proc, str(pid), "cmdline")).replace("\0", " ").strip()
+        if cmd.startswith("sglang::") or "sglang.launch_server" in cmd or cmd.startswith("sglang serve"):
+            found.append(process_info(pid, proc))
+    return found
+
+
+def preflight(instance, port, proc="/proc"):
+    """What stands in the way of (re)starting sglang-<instance>: a foreign port holder, leftovers."""
+    unit = "sglang-%s.service" % instance
+    problems = []
+    foreign = [h for h in port_holders(port, proc, unit) if h["unit"] != unit]
+    for holder in foreign:
+        problems.append("port %s is already taken by pid %s (%s)%s; sglang-%s would fail to bind. "
+                        "Stop that process or choose another port." % (
+                            port, holder["pid"], holder["cmdline"],
+                            " in %s" % holder["unit"] if holder["unit"] else "", instance))
+    leftovers = [p for p in sglang_processes(proc)
+                 if not (p["unit"] or "").startswith("sglang-")]
+    for proc_info in leftovers:
+        problems.append("leftover SGLang process pid %s (%s) outside any sglang-*.service unit; it may "
+                        "hold GPU memory. Kill it before deploying." % (proc_info["pid"], proc_info["cmdline"]))
+    return {"problems": problems, "port_holders": foreign, "leftovers": leftovers}
+
+
+# ---- STAND-IN for sglang_flags (static argv rendering only) ------------------------------------
+# The product path is specdeploy.sglang.sglang_flags in installed mode (the host's SGLang resolves the
+# flags). Until that module is wired into the role, `server_validator: basic` renders argv from the
+# structured spec with no rule table and no resolution. Named as such in the release record.
+
+_PLAIN = (
+    ("model_path", "--model-path"), ("served_model_name", "--served-model-name"), ("host", "--host"),
+    ("port", "--port"), ("device", "--device"), ("tp_size", "--tp-size"), ("dp_size", "--dp-size"),
+    ("pp_size", "--pp-size"), ("attention_backend", "--attention-backend"),
+    ("prefill_attention_backend", "--prefill-attention-backend"),
+    ("mem_fraction_static", "--mem-fraction-static"), ("context_length", "--context-length"),
+    ("max_running_requests", "--max-running-requests"),
+)
+_SPEC = (
+    ("algorithm", "--speculative-algorithm", "speculative_algorithm"),
+    ("draft_model_path", "--speculative-draft-model-path", "speculative_draft_model_path"),
+    ("num_draft_tokens", "--speculative-num-draft-tokens", "speculative_num_draft_tokens"),
+    ("block_size", "--speculative-num-draft-tokens", "speculative_num_draft_tokens"),
+    ("num_steps", "--speculative-num-steps", "speculative_num_steps"),
+    ("eagle_topk", "--speculative-eagle-topk", "speculative_eagle_topk"),
+    ("draft_attention_backend", "--speculative-draft-attention-backend",
+     "speculative_draft_attention_backend"),
+)
+_DEFAULT_ONE = ("tp_size", "dp_size", "pp_size")
+
+
+def basic_render(spec):
+    """argv + env + the settings to expect in /server_info, from the structured spec (no validation)."""
+    if not isinstance(spec, dict) or not spec.get("model_path"):
+        raise ReleaseError("spec.model_path is required")
+    if not spec.get("sglang_version"):
+        raise ReleaseError("spec.sglang_version is required")
+    argv = []
+    resolved = {"model_path": spec["model_path"], "speculative_algorithm": None}
+    for field, flag in _PLAIN:
+        value = spec.get(field)
+        if value is None or (field in _DEFAULT_ONE and int(value) == 1):
+            continue
+        argv += [flag, str(value)]
+    spec_cfg = spec.get("speculative") or None
+    if spec_cfg:
+        if spec_cfg.get("verify", "linear") == "tree":
+            raise ReleaseError("speculative.verify: tree needs the sglang_flags validator (it probes the "
+                               "installed SGLang for a tree-verify flavor); set server_validator: sglang_flags")
+        seen = set()
+        for field, flag, name in _SPEC:
+            value = spec_cfg.get(field)
+            if value is None or flag in seen:
+                continue
+            seen.add(flag)
+            argv += [flag, str(value)]
+            resolved[name] = value
+        if spec_cfg.get("draft_window_size") is not None:
+            argv += ["--speculative-draft-window-size", str(spec_cfg["draft_window_size"])]
+    for arg in spec.get("extra_args") or []:
+        argv.append(str(arg))
+    return {"ok": True, "argv": argv, "env": dict(spec.get("env") or {}), "resolved": resolved,
+            "errors": [], "overrides": [],
+            "validator": "basic (STAND-IN for sglang_flags: static rendering, no rules, no resolution)"}

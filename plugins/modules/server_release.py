@@ -1,0 +1,241 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy.sglang contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: server_release
+short_description: Releases of an SGLang instance (id, record, activation, pruning, pre-restart probe)
+version_added: 0.1.0
+description:
+  - Works on the host layout C(<root>/releases/<id>/) and C(<root>/instances/<instance>/{current,previous}).
+  - O(action=id) computes the release id (a hash of O(inputs)) and reads the instance's links.
+  - O(action=record) writes C(release.json) when its content differs; refuses when a value of O(secrets)
+    appears in it.
+  - O(action=activate) points C(current) at O(release_id) and C(previous) at the old C(current).
+  - O(action=prune) deletes releases beyond the O(keep) newest, never one any instance's C(current)
+    or C(previous) uses.
+  - O(action=preflight) reports a foreign process on O(port) and leftover C(sglang::) processes outside
+    any C(sglang-*.service) unit (read-only; the role fails on them before touching the service).
+  - O(action=unit_lines) escapes O(program) + O(argv) into ExecStart lines (one flag with its value per
+    line, C(%) and C($) escaped) and O(env) into Environment= values.
+  - O(action=render_basic) renders argv from a structured spec without validation. It is a STAND-IN
+    for C(specdeploy.sglang.sglang_flags) (installed mode), which is the product path.
+author: specdeploy.sglang contributors (@specdeploy)
+attributes:
+  check_mode:
+    description: Can run in check mode and return changed status prediction without modifying target.
+    support: full
+    details: Reports what would change without writing.
+  diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check mode), when in diff mode.
+    support: none
+options:
+  action:
+    description: What to do.
+    type: str
+    required: true
+    choices: [id, record, activate, prune, preflight, render_basic, unit_lines]
+  root:
+    description: Base directory of the layout.
+    type: path
+    default: /opt/specdeploy
+  instance:
+    description: Instance name (unit C(sglang-<instance>.service)).
+    type: str
+  inputs:
+    description: Everything that defines the release (O(action=id)).
+    type: dict
+  release_id:
+    description: Release id (O(action=record), O(action=activate)).
+    type: str
+  record:
+    description: The release record to write (O(action=record)).
+    type: dict
+  secrets:
+    description: Secret values that must not appear in the record.
+    type: dict
+  keep:
+    description: How many newest releases O(action=prune) keeps besides the linked ones.
+    type: int
+    default: 3
+  port:
+    description: Port the instance listens on (O(action=preflight)).
+    type: int
+  spec:
+    description: Structured spec (O(action=render_basic)), see docs/interfaces.md.
+    type: dict
+  program:
+    description: Program words before the flags (O(action=unit_lines)).
+    type: list
+    elements: str
+  argv:
+    description: Flags (O(action=unit_lines)).
+    type: list
+    elements: str
+  env:
+    description: Environment (O(action=unit_lines)); secret-looking names are refused.
+    type: dict
+"""
+
+EXAMPLES = r"""
+- name: Release id of the main instance
+  specdeploy.sglang.server_release:
+    action: id
+    instance: main
+    inputs: "{{ release_inputs }}"
+  register: rel
+
+- name: Make it current
+  specdeploy.sglang.server_release:
+    action: activate
+    instance: main
+    release_id: "{{ rel.release_id }}"
+"""
+
+RETURN = r"""
+release_id:
+  description: The release id (O(action=id)).
+  returned: when action is id
+  type: str
+links:
+  description: Release ids of C(current) and C(previous) (before, for O(action=id)).
+  returned: when action is id
+  type: dict
+exists:
+  description: Whether the release directory exists (O(action=id)).
+  returned: when action is id
+  type: bool
+before:
+  description: Links before activation.
+  returned: when action is activate
+  type: dict
+after:
+  description: Links after activation.
+  returned: when action is activate
+  type: dict
+removed:
+  description: Pruned release ids.
+  returned: when action is prune
+  type: list
+  elements: str
+problems:
+  description: What stands in the way of a restart, one sentence each.
+  returned: when action is preflight
+  type: list
+  elements: str
+port_holders:
+  description: Processes on the port outside the instance's unit.
+  returned: when action is preflight
+  type: list
+  elements: dict
+leftovers:
+  description: SGLang processes outside any sglang unit.
+  returned: when action is preflight
+  type: list
+  elements: dict
+argv:
+  description: Flags (O(action=render_basic)).
+  returned: when action is render_basic
+  type: list
+  elements: str
+env:
+  description: Environment for the server (O(action=render_basic)).
+  returned: when action is render_basic
+  type: dict
+resolved:
+  description: Settings to expect in C(/server_info) (O(action=render_basic)).
+  returned: when action is render_basic
+  type: dict
+exec_lines:
+  description: ExecStart lines (O(action=unit_lines)).
+  returned: when action is unit_lines
+  type: list
+  elements: str
+env_lines:
+  description: Environment= values (O(action=unit_lines)).
+  returned: when action is unit_lines
+  type: list
+  elements: str
+"""
+
+import os
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            action=dict(type="str", required=True,
+                        choices=["id", "record", "activate", "prune", "preflight", "render_basic",
+                                 "unit_lines"]),
+            root=dict(type="path", default="/opt/specdeploy"),
+            instance=dict(type="str"),
+            inputs=dict(type="dict"),
+            release_id=dict(type="str"),
+            record=dict(type="dict"),
+            secrets=dict(type="dict", no_log=True),
+            keep=dict(type="int", default=3),
+            port=dict(type="int"),
+            spec=dict(type="dict"),
+            program=dict(type="list", elements="str"),
+            argv=dict(type="list", elements="str"),
+            env=dict(type="dict"),
+        ),
+        required_if=[
+            ("action", "id", ("instance", "inputs")),
+            ("action", "record", ("release_id", "record")),
+            ("action", "activate", ("instance", "release_id")),
+            ("action", "preflight", ("instance", "port")),
+            ("action", "render_basic", ("spec",)),
+            ("action", "unit_lines", ("program", "argv")),
+        ],
+        supports_check_mode=True,
+    )
+    p = module.params
+    root = p["root"]
+    try:
+        if p["instance"] is not None and not rel.INSTANCE_NAME.match(p["instance"]):
+            raise rel.ReleaseError("instance name %r: use lower-case letters, digits, - and _ (max 41)"
+                                   % p["instance"])
+        if p["action"] == "id":
+            rid = rel.release_id(p["inputs"])
+            module.exit_json(changed=False, release_id=rid, links=rel.links(root, p["instance"]),
+                             exists=os.path.isdir(os.path.join(root, "releases", rid)))
+        elif p["action"] == "record":
+            text = rel.canonical(p["record"])
+            rel.check_no_secrets(text, p["secrets"])
+            path = os.path.join(root, "releases", p["release_id"], "release.json")
+            if not os.path.isdir(os.path.dirname(path)) and not module.check_mode:
+                raise rel.ReleaseError("release directory %s does not exist" % os.path.dirname(path))
+            changed = rel.write_record(path, p["record"], module.check_mode)
+            module.exit_json(changed=changed, path=path)
+        elif p["action"] == "activate":
+            changed, before, after = rel.activate(root, p["instance"], p["release_id"], module.check_mode)
+            module.exit_json(changed=changed, before=before, after=after)
+        elif p["action"] == "prune":
+            removed = rel.prune(root, p["keep"], module.check_mode)
+            module.exit_json(changed=bool(removed), removed=removed)
+        elif p["action"] == "preflight":
+            module.exit_json(changed=False, **rel.preflight(p["instance"], p["port"]))
+        elif p["action"] == "unit_lines":
+            bad = rel.secret_like(p["env"])
+            if bad:
+                raise rel.ReleaseError("%s look like secrets; put them in server_secrets (0600 EnvironmentFile), "
+                                       "not in the unit" % ", ".join(bad))
+            module.exit_json(changed=False, exec_lines=rel.exec_lines(p["program"], p["argv"]),
+                             env_lines=rel.env_lines(p["env"]))
+        else:
+            module.exit_json(changed=False, **rel.basic_render(p["spec"]))
+    except rel.ReleaseError as exc:
+        module.fail_json(msg="server_release %s: %s" % (p["action"], exc))
+
+
+if __name__ == "__main__":
+    main()

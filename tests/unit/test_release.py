@@ -1,0 +1,170 @@
+"""Release ids, systemd escaping, activation, pruning and the pre-restart probe (on a temp tree)."""
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
+
+
+def test_release_id_is_stable_and_order_independent():
+    a = rel.release_id({"argv": ["--port", "1"], "env": {"A": "1", "B": "2"}})
+    b = rel.release_id({"env": {"B": "2", "A": "1"}, "argv": ["--port", "1"]})
+    c = rel.release_id({"argv": ["--port", "2"], "env": {"A": "1", "B": "2"}})
+    assert a == b and a != c and len(a) == 16
+
+
+@pytest.mark.parametrize("arg,quoted", [
+    ("--mem-fraction-static", '"--mem-fraction-static"'),
+    ("50%", '"50%%"'),
+    ("$HOME/x", '"$$HOME/x"'),
+    ('say "hi"', '"say \\"hi\\""'),
+    ("a\\b", '"a\\\\b"'),
+])
+def test_systemd_quote(arg, quoted):
+    assert rel.systemd_quote(arg) == quoted
+
+
+def test_newline_refused():
+    with pytest.raises(rel.ReleaseError, match="newline"):
+        rel.systemd_quote("a\nb")
+
+
+def test_exec_lines_one_flag_per_line():
+    lines = rel.exec_lines(["/v/bin/python", "-m", "sglang.launch_server"],
+                           ["--model-path", "/m", "--disable-cuda-graph", "--port", "30000"])
+    assert lines == ['"/v/bin/python" "-m" "sglang.launch_server"', '"--model-path" "/m"',
+                     '"--disable-cuda-graph"', '"--port" "30000"']
+
+
+def test_env_lines_escape_percent_not_dollar():
+    assert rel.env_lines({"B": "50%", "A": "x$y"}) == ['"A=x$y"', '"B=50%%"']
+    with pytest.raises(rel.ReleaseError):
+        rel.env_lines({"BAD-NAME": "1"})
+
+
+def test_escaped_unit_survives_systemd_analyze(tmp_path):
+    """The escaping is what systemd itself un-escapes (skipped where systemd-analyze is absent)."""
+    if not os.path.exists("/usr/bin/systemd-analyze"):
+        pytest.skip("systemd-analyze not installed on this controller")
+    unit = tmp_path / "x.service"
+    unit.write_text("[Service]\nExecStart=%s\n" % " \\\n  ".join(
+        rel.exec_lines(["/bin/echo"], ["--a", "50%", "--b", "$HOME"])))
+    out = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True)
+    assert "x.service:" not in out.stderr
+
+
+def test_secret_like_names_and_values():
+    assert rel.secret_like({"HF_TOKEN": "x", "SGLANG_USE_CPU_ENGINE": "1", "api_key": "k"}) == ["HF_TOKEN", "api_key"]
+    rel.check_no_secrets('{"env": {}}', {"HF_TOKEN": "hf_abcdefgh"})
+    with pytest.raises(rel.ReleaseError, match="HF_TOKEN"):
+        rel.check_no_secrets('{"x": "hf_abcdefgh"}', {"HF_TOKEN": "hf_abcdefgh"})
+    # a short value ("1") is everywhere in ordinary text: not a usable signal, not a refusal
+    rel.check_no_secrets('{"port": 30001}', {"FLAG": "1"})
+
+
+def _mk(root, rid, age):
+    path = os.path.join(root, "releases", rid)
+    os.makedirs(path)
+    t = time.time() - age
+    os.utime(path, (t, t))
+
+
+def test_activate_keeps_previous_and_prune_spares_links(tmp_path):
+    root = str(tmp_path)
+    for i, rid in enumerate(["r1", "r2", "r3", "r4", "r5", "r6"]):
+        _mk(root, rid, 600 - i * 60)  # r6 newest
+    assert rel.activate(root, "a", "r1")[0]
+    changed, before, after = rel.activate(root, "a", "r2")
+    assert changed and before == {"current": "r1", "previous": None} and after == {"current": "r2", "previous": "r1"}
+    assert not rel.activate(root, "a", "r2")[0]  # idempotent
+    rel.activate(root, "b", "r3")
+    assert rel.links(root, "a") == {"current": "r2", "previous": "r1"}
+    removed = rel.prune(root, keep=2)
+    # newest two (r6, r5) kept; r1, r2 (a), r3 (b) linked; r4 goes
+    assert removed == ["r4"]
+    assert sorted(os.listdir(os.path.join(root, "releases"))) == ["r1", "r2", "r3", "r5", "r6"]
+
+
+def test_activate_check_mode_changes_nothing(tmp_path):
+    root = str(tmp_path)
+    _mk(root, "r1", 0)
+    changed, _, after = rel.activate(root, "a", "r1", check_mode=True)
+    assert changed and after["current"] == "r1"
+    assert not os.path.exists(os.path.join(root, "instances", "a", "current"))
+    assert rel.prune(root, keep=0, check_mode=True) == ["r1"]
+    assert os.path.isdir(os.path.join(root, "releases", "r1"))
+
+
+def test_activate_unknown_release_is_refused(tmp_path):
+    with pytest.raises(rel.ReleaseError, match="does not exist"):
+        rel.activate(str(tmp_path), "a", "nope")
+
+
+def test_write_record_only_on_change(tmp_path):
+    path = str(tmp_path / "release.json")
+    assert rel.write_record(path, {"a": 1})
+    assert not rel.write_record(path, {"a": 1})
+    assert rel.write_record(path, {"a": 2})
+    assert rel.read_record(path) == {"a": 2}
+
+
+def test_preflight_finds_a_real_port_holder():
+    """A real listening socket of this very process is reported as a foreign holder."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1)
+    port = sock.getsockname()[1]
+    try:
+        result = rel.preflight("main", port)
+    finally:
+        sock.close()
+    assert [h["pid"] for h in result["port_holders"]] == [os.getpid()]
+    assert "port %d is already taken by pid %d" % (port, os.getpid()) in result["problems"][0]
+    assert rel.preflight("main", port)["port_holders"] == []
+
+
+def test_preflight_finds_leftover_sglang_process(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)", "sglang.launch_server"])
+    try:
+        time.sleep(0.2)
+        leftovers = rel.preflight("main", 1)["leftovers"]
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.pid in [p["pid"] for p in leftovers]
+
+
+def test_basic_render_maps_spec_to_flags():
+    out = rel.basic_render({"sglang_version": "0.5.23", "model_path": "/m", "port": 30001, "tp_size": 1,
+                            "speculative": {"algorithm": "DFLASH", "draft_model_path": "/d", "block_size": 16},
+                            "extra_args": ["--skip-server-warmup"], "env": {"A": "1"}})
+    assert out["argv"] == ["--model-path", "/m", "--port", "30001", "--speculative-algorithm", "DFLASH",
+                           "--speculative-draft-model-path", "/d", "--speculative-num-draft-tokens", "16",
+                           "--skip-server-warmup"]
+    assert out["resolved"]["speculative_num_draft_tokens"] == 16
+    with pytest.raises(rel.ReleaseError, match="tree"):
+        rel.basic_render({"sglang_version": "0.5.23", "model_path": "/m", "speculative": {"verify": "tree"}})
+
+
+def test_unreadable_socket_is_attributed_by_uid(tmp_path):
+    """A fake /proc: the listening socket's process fds are unreadable (no CAP_SYS_PTRACE in a
+    container); the socket uid matches the unit's process -> the unit's own; else foreign."""
+    proc = tmp_path
+    (proc / "net").mkdir()
+    header = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+    line = "   0: 0100007F:7530 00000000:0000 0A 00000000:00000000 00:00000000 00000000   999        0 4242 1\n"
+    (proc / "net" / "tcp").write_text(header + line)
+    (proc / "net" / "tcp6").write_text(header)
+    pid = proc / "77"
+    pid.mkdir()
+    (pid / "cmdline").write_bytes(b"sglang::scheduler\0")
+    (pid / "cgroup").write_text("1:name=systemd:/system.slice/sglang-main.service\n")
+    (pid / "status").write_text("Name:\tpython\nUid:\t999\t999\t999\t999\n")
+    ours = rel.preflight("main", 30000, proc=str(proc))
+    assert ours["problems"] == []
+    other = rel.preflight("other", 30000, proc=str(proc))
+    assert "port 30000 is already taken by pid None (a process of uid 999 whose" in other["problems"][0]
