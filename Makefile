@@ -13,7 +13,7 @@ ANSIBLE_WHEEL_VERSION := 12.3.0
 COLLECTIONS := $(LAB)/collections
 LAB_HOSTS ?= 2
 # Molecule scenarios, run one after another (2 cores: at most 2 SGLang servers at a time).
-MOLECULE_SCENARIOS ?= default
+MOLECULE_SCENARIOS ?= default fleet
 
 export PATH := $(VENV)/bin:$(PATH)
 export CONTAINERS_CONF := $(ROOT)/containers.conf
@@ -23,8 +23,8 @@ export SPECDEPLOY_SGLANG_PYTHON := $(LAB)/sglang-venv/bin/python
 export SPECDEPLOY_LAB_MODELS := $(LAB)/models
 export SPECDEPLOY_LAB_WHEELHOUSE := $(LAB)/wheelhouse
 
-.PHONY: help venv lab-deps lab-image lab-kit lab-up lab-down lab-status lab lint unit oracle \
-	sanity molecule test build clean
+.PHONY: help venv lab-deps lab-image lab-kit lab-up lab-down lab-status lab lint reference unit oracle \
+	sanity molecule bench test build clean
 
 help:
 	@sed -n '1,5p' Makefile
@@ -76,6 +76,11 @@ lab: lab-up
 # ---- tests -----------------------------------------------------------------------------------
 lint: venv
 	ansible-lint --offline --profile production
+	$(PY) tools/gen_reference.py --check
+
+# README.md role/module/playbook reference, generated from argument_specs and module docs.
+reference: venv
+	$(PY) tools/gen_reference.py
 
 unit: venv
 	pytest -q -p no:cacheprovider tests/unit
