@@ -11,6 +11,8 @@ PY := $(VENV)/bin/python
 BOOTSTRAP_PYTHON ?= python3.11
 ANSIBLE_WHEEL_VERSION := 12.3.0
 COLLECTIONS := $(LAB)/collections
+# containers.podman alone (for checks that must not see this checkout through the symlink)
+COLLECTIONS_DEPS := $(LAB)/collections-deps
 LAB_HOSTS ?= 2
 # Molecule scenarios, run one after another (2 cores: at most 2 SGLang servers at a time).
 MOLECULE_SCENARIOS ?= default fleet
@@ -46,6 +48,8 @@ $(COLLECTIONS)/.stamp: $(VENV)/.stamp
 	rm -rf $(COLLECTIONS)/ansible_collections/containers
 	mkdir -p $(COLLECTIONS)/ansible_collections/containers
 	cp -r $(LAB)/dl/ansible/ansible_collections/containers/podman $(COLLECTIONS)/ansible_collections/containers/
+	rm -rf $(COLLECTIONS_DEPS) && mkdir -p $(COLLECTIONS_DEPS)/ansible_collections
+	ln -sfn $(COLLECTIONS)/ansible_collections/containers $(COLLECTIONS_DEPS)/ansible_collections/containers
 	rm -rf $(LAB)/dl/ansible
 	touch $@
 
@@ -82,21 +86,43 @@ lint: venv
 reference: venv
 	$(PY) tools/gen_reference.py
 
-unit: venv
+unit: venv lab-deps
 	pytest -q -p no:cacheprovider tests/unit
 
 oracle: venv lab-kit
 	pytest -q -p no:cacheprovider tests/oracle
 
+# ansible-test's own pip bootstrap comes from ci-files.testing.ansible.com, which these machines
+# cannot reach: tests/sanity/get_pip_offline.py stands in for it with pip's wheel from PyPI.
+SANITY_VENV := $(LAB)/sanity-venv
+ANSIBLE_TEST_PIP := 24.2
+$(SANITY_VENV)/.stamp: requirements-dev.txt tests/sanity/get_pip_offline.py
+	rm -rf $(SANITY_VENV)
+	$(BOOTSTRAP_PYTHON) -m venv $(SANITY_VENV)
+	reqs=$$($(PY) -c 'import ansible_test, os; print(os.path.dirname(ansible_test.__file__))')/_data/requirements
+	$(SANITY_VENV)/bin/pip install -q $$(grep '^ansible-core==' requirements-dev.txt) $$(for f in $$reqs/sanity.*.txt; do echo -r $$f; done)
+	mkdir -p $(LAB)/dl $(HOME)/.ansible/test/cache
+	$(PY) -m pip download -q --no-deps -d $(LAB)/dl pip==$(ANSIBLE_TEST_PIP)
+	sed "s#@PIP_WHEEL@#$(LAB)/dl/pip-$(ANSIBLE_TEST_PIP)-py3-none-any.whl#" tests/sanity/get_pip_offline.py \
+	  > $(HOME)/.ansible/test/cache/get_pip_$(subst .,_,$(ANSIBLE_TEST_PIP)).py
+	touch $@
+
 # Sanity runs on what ships: the built artifact, installed into a proper ansible_collections tree.
-sanity: venv
+sanity: venv $(SANITY_VENV)/.stamp
 	tmp=$$(mktemp -d)
 	trap 'rm -rf "$$tmp"' EXIT
 	ansible-galaxy collection build --force --output-path "$$tmp" >/dev/null
-	ansible-galaxy collection install --force -p "$$tmp/c" "$$tmp"/specdeploy-sglang-*.tar.gz >/dev/null
+	ansible-galaxy collection install --force -p "$$tmp/c" "$$tmp"/specdeploy-sglang-*.tar.gz >/dev/null 2>&1
+	# the installed artifact's playbooks resolve by FQCN (nothing from this checkout on the path)
+	for pb in "$$tmp"/c/ansible_collections/specdeploy/sglang/playbooks/*.yml; do
+	  name=$$(basename "$$pb" .yml)
+	  ANSIBLE_COLLECTIONS_PATH="$$tmp/c:$(COLLECTIONS_DEPS)" ansible-playbook --syntax-check \
+	    -i localhost, "specdeploy.sglang.$$name" >/dev/null
+	  echo "artifact: specdeploy.sglang.$$name resolves and parses"
+	done
 	cd "$$tmp/c/ansible_collections/specdeploy/sglang"
 	git init -q . && git add -A >/dev/null
-	ansible-test sanity --venv --python 3.11 --color no
+	PATH=$(SANITY_VENV)/bin:$$PATH ansible-test sanity --local --python 3.11 --color no
 
 molecule: venv lab-image lab-kit
 	for s in $(MOLECULE_SCENARIOS); do

@@ -33,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAB = os.environ.get("SPECDEPLOY_LAB_DIR", os.path.join(ROOT, ".lab"))
 IMAGE = os.environ.get("SPECDEPLOY_LAB_IMAGE", "localhost/specdeploy-debian-systemd:bookworm")
 LABEL = "io.specdeploy.lab=1"
-PREFIX = "specdeploy-lab-"
+PREFIX = os.environ.get("SPECDEPLOY_LAB_PREFIX", "specdeploy-lab-")
 LOCK = os.path.join(ROOT, "lab", "sglang-0.5.23-cpu.lock")
 REQS_IN = os.path.join(ROOT, "lab", "sglang-cpu-requirements.in")
 WHEELHOUSE = os.path.join(LAB, "wheelhouse")
@@ -266,8 +266,10 @@ def cmd_kit(args):
 
 # ---------------------------------------------------------------- hosts
 def lab_containers():
+    """The lab's hosts (label and name prefix), name -> state."""
     out = podman("ps", "-a", "--filter", f"label={LABEL}", "--format", "{{.Names}} {{.State}}").stdout
-    return dict(line.split(None, 1) for line in out.splitlines() if line.strip())
+    hosts = dict(line.split(None, 1) for line in out.splitlines() if line.strip())
+    return {n: st for n, st in hosts.items() if n.startswith(PREFIX)}
 
 
 def port_free(port):

@@ -1,0 +1,64 @@
+"""The lab tool ends bad input and broken prerequisites with one clear line, never a traceback."""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LAB = os.path.join(ROOT, "lab", "lab.py")
+
+
+def run_lab(*args, env=None):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, LAB, *args], capture_output=True, text=True,
+                          env=full_env, timeout=300)
+
+
+def assert_clean_failure(proc, *needles):
+    assert proc.returncode == 1, proc
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert proc.stderr.startswith("lab: error: "), proc.stderr
+    for needle in needles:
+        assert needle in proc.stderr, proc.stderr
+
+
+def test_podman_missing_and_not_installable(tmp_path):
+    # a PATH with neither podman nor apt-get: the tool must say what to do, not crash
+    proc = run_lab("deps", env={"PATH": str(tmp_path)})
+    assert_clean_failure(proc, "podman", "apt-get is not available")
+
+
+def test_up_without_podman(tmp_path):
+    proc = run_lab("up", env={"PATH": str(tmp_path)})
+    assert_clean_failure(proc, "podman is not installed", "make lab-deps")
+
+
+def test_bad_host_count():
+    proc = run_lab("up", "--count", "0")
+    assert_clean_failure(proc, "--count must be between 1 and 16")
+
+
+def test_port_clash_is_refused_before_starting_anything():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        before = subprocess.run(["podman", "ps", "-a", "--format", "{{.Names}}"],
+                                capture_output=True, text=True).stdout
+        # a prefix of its own, so fresh names are checked whether or not the lab is up
+        proc = run_lab("up", "--count", "1", "--publish", str(port),
+                       env={"SPECDEPLOY_LAB_PREFIX": "specdeploy-labtest-"})
+        after = subprocess.run(["podman", "ps", "-a", "--format", "{{.Names}}"],
+                               capture_output=True, text=True).stdout
+    assert_clean_failure(proc, f"port {port}", "already in use")
+    assert before == after
+
+
+def test_image_build_failure_is_reported():
+    proc = run_lab("image", env={"SPECDEPLOY_LAB_IMAGE": "localhost/specdeploy-test-broken:none",
+                                 "SPECDEPLOY_DEBIAN_MIRROR": "http://mirror.invalid/debian"})
+    assert_clean_failure(proc, "debootstrap from http://mirror.invalid/debian", "image build failed")
+    exists = subprocess.run(["podman", "image", "exists", "localhost/specdeploy-test-broken:none"])
+    assert exists.returncode != 0
