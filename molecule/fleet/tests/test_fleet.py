@@ -1,7 +1,7 @@
 """Fleet scenario, in order (pytest runs a file's tests top to bottom; each step builds on the last).
 
 After converge (a healthy rollout of release R1) and idempotence (a second deploy changed nothing):
-  1. every host serves a real /generate from R1;        2. status.yml matches the hosts' real state;
+  1. every host serves a real /generate from R1;        2. status.yml matches the hosts' real state; verify.yml smokes without restarting;
   3. preflight on inventories/production passes with no host reachable; a broken variant fails
      naming host and reason;
   4. F6: the canary fails its gate -> rolled back, no other host touched;
@@ -109,6 +109,15 @@ def check_status_matches(tmp_path):
 
 def test_status_matches_real_state(tmp_path):
     check_status_matches(tmp_path)
+
+
+def test_verify_playbook_smokes_every_host(tmp_path):
+    before = {h: state(h) for h in HOSTS}
+    rc, out = playbook("smoke_only.yml", report_dir=tmp_path)
+    assert rc == 0, out
+    for name in HOSTS:
+        assert f"{name}/{INSTANCE}: passed" in out, out
+    assert {h: state(h) for h in HOSTS} == before      # smoke only: nothing restarted
 
 
 def test_preflight_production_passes_with_no_host_reachable(tmp_path):
