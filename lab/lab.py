@@ -316,11 +316,6 @@ def wait_running(name, timeout=60):
 def cmd_up(args):
     if args.count < 1 or args.count > 16:
         raise LabError(f"--count must be between 1 and 16, got {args.count}")
-    if podman("image", "exists", IMAGE, check=False).returncode != 0:
-        raise LabError(f"image {IMAGE} is missing; run `make lab-image` first")
-    for d in (WHEELHOUSE, MODELS):
-        if not os.path.isdir(d):
-            raise LabError(f"{d} is missing; run `make lab-kit` first")
     names = [f"{PREFIX}{i}" for i in range(1, args.count + 1)]
     existing = lab_containers()
     # a container of the same name not made by the lab is a clash, not ours to remove
@@ -333,6 +328,11 @@ def cmd_up(args):
             if name not in existing and not port_free(args.publish + i):
                 raise LabError(f"port {args.publish + i} on 127.0.0.1 (for {name}) is already in use;"
                                f" choose another base with --publish")
+    if podman("image", "exists", IMAGE, check=False).returncode != 0:
+        raise LabError(f"image {IMAGE} is missing; run `make lab-image` first")
+    for d in (WHEELHOUSE, MODELS):
+        if not os.path.isdir(d):
+            raise LabError(f"{d} is missing; run `make lab-kit` first")
     started = []
     for i, name in enumerate(names):
         state = existing.get(name)

@@ -1,0 +1,547 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy developers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Model weights on a host: manifest (sha256 + size per file), parallel verification, resumable
+staging, atomic read-only publish, and the drafter <-> target config check.
+
+stdlib only, no Ansible import (modules weights_stage / weights_manifest wrap it; tests/unit and
+bench/ call it directly).
+
+Layout (docs/interfaces.md):
+    <root>/<org>--<name>@<commit>/           published, read-only, never modified in place
+    <root>/.staging/<org>--<name>@<commit>/  being filled; renamed into place when complete and verified
+Resume: a file being copied is written as ``<file>.part`` and renamed when complete; a later run keeps
+complete files (they are re-hashed before publish) and continues a ``.part`` from its current size.
+"""
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+import errno
+import hashlib
+import json
+import os
+import re
+import shutil
+import stat
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+MANIFEST_NAME = ".specdeploy-manifest.json"
+STAGING_DIR = ".staging"
+PART_SUFFIX = ".part"
+CHUNK = 8 * 1024 * 1024
+
+_REPO = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+_COMMIT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class WeightsError(Exception):
+    """A problem a person must act on; the message names the file, path or value."""
+
+    def __init__(self, msg, files=None):
+        super(WeightsError, self).__init__(msg)
+        self.files = files or []
+
+
+# ---- names and manifests ---------------------------------------------------------------------
+def model_dirname(repo, commit):
+    if not _REPO.match(repo or ""):
+        raise WeightsError("repo %r is not of the form <org>/<name>" % (repo,))
+    if not _COMMIT.match(commit or ""):
+        raise WeightsError("commit %r is not a commit id or pinned revision label" % (commit,))
+    org, name = repo.split("/")
+    return "%s--%s@%s" % (org, name, commit)
+
+
+def _check_relpath(rel):
+    if not rel or rel.startswith("/") or "\\" in rel or any(p in ("", ".", "..") for p in rel.split("/")):
+        raise WeightsError("manifest path %r is not a plain relative path" % (rel,))
+    if rel == MANIFEST_NAME or rel.endswith(PART_SUFFIX):
+        raise WeightsError("manifest path %r uses a name reserved for staging" % (rel,))
+
+
+def normalize_manifest(manifest, allow_git_sha1=False):
+    """{relpath: sha256 | {sha256, size}} -> {relpath: {'sha256', 'size' (int or None)}}.
+
+    allow_git_sha1: entries may carry the hub's git blob sha1 instead (small non-LFS files, before
+    download); only plan() accepts those, staging needs a sha256 for every file."""
+    if not isinstance(manifest, dict) or not manifest:
+        raise WeightsError("the manifest is empty: give a sha256 (and size) for every file of the model")
+    out = {}
+    for rel, entry in manifest.items():
+        _check_relpath(rel)
+        if isinstance(entry, str):
+            entry = {"sha256": entry}
+        if not isinstance(entry, dict):
+            raise WeightsError("manifest entry for %s must be a sha256 string or {sha256, size}" % rel)
+        digest = str(entry.get("sha256") or "").lower()
+        if not digest and allow_git_sha1 and re.match(r"^[0-9a-f]{40}$", str(entry.get("git_sha1", ""))):
+            digest = None
+        elif not _HEX64.match(digest):
+            raise WeightsError("manifest entry for %s has no valid sha256 (got %r)" % (rel, entry.get("sha256")))
+        size = entry.get("size")
+        if size is not None:
+            try:
+                size = int(size)
+            except (TypeError, ValueError):
+                raise WeightsError("manifest size for %s is %r, not a number of bytes" % (rel, size))
+            if size < 0:
+                raise WeightsError("manifest size for %s is negative" % rel)
+        out[rel] = {"sha256": digest, "size": size}
+    return out
+
+
+def with_sizes(manifest, sizes):
+    """Fill missing sizes from {relpath: size} (e.g. measured on the controller for a controller source)."""
+    out = {}
+    for rel, entry in (manifest or {}).items():
+        entry = {"sha256": entry} if isinstance(entry, str) else dict(entry)
+        if entry.get("size") is None and rel in (sizes or {}):
+            entry["size"] = sizes[rel]
+        out[rel] = entry
+    return out
+
+
+def default_workers():
+    return max(1, min(32, os.cpu_count() or 1))
+
+
+def sha256_file(path):
+    with open(path, "rb") as f:
+        if hasattr(hashlib, "file_digest"):  # 3.11+: OpenSSL, GIL released per chunk
+            return hashlib.file_digest(f, "sha256").hexdigest()
+        h = hashlib.sha256()
+        for block in iter(lambda: f.read(CHUNK), b""):
+            h.update(block)
+        return h.hexdigest()
+
+
+def hash_files(paths, workers=None):
+    """{path: sha256} computed in parallel threads (hashlib releases the GIL on large buffers)."""
+    paths = list(paths)
+    with ThreadPoolExecutor(max_workers=workers or default_workers()) as pool:
+        return dict(zip(paths, pool.map(sha256_file, paths)))
+
+
+def list_files(directory):
+    """Relative paths of regular files under directory (skips our manifest, .part files and dot dirs
+    such as huggingface_hub's .cache)."""
+    out = []
+    for base, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if name == MANIFEST_NAME or name.endswith(PART_SUFFIX):
+                continue
+            full = os.path.join(base, name)
+            if os.path.isfile(full):
+                out.append(os.path.relpath(full, directory))
+    return out
+
+
+def make_manifest(directory, workers=None):
+    if not os.path.isdir(directory):
+        raise WeightsError("%s is not a directory" % directory)
+    rels = list_files(directory)
+    if not rels:
+        raise WeightsError("%s holds no files" % directory)
+    digests = hash_files([os.path.join(directory, r) for r in rels], workers)
+    return {r: {"sha256": digests[os.path.join(directory, r)], "size": os.path.getsize(os.path.join(directory, r))}
+            for r in rels}
+
+
+def verify_dir(directory, manifest, workers=None):
+    """Problems [{file, problem, expected, actual}] of directory against the manifest (empty = ok)."""
+    manifest = normalize_manifest(manifest)
+    problems, to_hash = [], []
+    for rel, entry in sorted(manifest.items()):
+        full = os.path.join(directory, rel)
+        if not os.path.isfile(full):
+            problems.append({"file": rel, "problem": "missing", "expected": entry["sha256"], "actual": None})
+            continue
+        size = os.path.getsize(full)
+        if entry["size"] is not None and size != entry["size"]:
+            problems.append({"file": rel, "problem": "size", "expected": entry["size"], "actual": size})
+            continue
+        to_hash.append(rel)
+    digests = hash_files([os.path.join(directory, r) for r in to_hash], workers)
+    for rel in to_hash:
+        got = digests[os.path.join(directory, rel)]
+        if got != manifest[rel]["sha256"]:
+            problems.append({"file": rel, "problem": "sha256", "expected": manifest[rel]["sha256"], "actual": got})
+    return problems
+
+
+def describe(problems, where):
+    lines = []
+    for p in problems:
+        if p["problem"] == "missing":
+            lines.append("%s: missing" % p["file"])
+        elif p["problem"] == "size":
+            lines.append("%s: size %s, manifest says %s" % (p["file"], p["actual"], p["expected"]))
+        else:
+            lines.append("%s: sha256 %s, manifest says %s" % (p["file"], p["actual"], p["expected"]))
+    return "%s: %d file(s) do not match the manifest: %s" % (where, len(problems), "; ".join(lines))
+
+
+# ---- plan, space ----------------------------------------------------------------------------
+def _published_matches(final, manifest):
+    """True when final is a published copy of exactly this manifest (quick: recorded manifest,
+    names and sizes; full hashes are checked by verify_dir on demand)."""
+    try:
+        with open(os.path.join(final, MANIFEST_NAME)) as f:
+            recorded = normalize_manifest(json.load(f))
+    except (IOError, OSError, ValueError, WeightsError):
+        return False
+    if set(recorded) != set(manifest):
+        return False
+    if any(v["sha256"] is not None and v["sha256"] != recorded[k]["sha256"] for k, v in manifest.items()):
+        return False
+    if any(v["size"] is not None and v["size"] != recorded[k]["size"] for k, v in manifest.items()):
+        return False
+    for rel, entry in recorded.items():
+        full = os.path.join(final, rel)
+        if not os.path.isfile(full) or (entry["size"] is not None and os.path.getsize(full) != entry["size"]):
+            return False
+    return True
+
+
+def plan(models_root, repo, commit, manifest, source_dir=None):
+    """What staging would do: paths, bytes still to move, free space. Moves nothing."""
+    manifest = normalize_manifest(manifest, allow_git_sha1=True)
+    name = model_dirname(repo, commit)
+    final = os.path.join(models_root, name)
+    staging = os.path.join(models_root, STAGING_DIR, name)
+    out = {"name": name, "path": final, "staging": staging, "published": False, "files": len(manifest),
+           "total_bytes": 0, "bytes_needed": 0, "files_needed": 0, "free_bytes": None}
+    if os.path.isdir(final):
+        if _published_matches(final, manifest):
+            out["published"] = True
+            out["total_bytes"] = sum(os.path.getsize(os.path.join(final, r)) for r in manifest)
+            return out
+        raise WeightsError(
+            "%s exists but is not a published copy of this manifest. Published models are never changed "
+            "in place: check the pinned commit/manifest, or remove the directory by hand if it is stale." % final)
+    for rel, entry in manifest.items():
+        size = entry["size"]
+        if size is None and source_dir:
+            src = os.path.join(source_dir, rel)
+            size = os.path.getsize(src) if os.path.isfile(src) else None
+        if size is None:
+            raise WeightsError("no size known for %s: add sizes to the manifest (the hub's metadata and "
+                               "weights_manifest give them)" % rel)
+        out["total_bytes"] += size
+        staged = os.path.join(staging, rel)
+        have = 0
+        if os.path.isfile(staged) and os.path.getsize(staged) == size:
+            have = size
+        elif os.path.isfile(staged + PART_SUFFIX):
+            have = min(size, os.path.getsize(staged + PART_SUFFIX))
+        if have < size:
+            out["files_needed"] += 1
+            out["bytes_needed"] += size - have
+    probe = models_root
+    while not os.path.exists(probe):
+        probe = os.path.dirname(probe) or "/"
+    out["free_bytes"] = shutil.disk_usage(probe).free
+    out["filesystem_probe"] = probe
+    return out
+
+
+def check_space(p, reserve_bytes=0):
+    if p["published"]:
+        return
+    need = p["bytes_needed"] + reserve_bytes
+    if p["free_bytes"] is not None and need > p["free_bytes"]:
+        raise WeightsError(
+            "not enough disk space for %s on the filesystem of %s: %s still to copy (+ %s reserve) but only %s "
+            "free. Nothing was copied. Free space, enlarge the filesystem or point weights_models_root "
+            "elsewhere." % (p["name"], p["filesystem_probe"], human(p["bytes_needed"]), human(reserve_bytes),
+                            human(p["free_bytes"])))
+
+
+def human(n):
+    n = float(n or 0)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if n < 1024 or unit == "TiB":
+            return ("%d %s" % (n, unit)) if unit == "B" else ("%.1f %s" % (n, unit))
+        n /= 1024.0
+
+
+# ---- copy ------------------------------------------------------------------------------------
+def _copy_range(src, dst, offset):
+    """Copy src[offset:] into dst at the same offset (dst holds src[:offset] already). Returns bytes copied."""
+    copied = 0
+    fd_in = os.open(src, os.O_RDONLY)
+    try:
+        fd_out = os.open(dst, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            os.ftruncate(fd_out, offset)
+            total = os.fstat(fd_in).st_size - offset
+            use_cfr = hasattr(os, "copy_file_range")
+            while copied < total:
+                pos = offset + copied
+                step = min(CHUNK, total - copied)
+                n = None
+                if use_cfr:
+                    try:
+                        n = os.copy_file_range(fd_in, fd_out, step, pos, pos)
+                    except OSError as e:
+                        if e.errno not in (errno.EXDEV, errno.ENOSYS, errno.EOPNOTSUPP, errno.EINVAL, errno.EPERM):
+                            raise
+                        use_cfr = False
+                if n is None:
+                    block = os.pread(fd_in, step, pos)
+                    n = os.pwrite(fd_out, block, pos) if block else 0
+                if n == 0:
+                    break
+                copied += n
+            os.fsync(fd_out)
+        finally:
+            os.close(fd_out)
+    finally:
+        os.close(fd_in)
+    return copied
+
+
+def _stage_one(src_dir, staging, rel, entry, copy):
+    """Copy (or resume) one file into staging, then hash the staged copy. Returns a dict."""
+    dst = os.path.join(staging, rel)
+    res = {"file": rel, "copied": 0, "resumed": False, "skipped": False}
+    if copy:
+        src = os.path.join(src_dir, rel)
+        if not os.path.isfile(src):
+            res["error"] = "missing in the source %s" % src_dir
+            return res
+        size = os.path.getsize(src)
+        if os.path.isfile(dst) and os.path.getsize(dst) == size:
+            res["skipped"] = True
+        else:
+            parent = os.path.dirname(dst)
+            if not os.path.isdir(parent):
+                os.makedirs(parent, 0o755)
+            part = dst + PART_SUFFIX
+            offset = 0
+            if os.path.isfile(part):
+                offset = os.path.getsize(part)
+                if offset > size:
+                    os.unlink(part)
+                    offset = 0
+                res["resumed"] = offset > 0
+            if os.path.isfile(dst):
+                os.unlink(dst)
+            res["copied"] = _copy_range(src, part, offset)
+            os.rename(part, dst)
+    elif not os.path.isfile(dst):
+        res["error"] = "missing"
+        return res
+    res["size"] = os.path.getsize(dst)
+    res["sha256"] = sha256_file(dst)
+    return res
+
+
+def _make_read_only(top):
+    for base, dirs, files in os.walk(top):
+        for name in files:
+            os.chmod(os.path.join(base, name), 0o444)
+        for name in dirs:
+            os.chmod(os.path.join(base, name), 0o555)
+    os.chmod(top, 0o555)
+
+
+def _make_writable(top):
+    for base, dirs, files in os.walk(top):
+        os.chmod(base, 0o755)
+        for name in files:
+            p = os.path.join(base, name)
+            os.chmod(p, stat.S_IMODE(os.stat(p).st_mode) | 0o200)
+
+
+def stage(models_root, repo, commit, manifest, source_dir=None, workers=None, reserve_bytes=0,
+          check_mode=False):
+    """Stage a model from source_dir (a directory on this host), verify it, publish it.
+
+    source_dir None (or the staging dir itself) means: the files are already in staging (put there by
+    huggingface_hub or a controller copy); only verify and publish.
+    Returns a result dict; raises WeightsError (nothing published) on any problem.
+    """
+    t0 = time.time()
+    manifest = normalize_manifest(manifest)
+    p = plan(models_root, repo, commit, manifest, source_dir)
+    result = {"changed": False, "path": p["path"], "name": p["name"], "bytes_copied": 0, "files_copied": 0,
+              "files_resumed": 0, "files_verified": 0, "total_bytes": p["total_bytes"], "plan": p}
+    if p["published"]:
+        result["seconds"] = round(time.time() - t0, 3)
+        return result
+    check_space(p, reserve_bytes)
+    result["changed"] = True
+    if check_mode:
+        result["bytes_copied"] = p["bytes_needed"]
+        return result
+    staging = p["staging"]
+    copy = bool(source_dir) and os.path.realpath(source_dir) != os.path.realpath(staging)
+    if copy and not os.path.isdir(source_dir):
+        raise WeightsError("source directory %s does not exist on this host" % source_dir)
+    if not os.path.isdir(staging):
+        os.makedirs(staging, 0o755)
+    else:
+        _make_writable(staging)
+    order = sorted(manifest.items(), key=lambda kv: -(kv[1]["size"] or 0))  # big files first: balance
+    with ThreadPoolExecutor(max_workers=workers or default_workers()) as pool:
+        done = list(pool.map(lambda kv: _stage_one(source_dir, staging, kv[0], kv[1], copy), order))
+    missing = [d["file"] for d in done if d.get("error")]
+    if missing:
+        raise WeightsError("%s: %d file(s) of the manifest are missing (%s): %s. Nothing was published."
+                           % (p["name"], len(missing), done[0].get("error") if len(missing) == 1 else "see files",
+                              ", ".join(sorted(missing))), files=sorted(missing))
+    problems = []
+    for d in done:
+        entry = manifest[d["file"]]
+        result["bytes_copied"] += d["copied"]
+        result["files_copied"] += 1 if d["copied"] else 0
+        result["files_resumed"] += 1 if d["resumed"] else 0
+        if entry["size"] is not None and d["size"] != entry["size"]:
+            problems.append({"file": d["file"], "problem": "size", "expected": entry["size"], "actual": d["size"]})
+        elif d["sha256"] != entry["sha256"]:
+            problems.append({"file": d["file"], "problem": "sha256", "expected": entry["sha256"],
+                             "actual": d["sha256"]})
+    result["files_verified"] = len(done)
+    if problems:
+        for prob in problems:  # a bad staged file is re-fetched next run, never kept
+            try:
+                os.unlink(os.path.join(staging, prob["file"]))
+            except OSError:
+                pass
+        raise WeightsError(describe(problems, p["name"]) + ". Nothing was published; the bad staged file(s) "
+                           "were removed so the next run fetches them again.",
+                           files=[x["file"] for x in problems])
+    _drop_unlisted(staging, manifest)  # only verified files are published (no hub .cache, no extras)
+    with open(os.path.join(staging, MANIFEST_NAME), "w") as f:
+        json.dump(manifest, f, indent=1, sort_keys=True)
+    for leftover in list_parts(staging):
+        os.unlink(leftover)
+    _make_read_only(staging)
+    dfd = os.open(staging, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+    os.rename(staging, p["path"])
+    pfd = os.open(models_root, os.O_RDONLY)
+    try:
+        os.fsync(pfd)
+    finally:
+        os.close(pfd)
+    result["seconds"] = round(time.time() - t0, 3)
+    return result
+
+
+def _drop_unlisted(staging, manifest):
+    for base, dirs, files in os.walk(staging, topdown=False):
+        for name in files:
+            full = os.path.join(base, name)
+            if os.path.relpath(full, staging) not in manifest:
+                os.unlink(full)
+        for name in dirs:
+            full = os.path.join(base, name)
+            if not os.listdir(full):
+                os.rmdir(full)
+
+
+def list_parts(directory):
+    out = []
+    for base, _dirs, files in os.walk(directory):
+        out.extend(os.path.join(base, f) for f in files if f.endswith(PART_SUFFIX))
+    return out
+
+
+def verify_in_place(path, manifest, workers=None):
+    """A model already on the host (not managed by us): verify only, never modify."""
+    if not os.path.isdir(path):
+        raise WeightsError("model path %s does not exist on this host" % path)
+    problems = verify_dir(path, manifest, workers)
+    if problems:
+        raise WeightsError(describe(problems, path), files=[x["file"] for x in problems])
+    return {"changed": False, "path": path, "files_verified": len(normalize_manifest(manifest))}
+
+
+# ---- drafter <-> target ----------------------------------------------------------------------
+DRAFT_ARCHITECTURES = ("DFlashDraftModel", "DFlash2DraftModel", "DFlash2BeamDraftModel",
+                       "MiniMaxDFlash2DraftModel", "MuseGlimmerAssistantModel", "DFlashLagunaForCausalLM")
+
+
+def _cfg(d, key):
+    sub = d.get("dflash_config") or {}
+    return sub[key] if key in sub else d.get(key)
+
+
+def _text_cfg(cfg):
+    # multimodal targets keep the language model's fields under text_config
+    return cfg.get("text_config") or cfg
+
+
+def check_draft_against_target(target_config, draft_config):
+    """Problems [{code, message}] for a DFLASH drafter config.json against its target's.
+
+    TODO(lead, integration): point this at the flags engine's config checks
+    (plugins/module_utils/sglang_spec.py, branch `flags`) so one engine owns the rules; this local
+    version follows ../shared/reference/sglang.md section 4 and is the stand-in until then.
+    """
+    problems = []
+    tgt = _text_cfg(target_config)
+    archs = draft_config.get("architectures") or []
+    if not any(a in DRAFT_ARCHITECTURES for a in archs):
+        problems.append({"code": "draft_architecture",
+                         "message": "drafter architectures %s are not a DFLASH draft architecture (%s)"
+                                    % (archs, ", ".join(DRAFT_ARCHITECTURES))})
+    block = _cfg(draft_config, "block_size")
+    if block is not None and (not isinstance(block, int) or block < 1):
+        problems.append({"code": "block_size", "message": "drafter block_size must be a positive integer, got %r" % block})
+    n_layers = tgt.get("num_hidden_layers")
+    ids = _cfg(draft_config, "target_layer_ids")
+    if ids is not None:
+        if not isinstance(ids, list) or not ids or not all(isinstance(i, int) for i in ids):
+            problems.append({"code": "target_layer_ids",
+                             "message": "drafter target_layer_ids must be a non-empty list of ints, got %r" % (ids,)})
+        elif isinstance(n_layers, int) and max(ids) >= n_layers:
+            problems.append({"code": "target_layer_ids",
+                             "message": "drafter target_layer_ids %s reach layer %d but the target has only %d "
+                                        "layers (0..%d): this drafter was trained for another target"
+                                        % (ids, max(ids), n_layers, n_layers - 1)})
+    elif isinstance(n_layers, int) and n_layers < 4:
+        problems.append({"code": "target_layer_ids",
+                         "message": "drafter has no target_layer_ids and the target has %d layers; SGLang's "
+                                    "automatic selection needs >= 4" % n_layers})
+    ntl = draft_config.get("num_target_layers")
+    if isinstance(ntl, int) and isinstance(n_layers, int) and ntl != n_layers:
+        problems.append({"code": "num_target_layers",
+                         "message": "drafter num_target_layers is %d but the target has %d layers" % (ntl, n_layers)})
+    vocab_t, vocab_d = tgt.get("vocab_size"), draft_config.get("vocab_size")
+    if isinstance(vocab_t, int) and isinstance(vocab_d, int) and vocab_t != vocab_d:
+        problems.append({"code": "vocab_size",
+                         "message": "vocab_size differs: target %d, drafter %d" % (vocab_t, vocab_d)})
+    mask = _cfg(draft_config, "mask_token_id")
+    if mask is not None:
+        if not isinstance(mask, int) or mask < 0:
+            problems.append({"code": "mask_token_id", "message": "drafter mask_token_id must be an int >= 0, got %r" % (mask,)})
+        elif isinstance(vocab_t, int) and mask >= vocab_t:
+            problems.append({"code": "mask_token_id",
+                             "message": "drafter mask_token_id %d is outside the target vocab (size %d)" % (mask, vocab_t)})
+    ctx_t, ctx_d = tgt.get("max_position_embeddings"), draft_config.get("max_position_embeddings")
+    if isinstance(ctx_t, int) and isinstance(ctx_d, int) and ctx_d < ctx_t:
+        problems.append({"code": "context_length",
+                         "message": "drafter context %d is shorter than the target's %d: SGLang refuses to load it "
+                                    "unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1" % (ctx_d, ctx_t)})
+    return problems
+
+
+def read_config(path):
+    cfg = os.path.join(path, "config.json") if os.path.isdir(path) else path
+    try:
+        with open(cfg) as f:
+            return json.load(f)
+    except (IOError, OSError) as e:
+        raise WeightsError("cannot read %s: %s" % (cfg, e))
+    except ValueError as e:
+        raise WeightsError("%s is not valid JSON: %s" % (cfg, e))

@@ -1,0 +1,181 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy developers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+---
+module: weights_stage
+short_description: Stage model weights against a sha256 manifest and publish them read-only
+version_added: 0.1.0
+description:
+  - C(action=plan) checks what staging would do and refuses when the disk is too small, before any byte moves.
+  - C(action=stage) copies the manifest's files from O(source_dir) (a mirror or mount on the host) into
+    C(<models_root>/.staging/<org>--<name>@<commit>), resuming an interrupted copy, verifies every file's
+    sha256 in parallel, then renames the directory to C(<models_root>/<org>--<name>@<commit>) read-only.
+    Without O(source_dir) the files are expected in the staging directory already (hub download,
+    controller copy) and are only verified and published.
+  - C(action=verify) checks a model directory that is already on the host (O(path)) and never changes it.
+  - A model already published with the same manifest is left alone (changed=false, zero bytes moved).
+author: specdeploy developers (@specdeploy)
+options:
+  action:
+    description: What to do.
+    type: str
+    choices: [plan, stage, verify]
+    default: stage
+  repo:
+    description: Model repository C(<org>/<name>). Required for plan and stage.
+    type: str
+  commit:
+    description: Commit id (or pinned revision label) the files belong to. Required for plan and stage.
+    type: str
+  manifest:
+    description: 'C({relative path: sha256}) or C({relative path: {sha256, size}}) for every file.'
+    type: dict
+    required: true
+  models_root:
+    description: Directory that holds published models.
+    type: path
+    default: /opt/specdeploy/models
+  source_dir:
+    description: Directory on the host to copy from (mirror or mount).
+    type: path
+  path:
+    description: Model directory to verify (action=verify).
+    type: path
+  workers:
+    description: Parallel copy and hash workers; 0 = one per core.
+    type: int
+    default: 0
+  reserve_bytes:
+    description: Bytes that must stay free on the models filesystem after staging.
+    type: int
+    default: 0
+  sizes:
+    description: 'C({relative path: bytes}) filling sizes missing from O(manifest) (measured at the source).'
+    type: dict
+attributes:
+  check_mode:
+    description: Can run in check_mode and return changed status prediction without modifying target.
+    support: full
+  diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
+    support: none
+"""
+
+EXAMPLES = r"""
+- name: Refuse early when the disk is too small
+  specdeploy.sglang.weights_stage:
+    action: plan
+    repo: Qwen/Qwen3-8B
+    commit: 0123456789abcdef0123456789abcdef01234567
+    manifest: "{{ qwen3_manifest }}"
+
+- name: Stage from a mirror mounted on the host
+  specdeploy.sglang.weights_stage:
+    repo: Qwen/Qwen3-8B
+    commit: 0123456789abcdef0123456789abcdef01234567
+    manifest: "{{ qwen3_manifest }}"
+    source_dir: /mnt/mirror/Qwen--Qwen3-8B
+"""
+
+RETURN = r"""
+path:
+  description: Published (or verified) model directory.
+  returned: success
+  type: str
+bytes_copied:
+  description: Bytes copied in this run (0 when the model was already published).
+  returned: success
+  type: int
+files_copied:
+  description: Files copied in this run.
+  returned: success
+  type: int
+files_resumed:
+  description: Files whose interrupted copy was continued.
+  returned: success
+  type: int
+files_verified:
+  description: Files whose sha256 was checked.
+  returned: success
+  type: int
+plan:
+  description: Staging plan (published, bytes_needed, files_needed, free_bytes, total_bytes, staging).
+  returned: for plan and stage
+  type: dict
+bad_files:
+  description: Files that failed verification or were missing.
+  returned: failure
+  type: list
+  elements: str
+msg:
+  description: Summary with sizes, for the play output.
+  returned: always
+  type: str
+"""
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils import weights as w
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            action=dict(type="str", choices=["plan", "stage", "verify"], default="stage"),
+            repo=dict(type="str"),
+            commit=dict(type="str"),
+            manifest=dict(type="dict", required=True),
+            models_root=dict(type="path", default="/opt/specdeploy/models"),
+            source_dir=dict(type="path"),
+            path=dict(type="path"),
+            workers=dict(type="int", default=0),
+            reserve_bytes=dict(type="int", default=0),
+            sizes=dict(type="dict"),
+        ),
+        required_if=[("action", "plan", ("repo", "commit")), ("action", "stage", ("repo", "commit")),
+                     ("action", "verify", ("path",))],
+        supports_check_mode=True,
+    )
+    p = module.params
+    workers = p["workers"] or None
+    p["manifest"] = w.with_sizes(p["manifest"], p["sizes"])
+    try:
+        if p["action"] == "verify":
+            res = w.verify_in_place(p["path"], p["manifest"], workers)
+            module.exit_json(msg="%s: %d files match the manifest" % (p["path"], res["files_verified"]), **res)
+        if p["action"] == "plan":
+            plan = w.plan(p["models_root"], p["repo"], p["commit"], p["manifest"], p["source_dir"])
+            w.check_space(plan, p["reserve_bytes"])
+            if plan["published"]:
+                msg = "%s is published already (%s): nothing to move" % (plan["name"], w.human(plan["total_bytes"]))
+            else:
+                msg = "%s: %s in %d file(s) to move (of %s), %s free on the models filesystem" % (
+                    plan["name"], w.human(plan["bytes_needed"]), plan["files_needed"], w.human(plan["total_bytes"]),
+                    w.human(plan["free_bytes"]))
+            module.exit_json(changed=False, msg=msg, path=plan["path"], plan=plan)
+        res = w.stage(p["models_root"], p["repo"], p["commit"], p["manifest"], source_dir=p["source_dir"],
+                      workers=workers, reserve_bytes=p["reserve_bytes"], check_mode=module.check_mode)
+    except w.WeightsError as e:
+        module.fail_json(msg=str(e), bad_files=e.files)
+    except (IOError, OSError) as e:
+        module.fail_json(msg="staging failed on the host: %s" % e)
+    if not res["changed"]:
+        res["msg"] = "%s: published and unchanged, 0 bytes moved" % res["name"]
+    elif module.check_mode:
+        res["msg"] = "%s: would move %s" % (res["name"], w.human(res["bytes_copied"]))
+    else:
+        secs = max(res.get("seconds", 0), 0.001)
+        res["msg"] = "%s: moved %s in %d file(s) (%d resumed), verified %d file(s) / %s in %.1f s (%.0f MiB/s), published read-only" % (
+            res["name"], w.human(res["bytes_copied"]), res["files_copied"], res["files_resumed"],
+            res["files_verified"], w.human(res["total_bytes"]), secs, res["total_bytes"] / 1048576.0 / secs)
+    module.exit_json(**res)
+
+
+if __name__ == "__main__":
+    main()

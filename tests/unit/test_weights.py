@@ -1,0 +1,209 @@
+"""weights module_utils: real files on real filesystems (tmp_path), a real SIGKILL mid-copy, and the
+drafter check on the lab's generated config.json files."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils import weights as w
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LAB_MODELS = os.environ.get("SPECDEPLOY_LAB_MODELS", os.path.join(ROOT, ".lab", "models"))
+REPO, COMMIT = "lab/tiny", "0123456789abcdef0123456789abcdef01234567"
+
+
+def make_source(d, files):
+    for rel, data in files.items():
+        p = d / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(data)
+    return str(d)
+
+
+@pytest.fixture
+def src(tmp_path):
+    return make_source(tmp_path / "mirror", {
+        "config.json": b'{"architectures": ["Qwen3ForCausalLM"]}',
+        "model-00001.safetensors": os.urandom(3 * 1024 * 1024 + 17),
+        "sub/tokenizer.json": b"{}" * 1000,
+    })
+
+
+def test_stage_publishes_read_only_and_rerun_moves_nothing(src, tmp_path):
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    r = w.stage(root, REPO, COMMIT, man, source_dir=src)
+    final = os.path.join(root, "lab--tiny@" + COMMIT)
+    assert r["changed"] and r["path"] == final
+    assert r["bytes_copied"] == sum(e["size"] for e in man.values())
+    assert w.verify_dir(final, man) == []
+    assert not os.path.exists(os.path.join(root, ".staging", "lab--tiny@" + COMMIT))
+    assert os.stat(final).st_mode & 0o777 == 0o555
+    assert os.stat(os.path.join(final, "config.json")).st_mode & 0o777 == 0o444
+    r2 = w.stage(root, REPO, COMMIT, man, source_dir=src)
+    assert r2["changed"] is False and r2["bytes_copied"] == 0
+
+
+def test_corrupted_source_file_fails_names_it_and_publishes_nothing(src, tmp_path):
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    with open(os.path.join(src, "sub/tokenizer.json"), "r+b") as f:
+        f.write(b"X")  # same size, different content
+    with pytest.raises(w.WeightsError) as e:
+        w.stage(root, REPO, COMMIT, man, source_dir=src)
+    assert "sub/tokenizer.json: sha256" in str(e.value) and "Nothing was published" in str(e.value)
+    assert e.value.files == ["sub/tokenizer.json"]
+    assert not os.path.exists(os.path.join(root, "lab--tiny@" + COMMIT))
+    # the good files stay staged (resume), the bad one was removed
+    staging = os.path.join(root, ".staging", "lab--tiny@" + COMMIT)
+    assert os.path.isfile(os.path.join(staging, "config.json"))
+    assert not os.path.exists(os.path.join(staging, "sub/tokenizer.json"))
+
+
+def test_missing_source_file_is_named(src, tmp_path):
+    man = w.make_manifest(src)
+    os.unlink(os.path.join(src, "config.json"))
+    with pytest.raises(w.WeightsError, match="config.json"):
+        w.stage(str(tmp_path / "m"), REPO, COMMIT, man, source_dir=src)
+
+
+def test_disk_space_refused_before_any_byte(src, tmp_path, monkeypatch):
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    real = w.shutil.disk_usage
+
+    class Usage:
+        total, used, free = 10 ** 9, 10 ** 9 - 1000, 1000
+    monkeypatch.setattr(w.shutil, "disk_usage", lambda p: Usage)
+    with pytest.raises(w.WeightsError, match="not enough disk space.*only 1000 B free. Nothing was copied"):
+        w.stage(root, REPO, COMMIT, man, source_dir=src)
+    monkeypatch.setattr(w.shutil, "disk_usage", real)
+    assert not os.path.exists(os.path.join(root, ".staging", "lab--tiny@" + COMMIT))
+
+
+def test_resume_continues_part_file_and_keeps_complete_ones(src, tmp_path):
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    staging = os.path.join(root, ".staging", "lab--tiny@" + COMMIT)
+    os.makedirs(staging)
+    big = "model-00001.safetensors"
+    with open(os.path.join(src, big), "rb") as f:
+        head = f.read(1024 * 1024)
+    with open(os.path.join(staging, big + ".part"), "wb") as f:
+        f.write(head)
+    with open(os.path.join(src, "config.json"), "rb") as f, open(os.path.join(staging, "config.json"), "wb") as g:
+        g.write(f.read())
+    p = w.plan(root, REPO, COMMIT, man)
+    total = sum(e["size"] for e in man.values())
+    assert p["bytes_needed"] == total - len(head) - man["config.json"]["size"]
+    r = w.stage(root, REPO, COMMIT, man, source_dir=src)
+    assert r["bytes_copied"] == p["bytes_needed"] and r["files_resumed"] == 1
+    assert w.verify_dir(r["path"], man) == []
+
+
+def test_sigkill_midway_then_resume(tmp_path):
+    """A real stage process killed with SIGKILL while copying; the next run finishes the job."""
+    src = tmp_path / "mirror"
+    src.mkdir()
+    with open(src / "weights.bin", "wb") as f:
+        for _ in range(24):
+            f.write(os.urandom(16 * 1024 * 1024))  # 384 MiB
+    man = w.make_manifest(str(src))
+    root = str(tmp_path / "models")
+    code = ("import sys; sys.path.insert(0, %r); import json;"
+            "from ansible_collections.specdeploy.sglang.plugins.module_utils import weights as w;"
+            "w.CHUNK = 256 * 1024;"  # small copy steps so the kill lands mid-file
+            "w.stage(%r, %r, %r, json.loads(sys.argv[1]), source_dir=%r, workers=1)"
+            % (os.path.join(ROOT, ".lab", "pytree"), root, REPO, COMMIT, str(src)))
+    proc = subprocess.Popen([sys.executable, "-c", code, json.dumps(man)])
+    part = os.path.join(root, ".staging", "lab--tiny@" + COMMIT, "weights.bin.part")
+    deadline = time.time() + 30
+    while time.time() < deadline and not (os.path.exists(part) and os.path.getsize(part) > 0):
+        time.sleep(0.005)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = os.path.getsize(part)
+    total = man["weights.bin"]["size"]
+    assert 0 < done < total, "the kill must land mid-copy (got %d of %d)" % (done, total)
+    assert not os.path.exists(os.path.join(root, "lab--tiny@" + COMMIT))
+    r = w.stage(root, REPO, COMMIT, man, source_dir=str(src))
+    assert r["files_resumed"] == 1 and r["bytes_copied"] == total - done
+    assert w.verify_dir(r["path"], man) == []
+
+
+def test_existing_different_publish_is_never_touched(src, tmp_path):
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    os.makedirs(os.path.join(root, "lab--tiny@" + COMMIT))
+    with pytest.raises(w.WeightsError, match="never changed in place"):
+        w.stage(root, REPO, COMMIT, man, source_dir=src)
+
+
+def test_verify_in_place(src):
+    man = w.make_manifest(src)
+    assert w.verify_in_place(src, man)["files_verified"] == 3
+    man["config.json"]["sha256"] = "0" * 64
+    with pytest.raises(w.WeightsError, match="config.json: sha256"):
+        w.verify_in_place(src, man)
+
+
+@pytest.mark.parametrize("bad,match", [
+    ({"../x": "0" * 64}, "not a plain relative path"),
+    ({"a": "xyz"}, "no valid sha256"),
+    ({}, "manifest is empty"),
+    ({"a": {"sha256": "0" * 64, "size": "big"}}, "not a number of bytes"),
+])
+def test_bad_manifests(bad, match):
+    with pytest.raises(w.WeightsError, match=match):
+        w.normalize_manifest(bad)
+
+
+def test_names():
+    assert w.model_dirname("Qwen/Qwen3-8B", "abc123") == "Qwen--Qwen3-8B@abc123"
+    with pytest.raises(w.WeightsError, match="<org>/<name>"):
+        w.model_dirname("Qwen3-8B", "abc")
+
+
+def test_parallel_hash_matches_hashlib(src):
+    import hashlib
+    paths = [os.path.join(src, r) for r in w.list_files(src)]
+    got = w.hash_files(paths, workers=4)
+    for p in paths:
+        with open(p, "rb") as f:
+            assert got[p] == hashlib.sha256(f.read()).hexdigest()
+
+
+# ---- drafter <-> target on the lab's generated configs ----------------------------------------
+def lab_cfg(name):
+    path = os.path.join(LAB_MODELS, name)
+    if not os.path.isdir(path):
+        pytest.fail("lab models missing at %s (make lab-kit)" % path)
+    return w.read_config(path)
+
+
+def test_matching_drafter_passes():
+    assert w.check_draft_against_target(lab_cfg("tiny-qwen3"), lab_cfg("tiny-qwen3-dflash-b16")) == []
+    assert w.check_draft_against_target(lab_cfg("qwen3-8b-config"), lab_cfg("qwen3-8b-dflash-b16-config")) == []
+
+
+def test_mismatched_drafter_reasons():
+    probs = w.check_draft_against_target(lab_cfg("tiny-qwen3"), lab_cfg("qwen3-8b-dflash-b16-config"))
+    codes = {p["code"] for p in probs}
+    assert {"target_layer_ids", "vocab_size", "mask_token_id", "num_target_layers"} <= codes
+    msg = " ".join(p["message"] for p in probs)
+    assert "reach layer 33 but the target has only 2 layers" in msg
+
+
+def test_short_context_drafter_refused():
+    draft = dict(lab_cfg("qwen3-8b-dflash-b16-config"), max_position_embeddings=32768)
+    (p,) = w.check_draft_against_target(lab_cfg("qwen3-8b-config"), draft)
+    assert p["code"] == "context_length" and "32768 is shorter than the target's 40960" in p["message"]
+
+
+def test_non_draft_architecture_refused():
+    probs = w.check_draft_against_target(lab_cfg("qwen3-8b-config"), lab_cfg("tiny-qwen3"))
+    assert "draft_architecture" in {p["code"] for p in probs}
