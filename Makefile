@@ -15,11 +15,7 @@ COLLECTIONS := $(LAB)/collections
 COLLECTIONS_DEPS := $(LAB)/collections-deps
 LAB_HOSTS ?= 2
 # Molecule scenarios, run one after another (2 cores: at most 2 SGLang servers at a time).
-<<<<<<< HEAD
-MOLECULE_SCENARIOS ?= default fleet
-=======
-MOLECULE_SCENARIOS ?= default gpu_env_weights
->>>>>>> main
+MOLECULE_SCENARIOS ?= default gpu_env_weights fleet
 
 export PATH := $(VENV)/bin:$(PATH)
 export CONTAINERS_CONF := $(ROOT)/containers.conf
