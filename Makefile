@@ -131,6 +131,10 @@ molecule: venv lab-image lab-kit
 	  molecule test -s $$s
 	done
 
+# Fleet benchmarks (bench/fleet_bench.py): ratios against a baseline run side by side; not part of test.
+bench: venv lab-image lab-kit
+	$(PY) bench/fleet_bench.py all
+
 test: lint unit oracle sanity molecule
 
 build: venv
