@@ -221,7 +221,8 @@ def test_second_release_reaches_every_host(tmp_path):
 
 def test_rollback_to_a_missing_release_is_refused_and_touches_nothing(tmp_path):
     before = {h: state(h) for h in HOSTS}
-    rc, out = playbook("rollback.yml", "-e", "specdeploy_rollback_to=0123456789abcdef", report_dir=tmp_path)
+    rc, out = playbook("rollback.yml", "-e", "specdeploy_rollback_to=0123456789abcdef",
+                       "-e", "@" + os.path.join(HERE, "vars", "release2.yml"), report_dir=tmp_path)
     assert rc != 0, out
     assert "release 0123456789abcdef of instance main is not on this host" in out
     assert "Nothing was restarted on any host" in out
@@ -229,7 +230,9 @@ def test_rollback_to_a_missing_release_is_refused_and_touches_nothing(tmp_path):
 
 
 def test_rollback_returns_every_host_to_previous(tmp_path):
-    rc, out = playbook("rollback.yml", report_dir=tmp_path)
+    # the inventory still describes R2 (the same extra vars as its deploy): a rollback must go back
+    # to the release recorded as previous, not re-deploy what the inventory says
+    rc, out = playbook("rollback.yml", "-e", "@" + os.path.join(HERE, "vars", "release2.yml"), report_dir=tmp_path)
     assert rc == 0, out
     for name in HOSTS:
         st = state(name)
