@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Benchmarks for the sglang_flags engine and the fleet preflight. Prints figures; asserts nothing.
+
+    .venv/bin/python bench/bench_flags.py [--seconds 3] [--hosts 200]
+
+1. Static validations per second (goal >= 5,000/s): sglang_spec.validate() over a varied set of
+   specs (DFLASH/EAGLE, several versions, good and bad), single process, single core. Baseline run
+   side by side: parsing the same argvs with a real argparse parser holding the same 560 SGLang
+   0.5.23 flags (what `sglang serve` spends on parsing alone); the ratio is engine / baseline.
+2. Preflight wall time for a generated 200-host inventory (goal < 10 s): tools/specdeploy-preflight
+   -i <inventory> end to end (ansible-inventory included), and ansible-playbook with the
+   sglang_preflight action on localhost, group: sglang_servers over hostvars. Baseline side by side: `ansible-inventory
+   --list` alone, and a playbook with a single debug task over the same inventory.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+exec(open(os.path.join(ROOT, "tests", "conftest.py")).read(), {"__file__": os.path.join(ROOT, "tests", "conftest.py")})
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec as S  # noqa: E402
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_flagdata import FLAGS_0_5_23  # noqa: E402
+
+PRO6000 = [{"name": "NVIDIA RTX PRO 6000 Blackwell Server Edition", "compute_capability": "12.0"}]
+TARGET = {"architectures": ["Qwen3ForCausalLM"], "num_hidden_layers": 36, "vocab_size": 151936,
+          "max_position_embeddings": 40960}
+DRAFT = {"architectures": ["DFlashDraftModel"], "block_size": 16, "num_hidden_layers": 1, "num_target_layers": 36,
+         "max_position_embeddings": 40960,
+         "dflash_config": {"block_size": 16, "mask_token_id": 151669, "target_layer_ids": [1, 9, 17, 25, 33]}}
+
+
+def specs():
+    out = []
+    for i in range(64):
+        version = S.KNOWN_VERSIONS[i % 3]
+        sp = {"algorithm": "DFLASH", "draft_model_path": "/opt/specdeploy/models/d%d" % i,
+              "block_size": [16, 8, None, 16][i % 4]}
+        if i % 5 == 0:
+            sp["eagle_topk"] = 4
+        if i % 7 == 0:
+            sp = {"algorithm": "EAGLE3", "draft_model_path": "/e", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4}
+        if i % 11 == 0:
+            sp["draft_window_size"] = 2048
+        out.append({"sglang_version": version, "model_path": "/opt/specdeploy/models/t%d" % i,
+                    "attention_backend": ["flashinfer", "triton", "fa3", None][i % 4], "tp_size": 1 + i % 2,
+                    "max_running_requests": 32 if i % 3 else None, "speculative": sp,
+                    "extra_args": ["--trust-remote-code"] if i % 2 else []})
+    return out
+
+
+def bench_validate(seconds):
+    cases = specs()
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for sp in cases:
+            S.validate(sp, gpus=PRO6000, target_config=TARGET, draft_config=DRAFT, read_paths=False)
+        n += len(cases)
+    engine = n / (time.perf_counter() - t0)
+    # baseline: argparse with the same flags, parsing the same argvs (0.5.23 ones)
+    parser = argparse.ArgumentParser(prog="sglang serve", add_help=False)
+    for flag, (kind, _typ, _choices, dest) in FLAGS_0_5_23.items():
+        if flag == "--help":
+            continue
+        if kind == "flag":
+            parser.add_argument(flag, dest=dest + "__" + flag, action="store_true")
+        elif kind == "list":
+            parser.add_argument(flag, dest=dest + "__" + flag, nargs="*")
+        else:
+            parser.add_argument(flag, dest=dest + "__" + flag)
+    argvs = [S.validate(sp, read_paths=False).argv for sp in cases if sp["sglang_version"] == "0.5.23"]
+    argvs = [a for a in argvs if a]
+    m, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        for a in argvs:
+            parser.parse_known_args(a)
+        m += len(argvs)
+    base = m / (time.perf_counter() - t0)
+    return engine, base
+
+
+def write_inventory(root, hosts):
+    inv = os.path.join(root, "inventory")
+    os.makedirs(os.path.join(inv, "group_vars"), exist_ok=True)
+    with open(os.path.join(inv, "hosts.yml"), "w") as f:
+        f.write("all:\n  children:\n    sglang_servers:\n      hosts:\n")
+        for i in range(hosts):
+            f.write("        gpu%03d:\n          sglang_tp: %d\n" % (i, 1 + i % 2))
+    with open(os.path.join(inv, "group_vars", "sglang_servers.yml"), "w") as f:
+        f.write("""---
+sglang_expected_gpus:
+  - {name: "NVIDIA RTX PRO 6000 Blackwell Server Edition", compute_capability: "12.0"}
+  - {name: "NVIDIA RTX PRO 6000 Blackwell Server Edition", compute_capability: "12.0"}
+sglang_spec:
+  sglang_version: "0.5.23"
+  model_path: /opt/specdeploy/models/Qwen--Qwen3-8B@abc
+  tp_size: "{{ sglang_tp | int }}"
+  attention_backend: flashinfer
+  max_running_requests: 32
+  speculative:
+    algorithm: DFLASH
+    draft_model_path: /opt/specdeploy/models/z-lab--Qwen3-8B-DFlash-b16@def
+    block_size: 16
+sglang_target_config: {architectures: [Qwen3ForCausalLM], num_hidden_layers: 36, vocab_size: 151936, max_position_embeddings: 40960}
+sglang_draft_config: {architectures: [DFlashDraftModel], block_size: 16, num_hidden_layers: 1, max_position_embeddings: 40960, dflash_config: {block_size: 16, mask_token_id: 151669, target_layer_ids: [1, 9, 17, 25, 33]}}
+""")
+    play = os.path.join(root, "preflight.yml")
+    with open(play, "w") as f:
+        f.write("""---
+- name: Preflight
+  hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: Validate every host
+      specdeploy.sglang.sglang_preflight:
+        group: sglang_servers
+""")
+    base_play = os.path.join(root, "baseline.yml")
+    with open(base_play, "w") as f:
+        f.write("""---
+- name: Baseline
+  hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: One task over the same inventory
+      ansible.builtin.debug:
+        msg: "{{ groups['sglang_servers'] | length }}"
+""")
+    return inv, play, base_play
+
+
+def timed(cmd):
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    dt = time.perf_counter() - t0
+    return dt, p
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--hosts", type=int, default=200)
+    a = ap.parse_args()
+    engine, base = bench_validate(a.seconds)
+    print("static validations/s: %.0f (goal >= 5000); baseline argparse-only parses/s: %.0f; ratio %.2f" % (
+        engine, base, engine / base))
+    with tempfile.TemporaryDirectory() as tmp:
+        inv, play, base_play = write_inventory(tmp, a.hosts)
+        t_inv, p = timed(["ansible-inventory", "-i", inv, "--list"])
+        assert p.returncode == 0, p.stderr
+        t_tool, p = timed([sys.executable, os.path.join(ROOT, "tools", "specdeploy-preflight"), "-i", inv])
+        summary = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else p.stderr
+        print("preflight tool, %d hosts: %.2f s wall (goal < 10 s), exit %d: %s; baseline ansible-inventory --list: "
+              "%.2f s" % (a.hosts, t_tool, p.returncode, summary, t_inv))
+        t_base, pb = timed(["ansible-playbook", "-i", inv, base_play])
+        t_play, pp = timed(["ansible-playbook", "-i", inv, play])
+        print("preflight playbook (sglang_preflight action on localhost, group: sglang_servers), %d hosts: %.2f s wall, rc %d; baseline "
+              "one-debug-task playbook: %.2f s (rc %d)" % (a.hosts, t_play, pp.returncode, t_base, pb.returncode))
+        if pp.returncode != 0:
+            print(pp.stdout[-2000:])
+
+
+if __name__ == "__main__":
+    main()
