@@ -23,10 +23,11 @@ export ANSIBLE_COLLECTIONS_PATH := $(COLLECTIONS)
 export ANSIBLE_CONFIG := $(ROOT)/ansible.cfg
 export SPECDEPLOY_SGLANG_PYTHON := $(LAB)/sglang-venv/bin/python
 export SPECDEPLOY_LAB_MODELS := $(LAB)/models
+export SPECDEPLOY_LAB_LOCK := $(ROOT)/lab/sglang-0.5.23-cpu.lock
 export SPECDEPLOY_LAB_WHEELHOUSE := $(LAB)/wheelhouse
 
-.PHONY: help venv lab-deps lab-image lab-kit lab-up lab-down lab-status lab lint unit oracle \
-	sanity molecule test build clean
+.PHONY: help venv lab-deps lab-image lab-kit lab-up lab-down lab-status lab lint reference unit oracle \
+	sanity molecule bench test build clean
 
 help:
 	@sed -n '1,5p' Makefile
@@ -80,6 +81,11 @@ lab: lab-up
 # ---- tests -----------------------------------------------------------------------------------
 lint: venv
 	ansible-lint --offline --profile production
+	$(PY) tools/gen_reference.py --check
+
+# README.md role/module/playbook reference, generated from argument_specs and module docs.
+reference: venv
+	$(PY) tools/gen_reference.py
 
 unit: venv lab-deps lab-kit
 	pytest -q -p no:cacheprovider tests/unit
@@ -125,6 +131,10 @@ molecule: venv lab-image lab-kit
 	  echo "== molecule test -s $$s"
 	  molecule test -s $$s
 	done
+
+# Fleet benchmarks (bench/fleet_bench.py): ratios against a baseline run side by side; not part of test.
+bench: venv lab-image lab-kit
+	$(PY) bench/fleet_bench.py all
 
 test: lint unit oracle sanity molecule
 

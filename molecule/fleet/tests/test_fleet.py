@@ -1,0 +1,249 @@
+"""Fleet scenario, in order (pytest runs a file's tests top to bottom; each step builds on the last).
+
+After converge (a healthy rollout of release R1) and idempotence (a second deploy changed nothing):
+  1. every host serves a real /generate from R1;        2. status.yml matches the hosts' real state; verify.yml smokes without restarting;
+  3. preflight on inventories/production passes with no host reachable; a broken variant fails
+     naming host and reason;
+  4. F6: the canary fails its gate -> rolled back, no other host touched;
+  5. release R2 reaches every host;  6. rollback to a release that is gone is refused, nothing
+     restarts;  7. rollback returns every host to R1, each serving /generate;  8. status again.
+The playbooks run as a user runs them (ansible-playbook on the controller); the checks read the
+hosts directly (podman exec), never the playbooks' own output alone.
+"""
+import json
+import os
+import shutil
+import subprocess
+
+import testinfra
+import yaml
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # molecule/fleet
+ROOT = os.path.dirname(os.path.dirname(HERE))
+HOSTS = ["fleet-1", "fleet-2", "fleet-3"]
+ROOT_DIR = "/opt/specdeploy"
+INSTANCE = "main"
+UNIT = f"sglang-{INSTANCE}.service"
+GEN = ("python3 -c \"import json,urllib.request;"
+       "r=urllib.request.Request('http://127.0.0.1:30000/generate',"
+       "data=json.dumps({'text':'The quick brown fox','sampling_params':"
+       "{'temperature':0,'max_new_tokens':8}}).encode(),"
+       "headers={'Content-Type':'application/json'});"
+       "print(urllib.request.urlopen(r,timeout=120).read().decode())\"")
+GET = ("python3 -c \"import sys,urllib.request;"
+       "r=urllib.request.urlopen('http://127.0.0.1:30000/{}',timeout=20);print(r.status);print(r.read().decode())\"")
+MEMO = {}
+
+
+def host(name):
+    return testinfra.get_host(f"podman://{name}")
+
+
+def state(name):
+    h = host(name)
+    links = {}
+    for link in ("current", "previous"):
+        out = h.run(f"readlink {ROOT_DIR}/instances/{INSTANCE}/{link}")
+        links[link] = os.path.basename(out.stdout.strip()) if out.rc == 0 else None
+    show = h.check_output(f"systemctl show -p ActiveState -p ActiveEnterTimestamp -p MainPID {UNIT}")
+    unit = dict(line.split("=", 1) for line in show.splitlines() if "=" in line)
+    return {**links, **unit}
+
+
+def generate(name):
+    out = json.loads(host(name).check_output(GEN))
+    assert out["meta_info"]["completion_tokens"] > 0, out
+    return out
+
+
+def journal(name):
+    return host(name).run(f"journalctl -u {UNIT} --no-pager -n 40").stdout
+
+
+def playbook(name, *args, report_dir):
+    inventory = os.environ.get("MOLECULE_INVENTORY_FILE") or os.path.join(
+        os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "inventory")
+    env = dict(os.environ, SPECDEPLOY_REPORT_DIR=str(report_dir), ANSIBLE_FORCE_COLOR="0")
+    path = os.path.join(HERE, name) if name == "converge.yml" else os.path.join(ROOT, "playbooks", name)
+    proc = subprocess.run(["ansible-playbook", "-i", inventory, path, *args],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def report(report_dir, name):
+    with open(os.path.join(report_dir, name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def test_rollout_reached_every_host():
+    states = {h: state(h) for h in HOSTS}
+    for name, st in states.items():
+        assert st["ActiveState"] == "active", journal(name)
+        assert st["current"], f"{name} has no current release"
+        generate(name)
+    # same inputs on every host -> the same release id everywhere
+    assert len({st["current"] for st in states.values()}) == 1, states
+    MEMO["r1"] = states["fleet-1"]["current"]
+
+
+def check_status_matches(tmp_path):
+    rc, out = playbook("status.yml", report_dir=tmp_path)
+    assert rc == 0, out
+    rows = {r["host"]: r for r in report(tmp_path, "status.json")["hosts"]}
+    md = (tmp_path / "status.md").read_text()
+    assert set(rows) == set(HOSTS)
+    for name in HOSTS:
+        st, row = state(name), rows[name]
+        info = host(name).check_output(GET.format("server_info")).split("\n", 1)
+        server_info = json.loads(info[1])
+        assert row["release"] == st["current"]
+        assert row["previous_release"] == st["previous"]
+        assert row["unit"] == st["ActiveState"]
+        assert row["health"] == "healthy"
+        assert row["sglang_version"] == server_info["version"] == "0.5.23"
+        assert row["speculative_algorithm"] == server_info.get("speculative_algorithm")
+        assert row["attention_backend"] == server_info.get("attention_backend") == "torch_native"
+        record = json.loads(host(name).check_output(f"cat {ROOT_DIR}/releases/{st['current']}/release.json"))
+        assert row["tokens_per_s"] == (record.get("smoke") or {}).get("tokens_per_s")
+        assert f"| {name} | {INSTANCE} | {st['current']} |" in md
+
+
+def test_status_matches_real_state(tmp_path):
+    check_status_matches(tmp_path)
+
+
+def test_verify_playbook_smokes_every_host(tmp_path):
+    before = {h: state(h) for h in HOSTS}
+    rc, out = playbook("verify.yml", report_dir=tmp_path)
+    assert rc == 0, out
+    for name in HOSTS:
+        assert f"{name}/{INSTANCE}: passed" in out, out
+    assert {h: state(h) for h in HOSTS} == before      # smoke only: nothing restarted
+
+
+def test_preflight_production_passes_with_no_host_reachable(tmp_path):
+    env = dict(os.environ, SPECDEPLOY_REPORT_DIR=str(tmp_path), ANSIBLE_FORCE_COLOR="0")
+    proc = subprocess.run(["ansible-playbook", "-i", "inventories/production", "playbooks/preflight.yml"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "Preflight passed:" in out
+    for label in ("pro6000-a1/main", "pro6000-a2/main", "pro6000-a2/second", "pro6000-b1/main", "pro6000-b2/main"):
+        assert f"OK    {label}: " in out, out
+    assert "UNREACHABLE" not in out
+
+
+def test_preflight_broken_variant_names_host_and_reason(tmp_path):
+    inv = tmp_path / "production"
+    shutil.copytree(os.path.join(ROOT, "inventories", "production"), inv)
+    models = os.environ.get("SPECDEPLOY_LAB_MODELS", os.path.join(ROOT, ".lab", "models"))
+    # pro6000-a1: fa3 on sm_120 (fails at model load on the real host)
+    (inv / "host_vars" / "pro6000-a1.yml").write_text(yaml.safe_dump({
+        "server_instances": [{"name": "main", "cuda_visible_devices": "0,1",
+                              "spec": "{{ prod_spec_base | combine({'attention_backend': 'fa3', 'speculative': prod_ddtree}) }}"}]}))
+    # pro6000-b1: block size and draft tokens per step disagree (SGLang refuses it at start)
+    (inv / "host_vars" / "pro6000-b1.yml").write_text(yaml.safe_dump({
+        "server_instances": [{"name": "main", "cuda_visible_devices": "0,1",
+                              "spec": "{{ prod_spec_base | combine({'speculative': prod_dflash_linear | combine({'num_draft_tokens': 8})}) }}"}]}))
+    # pro6000-b2: block size 8 for a block-size-16 drafter (its config.json from the lab kit):
+    # SGLang serves it with a warning, accepting ~1 token per step; the fleet refuses it
+    (inv / "host_vars" / "pro6000-b2.yml").write_text(yaml.safe_dump({
+        "server_instances": [{"name": "main", "cuda_visible_devices": "0,1",
+                              "spec": "{{ prod_spec_base | combine({'speculative': prod_dflash_linear | combine({'block_size': 8, 'num_draft_tokens': 8})}) }}"}],
+        "sglang_target_config": os.path.join(models, "qwen3-8b-config", "config.json"),
+        "sglang_draft_config": os.path.join(models, "qwen3-8b-dflash-b16-config", "config.json")}))
+    env = dict(os.environ, SPECDEPLOY_REPORT_DIR=str(tmp_path), ANSIBLE_FORCE_COLOR="0",
+               ANSIBLE_CALLBACK_RESULT_FORMAT="json", ANSIBLE_CALLBACK_FORMAT_PRETTY="false")
+    proc = subprocess.run(["ansible-playbook", "-i", str(inv), "playbooks/preflight.yml"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, out
+    assert "UNREACHABLE" not in out and "unreachable=1" not in out      # no host contacted
+    fatal = [line for line in proc.stdout.splitlines() if line.startswith("fatal:") and "=> {" in line]
+    assert len(fatal) == 1, out
+    lines = json.loads(fatal[0].split("=> ", 1)[1])["msg"]
+    assert lines[0] == "Preflight failed; no host was touched:"
+
+    def reasons(label):
+        return " ".join(line for line in lines if line.startswith(f"FAIL  {label}:"))
+    assert "fa3" in reasons("pro6000-a1/main") and "sm_120" in reasons("pro6000-a1/main"), lines
+    assert "block_size" in reasons("pro6000-b1/main"), lines
+    assert "BLOCK_SIZE_MISMATCH" in reasons("pro6000-b2/main"), lines
+    assert not reasons("pro6000-a2/main") and not reasons("pro6000-a2/second"), lines
+    # nothing after the preflight ran: deploy.yml on the same inventory stops before any host play
+    proc = subprocess.run(["ansible-playbook", "-i", str(inv), "playbooks/deploy.yml"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode != 0
+    plays = [line for line in proc.stdout.splitlines() if line.startswith("PLAY [")]
+    assert plays == [plays[0]] and "Preflight" in plays[0], proc.stdout
+
+
+def test_f6_failed_canary_rolls_back_and_touches_no_other_host(tmp_path):
+    before = {h: state(h) for h in HOSTS}
+    rc, out = playbook("converge.yml", "-e", "@" + os.path.join(HERE, "vars", "fault_canary.yml"),
+                       report_dir=tmp_path)
+    assert rc != 0, out
+    rows = {r["host"]: r for r in report(tmp_path, "deploy-summary.json")["hosts"]}
+    failed = [h for h, r in rows.items() if r["result"].startswith("failed")]
+    assert len(failed) == 1, rows
+    canary = failed[0]
+    assert rows[canary]["result"] == "failed, still on the release before", rows
+    after = {h: state(h) for h in HOSTS}
+    # the canary: back on its release, serving
+    assert after[canary]["current"] == before[canary]["current"] == MEMO["r1"]
+    assert after[canary]["ActiveState"] == "active", journal(canary)
+    generate(canary)
+    for name in HOSTS:
+        if name == canary:
+            continue
+        assert rows[name]["result"] == "not reached", rows
+        assert after[name]["current"] == before[name]["current"]
+        assert after[name]["ActiveEnterTimestamp"] == before[name]["ActiveEnterTimestamp"]
+        assert after[name]["MainPID"] == before[name]["MainPID"]
+        assert host(name).check_output(f"ls {ROOT_DIR}/releases").split() == [MEMO["r1"]]
+
+
+def test_second_release_reaches_every_host(tmp_path):
+    rc, out = playbook("converge.yml", "-e", "@" + os.path.join(HERE, "vars", "release2.yml"),
+                       report_dir=tmp_path)
+    assert rc == 0, out
+    states = {h: state(h) for h in HOSTS}
+    assert {st["previous"] for st in states.values()} == {MEMO["r1"]}, states
+    r2 = {st["current"] for st in states.values()}
+    assert len(r2) == 1 and MEMO["r1"] not in r2, states
+    MEMO["r2"] = r2.pop()
+    rows = report(tmp_path, "deploy-summary.json")["hosts"]
+    assert {(r["release_before"], r["release_after"], r["result"]) for r in rows} == \
+        {(MEMO["r1"], MEMO["r2"], "changed")}
+    for name in HOSTS:
+        assert "SPECDEPLOY_FLEET_RELEASE=2" in host(name).check_output(f"systemctl show -p Environment {UNIT}")
+
+
+def test_rollback_to_a_missing_release_is_refused_and_touches_nothing(tmp_path):
+    before = {h: state(h) for h in HOSTS}
+    rc, out = playbook("rollback.yml", "-e", "specdeploy_rollback_to=0123456789abcdef",
+                       "-e", "@" + os.path.join(HERE, "vars", "release2.yml"), report_dir=tmp_path)
+    assert rc != 0, out
+    assert "release 0123456789abcdef of instance main is not on this host" in out
+    assert "Nothing was restarted on any host" in out
+    assert {h: state(h) for h in HOSTS} == before
+
+
+def test_rollback_returns_every_host_to_previous(tmp_path):
+    # the inventory still describes R2 (the same extra vars as its deploy): a rollback must go back
+    # to the release recorded as previous, not re-deploy what the inventory says
+    rc, out = playbook("rollback.yml", "-e", "@" + os.path.join(HERE, "vars", "release2.yml"), report_dir=tmp_path)
+    assert rc == 0, out
+    for name in HOSTS:
+        st = state(name)
+        assert st["current"] == MEMO["r1"], (name, st)
+        assert st["ActiveState"] == "active", journal(name)
+        assert "SPECDEPLOY_FLEET_RELEASE" not in host(name).check_output(f"systemctl show -p Environment {UNIT}")
+        generate(name)
+    rows = report(tmp_path, "rollback-summary.json")["hosts"]
+    assert {(r["release_before"], r["release_after"], r["result"]) for r in rows} == \
+        {(MEMO["r2"], MEMO["r1"], "changed")}
+
+
+def test_status_matches_after_rollback(tmp_path):
+    check_status_matches(tmp_path)

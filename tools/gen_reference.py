@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Generate the role, module and playbook reference of README.md from their specs.
+
+Sources (nothing is written by hand between the markers):
+  roles/*/meta/argument_specs.yml      every entry point of every role
+  plugins/modules/*.py                 DOCUMENTATION and RETURN of every module (read with ast, not imported)
+  playbooks/meta/argument_specs.yml    the playbooks' inputs
+
+  tools/gen_reference.py           rewrite the block between the markers in README.md
+  tools/gen_reference.py --check   exit 1 and show a diff when README.md is out of date (make lint)
+"""
+import argparse
+import ast
+import difflib
+import json
+import os
+import re
+import sys
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BEGIN = "<!-- BEGIN GENERATED REFERENCE (tools/gen_reference.py; do not edit by hand) -->"
+END = "<!-- END GENERATED REFERENCE -->"
+
+
+class RefError(Exception):
+    pass
+
+
+def markup(text):
+    """Ansible doc markup -> Markdown."""
+    if text is None:
+        return ""
+    if isinstance(text, (list, tuple)):
+        text = " ".join(str(t) for t in text)
+    text = str(text)
+    text = re.sub(r"[CVOE]\(([^()]*)\)", r"`\1`", text)
+    text = re.sub(r"RV\(([^()]*)\)", r"`\1`", text)
+    text = re.sub(r"[IB]\(([^()]*)\)", r"*\1*", text)
+    text = re.sub(r"[UM]\(([^()]*)\)", r"\1", text)
+    text = re.sub(r"L\(([^,()]*),\s*([^()]*)\)", r"[\1](\2)", text)
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def fmt_default(opt):
+    if "default" not in opt:
+        return ""
+    val = opt["default"]
+    if val is None:
+        return "`null`"
+    text = json.dumps(val, separators=(", ", ": "), default=str)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return "`" + text.replace("|", "\\|") + "`"
+
+
+def fmt_type(opt):
+    t = opt.get("type", "str")
+    if t == "list" and opt.get("elements"):
+        t = f"list of {opt['elements']}"
+    if opt.get("choices"):
+        t += " (" + ", ".join(f"`{c}`" for c in opt["choices"]) + ")"
+    return t
+
+
+def option_rows(options, prefix=""):
+    rows = []
+    for name in sorted(options or {}):
+        opt = options[name] or {}
+        full = prefix + name
+        req = "yes" if opt.get("required") else ""
+        rows.append(f"| `{full}` | {fmt_type(opt)} | {req} | {fmt_default(opt)} | {markup(opt.get('description'))} |")
+        sub = opt.get("options") or opt.get("suboptions")
+        if sub:
+            sep = "[]." if opt.get("type") == "list" else "."
+            rows.extend(option_rows(sub, full + sep))
+    return rows
+
+
+def options_table(options):
+    if not options:
+        return ["No options."]
+    return ["| option | type | required | default | description |", "|---|---|---|---|---|",
+            *option_rows(options)]
+
+
+def return_rows(ret, prefix=""):
+    rows = []
+    for name in sorted(ret or {}):
+        val = ret[name] or {}
+        full = prefix + name
+        rows.append(f"| `{full}` | {val.get('type', '')} | {markup(val.get('returned', ''))} | {markup(val.get('description'))} |")
+        if val.get("contains"):
+            rows.extend(return_rows(val["contains"], full + "."))
+    return rows
+
+
+def load_yaml(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return yaml.safe_load(f) or {}
+    except (OSError, yaml.YAMLError) as e:
+        raise RefError(f"{os.path.relpath(path, ROOT)}: cannot read: {e}")
+
+
+def roles_section():
+    out = ["### Roles", ""]
+    roles_dir = os.path.join(ROOT, "roles")
+    names = sorted(d for d in os.listdir(roles_dir)) if os.path.isdir(roles_dir) else []
+    found = False
+    for role in names:
+        spec_path = os.path.join(roles_dir, role, "meta", "argument_specs.yml")
+        if not os.path.exists(spec_path):
+            continue
+        found = True
+        specs = load_yaml(spec_path).get("argument_specs") or {}
+        for entry in sorted(specs, key=lambda e: (e != "main", e)):
+            spec = specs[entry] or {}
+            title = f"`specdeploy.sglang.{role}`" + ("" if entry == "main" else f" (entry point `{entry}`)")
+            out += [f"#### Role {title}", "", markup(spec.get("short_description")), ""]
+            for para in spec.get("description") or []:
+                out += [markup(para), ""]
+            out += options_table(spec.get("options"))
+            out.append("")
+    if not found:
+        out += ["No roles in this build.", ""]
+    return out
+
+
+def module_docs(path):
+    try:
+        tree = ast.parse(open(path, encoding="utf-8").read(), path)
+    except SyntaxError as e:
+        raise RefError(f"{os.path.relpath(path, ROOT)}: {e}")
+    docs = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if node.targets[0].id in ("DOCUMENTATION", "RETURN", "EXAMPLES") and isinstance(node.value, ast.Constant):
+                docs[node.targets[0].id] = node.value.value
+    if "DOCUMENTATION" not in docs:
+        raise RefError(f"{os.path.relpath(path, ROOT)}: no DOCUMENTATION string")
+    try:
+        doc = yaml.safe_load(docs["DOCUMENTATION"]) or {}
+        ret = yaml.safe_load(docs.get("RETURN") or "") or {}
+    except yaml.YAMLError as e:
+        raise RefError(f"{os.path.relpath(path, ROOT)}: DOCUMENTATION/RETURN is not YAML: {e}")
+    return doc, ret
+
+
+def modules_section():
+    out = ["### Modules", ""]
+    mod_dir = os.path.join(ROOT, "plugins", "modules")
+    files = sorted(f for f in os.listdir(mod_dir) if f.endswith(".py") and f != "__init__.py") \
+        if os.path.isdir(mod_dir) else []
+    if not files:
+        return out + ["No modules in this build.", ""]
+    for fname in files:
+        doc, ret = module_docs(os.path.join(mod_dir, fname))
+        name = doc.get("module", fname[:-3])
+        out += [f"#### Module `specdeploy.sglang.{name}`", "", markup(doc.get("short_description")), ""]
+        for para in doc.get("description") or []:
+            out.append(f"- {markup(para)}")
+        out += ["", "Options:", ""] + options_table(doc.get("options")) + [""]
+        if ret:
+            out += ["Returns:", "", "| key | type | returned | description |", "|---|---|---|---|",
+                    *return_rows(ret), ""]
+    return out
+
+
+def playbooks_section():
+    out = ["### Playbooks", ""]
+    path = os.path.join(ROOT, "playbooks", "meta", "argument_specs.yml")
+    if not os.path.exists(path):
+        return out + ["No playbook argument specs.", ""]
+    specs = load_yaml(path).get("argument_specs") or {}
+    for entry in sorted(specs):
+        spec = specs[entry] or {}
+        out += [f"#### Playbook `specdeploy.sglang.{entry}`", "", markup(spec.get("short_description")), ""]
+        for para in spec.get("description") or []:
+            out += [markup(para), ""]
+        out += options_table(spec.get("options")) + [""]
+    return out
+
+
+def generate():
+    lines = [BEGIN, "", "## Reference", "",
+             "Generated from the roles' `meta/argument_specs.yml`, the modules' `DOCUMENTATION`/`RETURN` "
+             "and `playbooks/meta/argument_specs.yml` by `tools/gen_reference.py` (`make reference`; "
+             "`make lint` fails when this section is out of date).", ""]
+    lines += playbooks_section() + roles_section() + modules_section()
+    while lines and lines[-1] == "":
+        lines.pop()
+    return "\n".join(lines + ["", END])
+
+
+def splice(readme, block):
+    if readme.count(BEGIN) != 1 or readme.count(END) != 1 or readme.index(BEGIN) > readme.index(END):
+        raise RefError("README.md must contain the markers exactly once, in order:\n  " + BEGIN + "\n  " + END)
+    head = readme[:readme.index(BEGIN)]
+    tail = readme[readme.index(END) + len(END):]
+    return head + block + tail
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--check", action="store_true", help="fail with a diff when README.md is out of date")
+    p.add_argument("--readme", default=os.path.join(ROOT, "README.md"))
+    args = p.parse_args(argv)
+    try:
+        with open(args.readme, encoding="utf-8") as f:
+            current = f.read()
+        new = splice(current, generate())
+    except (RefError, OSError) as e:
+        print(f"gen_reference: error: {e}", file=sys.stderr)
+        return 2
+    if args.check:
+        if new != current:
+            sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), new.splitlines(True),
+                                                       "README.md", "README.md (generated)"))
+            print("gen_reference: README.md reference is out of date; run `make reference`", file=sys.stderr)
+            return 1
+        print("gen_reference: README.md reference is up to date")
+        return 0
+    if new != current:
+        with open(args.readme, "w", encoding="utf-8") as f:
+            f.write(new)
+        print("gen_reference: README.md updated")
+    else:
+        print("gen_reference: README.md already up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
