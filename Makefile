@@ -121,6 +121,10 @@ sanity: venv $(SANITY_VENV)/.stamp
 	    -i localhost, "specdeploy.sglang.$$name" >/dev/null
 	  echo "artifact: specdeploy.sglang.$$name resolves and parses"
 	done
+	# and runs: the controller-only preflight of the production example, from the artifact alone
+	ANSIBLE_COLLECTIONS_PATH="$$tmp/c:$(COLLECTIONS_DEPS)" ansible-playbook -i inventories/production \
+	  specdeploy.sglang.preflight >/dev/null
+	echo "artifact: specdeploy.sglang.preflight ran on inventories/production (no host contacted)"
 	cd "$$tmp/c/ansible_collections/specdeploy/sglang"
 	printf 'tests/output/\n' > .gitignore  # ansible-test's own delegation venvs live there
 	git init -q . && git add -A >/dev/null
