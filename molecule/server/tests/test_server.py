@@ -11,7 +11,7 @@ import re
 import pytest
 
 EPHEMERAL = os.environ.get("MOLECULE_EPHEMERAL_DIRECTORY", "")
-TOKEN = "hf_FAKEtokenSpecdeployLab0000000000"
+TOKEN = "hf_FAKE-specdeploy-lab-token-000000"
 ROOT = "/opt/specdeploy"
 UNIT = "sglang-main"
 GEN = ("/usr/bin/python3 -c \"import json,urllib.request;"
