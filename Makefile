@@ -27,6 +27,9 @@ export SPECDEPLOY_SGLANG_PYTHON := $(LAB)/sglang-venv/bin/python
 export SPECDEPLOY_LAB_MODELS := $(LAB)/models
 export SPECDEPLOY_LAB_LOCK := $(ROOT)/lab/sglang-0.5.23-cpu.lock
 export SPECDEPLOY_LAB_WHEELHOUSE := $(LAB)/wheelhouse
+# LAB-ONLY: the controller venv, marked as a finished gpu_env env (lab/lab.py kit), mounted by the
+# server and fleet scenarios so their hosts skip the 2.9 GB install (gpu_env_weights installs for real).
+export SPECDEPLOY_LAB_PREBUILT_ENV := $(LAB)/sglang-venv
 
 .PHONY: help venv lab-deps lab-image lab-kit lab-up lab-down lab-status lab lint reference unit oracle \
 	sanity molecule bench test build clean

@@ -228,6 +228,28 @@ def wheelhouse_complete():
     return [(n, v) for n, v, _h in lock_entries() if (n.lower(), v) not in have]
 
 
+def gpu_env_key(lock_text, lab_shim=True):
+    """The env key roles/gpu_env/vars/main.yml computes (_gpu_env_lock_hash): sha256 of the lock as
+    Ansible's file lookup returns it (trailing whitespace stripped), plus a suffix when the lab shim is in.
+    The scenarios that mount the prebuilt env assert that the role computes the same key."""
+    text = lock_text.rstrip() + ("\n# +specdeploy-lab-shim" if lab_shim else "")
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def mark_prebuilt_env():
+    """LAB-ONLY: the controller venv is built from the same lock, wheelhouse and pip flags as the gpu_env
+    role (plus the shim), so it is marked the way the role marks a finished env. The server and fleet
+    scenarios mount it read-only on their hosts instead of installing 2.9 GB per host; the
+    gpu_env_weights scenario still installs for real."""
+    with open(LOCK, encoding="utf-8") as handle:
+        lock_text = handle.read()
+    shutil.copyfile(LOCK, os.path.join(ORACLE_VENV, "specdeploy.lock"))
+    marker = {"lock_sha256": gpu_env_key(lock_text), "lab_shim": True,
+              "prebuilt_by": "lab/lab.py kit (LAB-ONLY, mounted read-only by the server and fleet scenarios)"}
+    with open(os.path.join(ORACLE_VENV, ".specdeploy-complete"), "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(marker, indent=4, sort_keys=True) + "\n")
+
+
 def cmd_kit(args):
     t0 = time.time()
     if not os.path.exists(KIT_PYTHON):
@@ -258,6 +280,7 @@ def cmd_kit(args):
             f.write(lock_hash + "\n")
     else:
         log("controller SGLang venv up to date")
+    mark_prebuilt_env()
     gen = os.path.join(ROOT, "lab", "make_models.py")
     run([py, gen, "--out", MODELS, "--seed", str(args.seed)], capture=False,
         what="tiny model generation")

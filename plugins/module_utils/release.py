@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import time
 
 __metaclass__ = type
 
@@ -138,8 +139,20 @@ def activate(root, instance, rid, check_mode=False):
     return changed, before, after
 
 
+def created_at(path):
+    """When a release was made: the `created` stamp of its record. Not the directory's mtime, which
+    moves whenever the record is rewritten (a status update after a smoke), so that a release
+    failed long ago would count as new. Directories without a readable stamp use their mtime."""
+    record = read_record(os.path.join(path, "release.json")) or {}
+    stamp = record.get("created")
+    if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
+        return float(stamp)
+    return os.path.getmtime(path)
+
+
 def prune(root, keep, check_mode=False):
-    """Delete releases beyond the `keep` newest, never one any instance's current/previous uses."""
+    """Delete releases beyond the `keep` newest (by creation), never one any instance's
+    current/previous uses."""
     rel_dir = os.path.join(root, "releases")
     if not os.path.isdir(rel_dir):
         return []
@@ -148,7 +161,7 @@ def prune(root, keep, check_mode=False):
     for name in os.listdir(rel_dir):
         path = os.path.join(rel_dir, name)
         if os.path.isdir(path) and not os.path.islink(path):
-            entries.append((os.path.getmtime(path), name))
+            entries.append((created_at(path), name))
     entries.sort(reverse=True)
     removed = []
     for idx, (_mtime, name) in enumerate(entries):
@@ -160,8 +173,15 @@ def prune(root, keep, check_mode=False):
     return sorted(removed)
 
 
-def write_record(path, record, check_mode=False):
-    """Write release.json when its content differs. Returns changed."""
+def write_record(path, record, check_mode=False, now=None):
+    """Write release.json when its content differs. Returns changed. The record keeps the `created`
+    stamp (seconds since the epoch) of its first write; prune orders releases by it."""
+    existing = read_record(path)
+    record = dict(record)
+    if isinstance(existing, dict) and "created" in existing:
+        record["created"] = existing["created"]
+    elif "created" not in record:
+        record["created"] = round(time.time() if now is None else now, 3)
     text = json.dumps(record, indent=2, sort_keys=True) + "\n"
     try:
         with open(path) as handle:

@@ -107,8 +107,24 @@ def test_write_record_only_on_change(tmp_path):
     path = str(tmp_path / "release.json")
     assert rel.write_record(path, {"a": 1})
     assert not rel.write_record(path, {"a": 1})
+    first = rel.read_record(path)["created"]
     assert rel.write_record(path, {"a": 2})
-    assert rel.read_record(path) == {"a": 2}
+    assert rel.read_record(path) == {"a": 2, "created": first}  # the first write's stamp is kept
+
+
+def test_prune_orders_by_creation_not_by_the_last_record_update(tmp_path):
+    """A release that failed long ago and got its record rewritten later (status, smoke) is still old:
+    prune keeps the releases made last."""
+    root = str(tmp_path)
+    for i, rid in enumerate(["a", "f1", "f3", "f8", "b"]):
+        os.makedirs(os.path.join(root, "releases", rid))
+        rel.write_record(os.path.join(root, "releases", rid, "release.json"), {"status": "staged"}, now=1000 + i)
+    rel.activate(root, "main", "a")
+    rel.activate(root, "main", "b")
+    # f1's status written last: its directory is now the newest by mtime
+    rel.write_record(os.path.join(root, "releases", "f1", "release.json"), {"status": "failed"})
+    assert rel.prune(root, keep=3) == ["f1"]
+    assert sorted(os.listdir(os.path.join(root, "releases"))) == ["a", "b", "f3", "f8"]
 
 
 def test_preflight_finds_a_real_port_holder():

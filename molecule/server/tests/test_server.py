@@ -33,7 +33,10 @@ def cases():
 
 
 def _show(state):
-    """Unit properties kept by side_effect.yml (systemd_service status subset)."""
+    """Unit properties: a mapping kept by side_effect.yml (systemd_service status subset), or the
+    KEY=VALUE lines of `systemctl show`."""
+    if isinstance(state, (list, tuple)):
+        state = dict(line.split("=", 1) for line in state if "=" in line)
     return {k: str(v) for k, v in state.items()}
 
 
