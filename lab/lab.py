@@ -231,8 +231,9 @@ def wheelhouse_complete():
 def gpu_env_key(lock_text, lab_shim=True):
     """The env key roles/gpu_env/vars/main.yml computes (_gpu_env_lock_hash): sha256 of the lock as
     Ansible's file lookup returns it (trailing whitespace stripped), plus a suffix when the lab shim is in.
-    The scenarios that mount the prebuilt env assert that the role computes the same key."""
-    text = lock_text.rstrip() + ("\n# +specdeploy-lab-shim" if lab_shim else "")
+    The scenarios that mount the prebuilt env assert that the role computes the same key. The role's
+    suffix is the two characters backslash and n (ansible-core keeps them literally in that template)."""
+    text = lock_text.rstrip() + ("\\n# +specdeploy-lab-shim" if lab_shim else "")
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
