@@ -2,7 +2,8 @@
 
 After converge (a healthy rollout of release R1) and idempotence (a second deploy changed nothing):
   1. every host serves a real /generate from R1;        2. status.yml matches the hosts' real state; verify.yml smokes without restarting;
-  3. preflight on inventories/production passes with no host reachable; a broken variant fails
+  3. a host that cannot stage its weights stops the run before any host restarts;
+     preflight on inventories/production passes with no host reachable; a broken variant fails
      naming host and reason;
   4. F6: the canary fails its gate -> rolled back, no other host touched;
   5. release R2 reaches every host;  6. rollback to a release that is gone is refused, nothing
@@ -119,6 +120,25 @@ def test_verify_playbook_smokes_every_host(tmp_path):
     for name in HOSTS:
         assert f"{name}/{INSTANCE}: passed" in out, out
     assert {h: state(h) for h in HOSTS} == before      # smoke only: nothing restarted
+
+
+def test_a_host_that_cannot_stage_stops_the_run_before_any_restart(tmp_path):
+    """fleet-3's pinned manifest disagrees with the mirror: fleet-1 and fleet-2 stage fine, yet no host
+    restarts (the rollout play never starts) and the summary names fleet-3 and the file."""
+    before = {h: state(h) for h in HOSTS}
+    rc, out = playbook("converge.yml", "-e", "@" + os.path.join(HERE, "vars", "fault_stage.yml"),
+                       report_dir=tmp_path)
+    assert rc != 0, out
+    assert "Staging failed on fleet-3; no host was restarted." in out, out
+    assert "PLAY [Roll out" not in out, out
+    rows = {r["host"]: r for r in report(tmp_path, "deploy-summary.json")["hosts"]}
+    assert rows["fleet-3"]["result"] == "failed, still on the release before", rows
+    assert "config.json" in rows["fleet-3"]["error"], rows
+    assert rows["fleet-1"]["result"] == rows["fleet-2"]["result"] == "not reached", rows
+    assert {h: state(h) for h in HOSTS} == before
+    for name in HOSTS:   # the server role never ran: no release directory for the new inputs
+        assert host(name).check_output(f"ls {ROOT_DIR}/releases").split() == [MEMO["r1"]]
+        generate(name)
 
 
 def test_preflight_production_passes_with_no_host_reachable(tmp_path):
