@@ -9,7 +9,8 @@
 Run through make (it exports the lab environment): `make bench` (both), or
 `python3 bench/fleet_bench.py rollout|noop|all`. Hosts are containers bench-N booting systemd,
 removed at the end (--keep to keep them). Prints one JSON document with every timing.
-Each host runs a real SGLang on CPU (~2.1 GB RAM); N=4 needs ~9 GB free.
+Each host runs a real SGLang on CPU (~2.1 GB RAM); N=4 needs ~9 GB free. By default the hosts mount
+the LAB-ONLY prebuilt env (--env install: each host installs it, sharing this machine's cores).
 """
 import argparse
 import json
@@ -33,7 +34,10 @@ def podman(*args):
     return sh(["podman", *args], env=env)
 
 
-def start_hosts(names):
+PREBUILT = "/srv/specdeploy-lab/prebuilt-env"
+
+
+def start_hosts(names, prebuilt=False):
     for n in names:
         if podman("container", "exists", n).returncode == 0:
             raise SystemExit(f"bench: container {n} exists; remove it first (podman rm -f {n})")
@@ -41,6 +45,7 @@ def start_hosts(names):
         out = podman("run", "-d", "--name", n, "--hostname", n, "--network", "none", "--systemd=always",
                      "-v", f"{os.environ['SPECDEPLOY_LAB_WHEELHOUSE']}:/srv/specdeploy-lab/wheelhouse:ro",
                      "-v", f"{os.environ['SPECDEPLOY_LAB_MODELS']}:/srv/specdeploy-lab/models:ro",
+                     *(["-v", f"{os.environ['SPECDEPLOY_LAB_PREBUILT_ENV']}:{PREBUILT}:ro"] if prebuilt else []),
                      IMAGE, "/sbin/init")
         if out.returncode:
             raise SystemExit(f"bench: podman run {n} failed: {out.stderr.strip()}")
@@ -70,6 +75,11 @@ def inventory(names):
     return d
 
 
+def link_prebuilt(inv):
+    """LAB-ONLY: link the mounted prebuilt env where gpu_env looks (molecule/shared/prebuilt_env.yml)."""
+    timed_playbook(inv, "molecule/shared/prebuilt_env.yml")
+
+
 def timed_playbook(inv, playbook, *args):
     env = dict(os.environ, SPECDEPLOY_REPORT_DIR=tempfile.mkdtemp(prefix="bench-rep-"))
     t0 = time.monotonic()
@@ -80,16 +90,23 @@ def timed_playbook(inv, playbook, *args):
     return dt, out.stdout
 
 
-def bench_rollout(n):
+def bench_rollout(n, prebuilt):
     single, fleet = ["bench-s1"], [f"bench-{i}" for i in range(1, n + 1)]
     try:
-        start_hosts(single)
-        t1, _ = timed_playbook(inventory(single), "playbooks/deploy.yml")
+        start_hosts(single, prebuilt)
+        inv = inventory(single)
+        if prebuilt:
+            link_prebuilt(inv)
+        t1, _ = timed_playbook(inv, "playbooks/deploy.yml")
     finally:
         remove_hosts(single)      # one SGLang at a time on this machine: free it before the fleet
-    start_hosts(fleet)
-    tn, _ = timed_playbook(inventory(fleet), "playbooks/deploy.yml")
+    start_hosts(fleet, prebuilt)
+    inv = inventory(fleet)
+    if prebuilt:
+        link_prebuilt(inv)
+    tn, _ = timed_playbook(inv, "playbooks/deploy.yml")
     return fleet, {"single_host_s": round(t1, 1), f"{n}_hosts_s": round(tn, 1), "ratio": round(tn / t1, 2),
+                   "env": "prebuilt (LAB-ONLY mount)" if prebuilt else "installed per host",
                    "goal": "<= 2.2"}
 
 
@@ -115,18 +132,24 @@ def main(argv=None):
     p.add_argument("--hosts", type=int, default=4)
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--keep", action="store_true", help="keep the bench hosts")
+    p.add_argument("--env", choices=["prebuilt", "install"], default="prebuilt",
+                   help="prebuilt (default): hosts mount the LAB-ONLY prebuilt SGLang env, as the fleet scenario "
+                        "does; install: every host installs the 2.9 GB env itself (on this one machine the "
+                        "N hosts' installs share its cores, which real hosts do not)")
     args = p.parse_args(argv)
-    for var in ("SPECDEPLOY_LAB_WHEELHOUSE", "SPECDEPLOY_LAB_MODELS", "SPECDEPLOY_LAB_LOCK"):
+    for var in ("SPECDEPLOY_LAB_WHEELHOUSE", "SPECDEPLOY_LAB_MODELS", "SPECDEPLOY_LAB_LOCK", "SPECDEPLOY_LAB_PREBUILT_ENV"):
         if not os.environ.get(var):
             raise SystemExit(f"bench: {var} is not set; run through `make bench`")
     result, fleet = {"machine": {"cpus": os.cpu_count(), "load_before": os.getloadavg()}}, []
     try:
         if args.what in ("rollout", "all"):
-            fleet, result["rollout"] = bench_rollout(args.hosts)
+            fleet, result["rollout"] = bench_rollout(args.hosts, args.env == "prebuilt")
         if args.what in ("noop", "all"):
             if not fleet:
                 fleet = [f"bench-{i}" for i in range(1, args.hosts + 1)]
-                start_hosts(fleet)
+                start_hosts(fleet, args.env == "prebuilt")
+                if args.env == "prebuilt":
+                    link_prebuilt(inventory(fleet))
                 timed_playbook(inventory(fleet), "playbooks/deploy.yml")
             result["noop"] = bench_noop(fleet, args.runs)
     finally:
