@@ -10,14 +10,16 @@ bench/ call it directly).
 Layout (docs/interfaces.md):
     <root>/<org>--<name>@<commit>/           published, read-only, never modified in place
     <root>/.staging/<org>--<name>@<commit>/  being filled; renamed into place when complete and verified
-Resume: a file being copied is written as ``<file>.part`` and renamed when complete; a later run keeps
-complete files (they are re-hashed before publish) and continues a ``.part`` from its current size.
+Copy: one pass per file (read a chunk once, write it, hash it); the file's data is on disk (fdatasync)
+before ``<file>.part`` is renamed to ``<file>``, and the directories are fsynced before the publishing
+rename. Resume: a later run keeps complete files (they are hashed again before publish) and continues a
+``.part`` from its current size (its prefix is read back once and hashed, so the digest is of the whole
+file); a kept file or prefix whose digest turns out wrong is copied again from scratch once.
 """
 from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import errno
 import hashlib
 import json
 import os
@@ -271,75 +273,95 @@ def human(n):
         n /= 1024.0
 
 
-# ---- copy ------------------------------------------------------------------------------------
-def _copy_range(src, dst, offset):
-    """Copy src[offset:] into dst at the same offset (dst holds src[:offset] already). Returns bytes copied."""
-    copied = 0
+# ---- copy ----------------------------------------------------------------------------------
+def _copy_hashed(src, part):
+    """Copy src into part, continuing the prefix part already holds, and return
+    (sha256 of the whole of part, bytes copied now, bytes of the prefix kept).
+
+    One pass: each chunk is read once from src into a reused buffer, written to part and fed to sha256
+    (hashlib releases the GIL on large buffers, so workers on other files run meanwhile). A kept prefix
+    is read back once and hashed, so the digest covers every byte of the file. A part longer than src
+    cannot be a prefix of it and is started over. The data is on disk (fdatasync) before this returns:
+    the caller renames part to its final name next, and a complete-looking name must mean complete data.
+    """
     fd_in = os.open(src, os.O_RDONLY)
     try:
-        fd_out = os.open(dst, os.O_WRONLY | os.O_CREAT, 0o644)
+        fd_out = os.open(part, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            os.ftruncate(fd_out, offset)
-            total = os.fstat(fd_in).st_size - offset
-            use_cfr = hasattr(os, "copy_file_range")
-            while copied < total:
-                pos = offset + copied
-                step = min(CHUNK, total - copied)
-                n = None
-                if use_cfr:
-                    try:
-                        n = os.copy_file_range(fd_in, fd_out, step, pos, pos)
-                    except OSError as e:
-                        if e.errno not in (errno.EXDEV, errno.ENOSYS, errno.EOPNOTSUPP, errno.EINVAL, errno.EPERM):
-                            raise
-                        use_cfr = False
-                if n is None:
-                    block = os.pread(fd_in, step, pos)
-                    n = os.pwrite(fd_out, block, pos) if block else 0
-                if n == 0:
+            prefix, src_size = os.fstat(fd_out).st_size, os.fstat(fd_in).st_size
+            if prefix > src_size:
+                os.ftruncate(fd_out, 0)
+                prefix = 0
+            h = hashlib.sha256()
+            buf = memoryview(bytearray(max(1, min(CHUNK, src_size))))  # small files: no 8 MiB buffer each
+            pos = 0
+            while pos < prefix:
+                n = os.preadv(fd_out, [buf[:min(len(buf), prefix - pos)]], pos)
+                if not n:
+                    raise WeightsError("%s shrank while it was being read back" % part)
+                h.update(buf[:n])
+                pos += n
+            while True:
+                n = os.preadv(fd_in, [buf], pos)
+                if not n:
                     break
-                copied += n
-            os.fsync(fd_out)
+                chunk = buf[:n]
+                h.update(chunk)
+                done = 0
+                while done < n:
+                    done += os.pwrite(fd_out, chunk[done:], pos + done)
+                pos += n
+            os.fdatasync(fd_out)
         finally:
             os.close(fd_out)
     finally:
         os.close(fd_in)
-    return copied
+    return h.hexdigest(), pos - prefix, prefix
 
 
 def _stage_one(src_dir, staging, rel, entry, copy):
-    """Copy (or resume) one file into staging, then hash the staged copy. Returns a dict."""
+    """Copy (or resume) one file into staging, hashing it in the same pass. Returns a dict.
+
+    A file not copied in full by this run (complete from an earlier run, or a resumed .part) whose
+    digest is wrong is copied again from scratch once: its earlier bytes may be what was wrong (a crash
+    can leave garbage at the end of a .part). A fresh full copy that is still wrong means the source is.
+    """
     dst = os.path.join(staging, rel)
     res = {"file": rel, "copied": 0, "resumed": False, "skipped": False}
-    if copy:
-        src = os.path.join(src_dir, rel)
-        if not os.path.isfile(src):
-            res["error"] = "missing in the source %s" % src_dir
+    if not copy:
+        if not os.path.isfile(dst):
+            res["error"] = "missing"
             return res
-        size = os.path.getsize(src)
-        if os.path.isfile(dst) and os.path.getsize(dst) == size:
-            res["skipped"] = True
-        else:
-            parent = os.path.dirname(dst)
-            if not os.path.isdir(parent):
-                os.makedirs(parent, 0o755)
-            part = dst + PART_SUFFIX
-            offset = 0
-            if os.path.isfile(part):
-                offset = os.path.getsize(part)
-                if offset > size:
-                    os.unlink(part)
-                    offset = 0
-                res["resumed"] = offset > 0
-            if os.path.isfile(dst):
-                os.unlink(dst)
-            res["copied"] = _copy_range(src, part, offset)
-            os.rename(part, dst)
-    elif not os.path.isfile(dst):
-        res["error"] = "missing"
+        res["size"] = os.path.getsize(dst)
+        res["sha256"] = sha256_file(dst)
         return res
+    src = os.path.join(src_dir, rel)
+    if not os.path.isfile(src):
+        res["error"] = "missing in the source %s" % src_dir
+        return res
+    if os.path.isfile(dst) and os.path.getsize(dst) == os.path.getsize(src):
+        res["sha256"] = sha256_file(dst)
+        if res["sha256"] == entry["sha256"]:
+            res["skipped"] = True
+            res["size"] = os.path.getsize(dst)
+            return res
+    parent = os.path.dirname(dst)
+    if not os.path.isdir(parent):
+        os.makedirs(parent, 0o755)
+    if os.path.isfile(dst):
+        os.unlink(dst)
+    part = dst + PART_SUFFIX
+    digest, copied, prefix = _copy_hashed(src, part)
+    res["copied"] += copied
+    res["resumed"] = prefix > 0
+    if prefix and digest != entry["sha256"]:
+        os.unlink(part)
+        digest, copied, _prefix = _copy_hashed(src, part)
+        res["copied"] += copied
+        res["restarted"] = True
+    os.rename(part, dst)
     res["size"] = os.path.getsize(dst)
-    res["sha256"] = sha256_file(dst)
+    res["sha256"] = digest
     return res
 
 
@@ -421,22 +443,31 @@ def stage(models_root, repo, commit, manifest, source_dir=None, workers=None, re
     _drop_unlisted(staging, manifest)  # only verified files are published (no hub .cache, no extras)
     with open(os.path.join(staging, MANIFEST_NAME), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
+        f.flush()
+        os.fsync(f.fileno())  # a published model whose manifest is empty after a crash looks foreign
     for leftover in list_parts(staging):
         os.unlink(leftover)
     _make_read_only(staging)
-    dfd = os.open(staging, os.O_RDONLY)
-    try:
-        os.fsync(dfd)
-    finally:
-        os.close(dfd)
+    if not copy:  # files put here by someone else (hub, controller copy): make their data durable
+        for d in done:
+            _fsync_path(os.path.join(staging, d["file"]))
+    # the data of files we copied is on disk already (fdatasync per file, before its .part rename);
+    # their names are entries of these directories
+    for base, _dirs, _files in os.walk(staging, topdown=False):
+        _fsync_path(base)
     os.rename(staging, p["path"])
-    pfd = os.open(models_root, os.O_RDONLY)
-    try:
-        os.fsync(pfd)
-    finally:
-        os.close(pfd)
+    _fsync_path(models_root)
+    _fsync_path(os.path.dirname(staging))
     result["seconds"] = round(time.time() - t0, 3)
     return result
+
+
+def _fsync_path(path):
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _drop_unlisted(staging, manifest):

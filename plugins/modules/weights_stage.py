@@ -14,10 +14,13 @@ version_added: 0.1.0
 description:
   - C(action=plan) checks what staging would do and refuses when the disk is too small, before any byte moves.
   - C(action=stage) copies the manifest's files from O(source_dir) (a mirror or mount on the host) into
-    C(<models_root>/.staging/<org>--<name>@<commit>), resuming an interrupted copy, verifies every file's
-    sha256 in parallel, then renames the directory to C(<models_root>/<org>--<name>@<commit>) read-only.
+    C(<models_root>/.staging/<org>--<name>@<commit>), several files in parallel, computing each file's
+    sha256 while copying it (every byte is read once); an interrupted copy resumes, and the part kept from
+    the earlier run is read back and hashed, so every byte is verified. A kept part whose file then does
+    not match is copied again from scratch once. When every file matches the manifest and is on disk
+    (synced), the directory is renamed to C(<models_root>/<org>--<name>@<commit>) read-only.
     Without O(source_dir) the files are expected in the staging directory already (hub download,
-    controller copy) and are only verified and published.
+    controller copy) and are only verified, synced and published.
   - C(action=verify) checks a model directory that is already on the host (O(path)) and never changes it.
   - A model already published with the same manifest is left alone (changed=false, zero bytes moved).
 author: specdeploy developers (@specdeploy)

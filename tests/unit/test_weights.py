@@ -105,6 +105,144 @@ def test_resume_continues_part_file_and_keeps_complete_ones(src, tmp_path):
     assert w.verify_dir(r["path"], man) == []
 
 
+def _staging(root):
+    return os.path.join(root, ".staging", "lab--tiny@" + COMMIT)
+
+
+BIG = "model-00001.safetensors"
+
+
+def test_corrupted_byte_deep_in_a_big_file_fails_and_publishes_nothing(src, tmp_path, monkeypatch):
+    """The digest is computed while copying, chunk by chunk: a flipped byte far from the first chunk
+    must still fail the stage, name the file and publish nothing."""
+    monkeypatch.setattr(w, "CHUNK", 64 * 1024)
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    with open(os.path.join(src, BIG), "r+b") as f:
+        f.seek(2 * 1024 * 1024 + 12345)
+        byte = f.read(1)
+        f.seek(-1, 1)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    with pytest.raises(w.WeightsError) as e:
+        w.stage(root, REPO, COMMIT, man, source_dir=src)
+    assert e.value.files == [BIG]
+    assert BIG + ": sha256" in str(e.value) and "Nothing was published" in str(e.value)
+    assert not os.path.exists(os.path.join(root, "lab--tiny@" + COMMIT))
+    assert not os.path.exists(os.path.join(_staging(root), BIG))
+    assert not os.path.exists(os.path.join(_staging(root), BIG + ".part"))
+
+
+def _put_part(root, data):
+    os.makedirs(_staging(root), exist_ok=True)
+    with open(os.path.join(_staging(root), BIG + ".part"), "wb") as f:
+        f.write(data)
+
+
+def test_resumed_part_is_hashed_whole_across_chunks(src, tmp_path, monkeypatch):
+    """A .part whose length is not a multiple of the copy chunk: its prefix is read back, the rest
+    copied, and the published file is the source byte for byte."""
+    monkeypatch.setattr(w, "CHUNK", 64 * 1024)
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    with open(os.path.join(src, BIG), "rb") as f:
+        data = f.read()
+    _put_part(root, data[:1000003])
+    r = w.stage(root, REPO, COMMIT, man, source_dir=src)
+    assert r["files_resumed"] == 1
+    assert r["bytes_copied"] == sum(e["size"] for e in man.values()) - 1000003
+    with open(os.path.join(r["path"], BIG), "rb") as f:
+        assert f.read() == data
+    assert w.verify_dir(r["path"], man) == []
+
+
+def test_part_with_garbage_prefix_is_copied_again_not_published(src, tmp_path):
+    """A .part whose bytes are not the source's (a crash can leave garbage at its end): the resumed
+    digest is wrong, so the file is copied again from scratch in the same run and the publish is right."""
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    with open(os.path.join(src, BIG), "rb") as f:
+        head = bytearray(f.read(1024 * 1024))
+    head[-4096:] = bytes(4096)  # the tail of the prefix is zeros
+    _put_part(root, bytes(head))
+    size = man[BIG]["size"]
+    r = w.stage(root, REPO, COMMIT, man, source_dir=src)
+    others = sum(e["size"] for k, e in man.items() if k != BIG)
+    assert r["files_resumed"] == 1
+    assert r["bytes_copied"] == others + (size - len(head)) + size
+    assert w.verify_dir(r["path"], man) == []
+
+
+def test_part_longer_than_the_source_is_started_over(src, tmp_path):
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    size = man[BIG]["size"]
+    _put_part(root, os.urandom(size + 4096))
+    r = w.stage(root, REPO, COMMIT, man, source_dir=src)
+    assert r["files_resumed"] == 0
+    assert r["bytes_copied"] == sum(e["size"] for e in man.values())
+    assert os.path.getsize(os.path.join(r["path"], BIG)) == size
+    assert w.verify_dir(r["path"], man) == []
+
+
+def test_complete_staged_file_with_wrong_bytes_is_copied_again(src, tmp_path):
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    os.makedirs(_staging(root))
+    with open(os.path.join(_staging(root), BIG), "wb") as f:
+        f.write(os.urandom(man[BIG]["size"]))  # right size, wrong bytes
+    r = w.stage(root, REPO, COMMIT, man, source_dir=src)
+    assert r["bytes_copied"] == sum(e["size"] for e in man.values())
+    assert w.verify_dir(r["path"], man) == []
+
+
+def test_good_prefix_then_corrupted_source_still_fails(src, tmp_path):
+    """The retry from scratch never hides a corrupted source: the fresh copy is checked as well."""
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    with open(os.path.join(src, BIG), "rb") as f:
+        _put_part(root, f.read(1024 * 1024))
+    with open(os.path.join(src, BIG), "r+b") as f:
+        f.seek(2 * 1024 * 1024)
+        f.write(b"corrupt")
+    with pytest.raises(w.WeightsError) as e:
+        w.stage(root, REPO, COMMIT, man, source_dir=src)
+    assert e.value.files == [BIG] and "Nothing was published" in str(e.value)
+    assert not os.path.exists(os.path.join(root, "lab--tiny@" + COMMIT))
+
+
+def test_every_file_is_on_disk_before_the_publishing_rename(src, tmp_path, monkeypatch):
+    """Durability: each staged file's data is synced, and its directory too, before the model's
+    directory is renamed into place (a crash must not leave a published name over unwritten data)."""
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    events = []
+
+    def fd_path(fd):
+        return os.readlink("/proc/self/fd/%d" % fd)
+
+    real_fdatasync, real_fsync, real_rename = os.fdatasync, os.fsync, os.rename
+    monkeypatch.setattr(w.os, "fdatasync", lambda fd: (events.append(("sync", fd_path(fd))), real_fdatasync(fd))[1])
+    monkeypatch.setattr(w.os, "fsync", lambda fd: (events.append(("sync", fd_path(fd))), real_fsync(fd))[1])
+    monkeypatch.setattr(w.os, "rename", lambda a, b: (events.append(("rename", a, b)), real_rename(a, b))[1])
+    r = w.stage(root, REPO, COMMIT, man, source_dir=src)
+    publish = events.index(("rename", _staging(root), r["path"]))
+    synced = {e[1] for e in events[:publish] if e[0] == "sync"}
+    staging = os.path.realpath(_staging(root))
+    for rel in man:
+        assert os.path.join(staging, rel + ".part") in synced, rel
+        assert os.path.dirname(os.path.join(staging, rel)) in synced, rel
+    assert os.path.join(staging, w.MANIFEST_NAME) in synced
+    assert ("sync", os.path.realpath(root)) in events[publish:]
+
+
+def test_empty_and_one_byte_files_stage(tmp_path):
+    src = make_source(tmp_path / "mirror", {"empty.txt": b"", "one": b"x", "deep/er/two": b"yz"})
+    man = w.make_manifest(src)
+    r = w.stage(str(tmp_path / "models"), REPO, COMMIT, man, source_dir=src)
+    assert r["bytes_copied"] == 3 and w.verify_dir(r["path"], man) == []
+    assert os.path.getsize(os.path.join(r["path"], "empty.txt")) == 0
+
+
 def test_sigkill_midway_then_resume(tmp_path):
     """A real stage process killed with SIGKILL while copying; the next run finishes the job."""
     src = tmp_path / "mirror"
