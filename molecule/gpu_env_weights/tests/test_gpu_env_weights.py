@@ -38,6 +38,13 @@ def test_installed_sglang_runs_and_was_probed(host, facts):
     assert facts["gpu_env_sglang"]["tree_verify"] == []  # 0.5.23 has no tree verify
 
 
+def test_probe_kept_beside_the_env_for_later_runs(host, facts):
+    """The env never changes after its marker, so later runs read the probe instead of importing SGLang."""
+    cache = host.file("/opt/specdeploy/envs/.probe-%s.json" % facts["gpu_env_lock_hash"][:20])
+    assert cache.exists and cache.mode == 0o444
+    assert json.loads(cache.content_string) == facts["gpu_env_sglang"]
+
+
 def test_models_published_read_only_and_verified(host, facts):
     paths = facts["weights_paths"]
     assert paths == {"tiny": MODELS + "/lab--tiny-qwen3@seed0",
