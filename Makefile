@@ -14,10 +14,10 @@ COLLECTIONS := $(LAB)/collections
 # containers.podman alone (for checks that must not see this checkout through the symlink)
 COLLECTIONS_DEPS := $(LAB)/collections-deps
 LAB_HOSTS ?= 2
-# Molecule scenarios, run one after another (2 cores: at most 2 SGLang servers at a time).
-# `server` and `fleet` exist but have not passed end to end yet (see their molecule.yml headers);
-# they run with `make molecule MOLECULE_SCENARIOS=server` until they do.
-MOLECULE_SCENARIOS ?= default gpu_env_weights
+# Molecule lanes run at once, the scenarios of a lane one after another (tools/molecule_lanes.py);
+# `make molecule MOLECULE_SCENARIOS="server"` runs the named scenarios as one lane instead.
+MOLECULE_LANES ?= "default gpu_env_weights server" "fleet"
+MOLECULE_SCENARIOS ?=
 
 export PATH := $(VENV)/bin:$(PATH)
 export CONTAINERS_CONF := $(ROOT)/containers.conf
@@ -136,10 +136,7 @@ sanity: venv $(SANITY_VENV)/.stamp
 	PATH=$(SANITY_VENV)/bin:$$PATH ansible-test sanity --local --python 3.11 --color no
 
 molecule: venv lab-image lab-kit
-	for s in $(MOLECULE_SCENARIOS); do
-	  echo "== molecule test -s $$s"
-	  molecule test -s $$s
-	done
+	$(PY) tools/molecule_lanes.py $(if $(strip $(MOLECULE_SCENARIOS)),"$(MOLECULE_SCENARIOS)",$(MOLECULE_LANES))
 
 # Fleet benchmarks (bench/fleet_bench.py): ratios against a baseline run side by side; not part of test.
 bench: venv lab-image lab-kit

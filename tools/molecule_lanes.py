@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Run Molecule scenarios in lanes: the scenarios of one lane run one after another, the lanes at once.
+
+    tools/molecule_lanes.py "default gpu_env_weights" "server" "fleet"
+
+Each argument is a lane (scenario names separated by spaces). Lab scenarios spend most of their
+time in single-threaded work (an SGLang server importing and loading, pip unpacking wheels, Ansible
+waiting on podman exec), so on a 2-core machine two lanes take far less wall time than one.
+Each scenario's full output goes to <logdir>/<scenario>.log; a line is printed when a scenario starts
+and ends (with its duration), and the log of every failed scenario is printed at the end.
+Exit status: 0 when every scenario passed, 1 otherwise (a lane stops at its first failure).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import threading
+import time
+
+
+def run_lane(scenarios, logdir, results, lock):
+    for name in scenarios:
+        log = os.path.join(logdir, name + ".log")
+        with lock:
+            print("== molecule test -s %s (log: %s)" % (name, log), flush=True)
+        start = time.monotonic()
+        with open(log, "w", encoding="utf-8") as handle:
+            rc = subprocess.call(["molecule", "test", "-s", name], stdout=handle, stderr=subprocess.STDOUT)
+        took = time.monotonic() - start
+        results[name] = (rc, took, log)
+        with lock:
+            print("== %s: %s in %dm%02ds" % (name, "passed" if rc == 0 else "FAILED (rc %d)" % rc,
+                                             took // 60, took % 60), flush=True)
+        if rc:
+            return
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("lanes", nargs="+", help="a lane: scenario names separated by spaces")
+    parser.add_argument("--logdir", default=os.path.join(".lab", "molecule-logs"))
+    args = parser.parse_args(argv)
+    lanes = [lane.split() for lane in args.lanes if lane.split()]
+    names = [name for lane in lanes for name in lane]
+    if len(set(names)) != len(names):
+        parser.error("a scenario appears in two lanes: %s" % " ".join(names))
+    for name in names:
+        if not os.path.isfile(os.path.join("molecule", name, "molecule.yml")):
+            parser.error("no scenario %r (molecule/%s/molecule.yml)" % (name, name))
+    os.makedirs(args.logdir, exist_ok=True)
+    results, lock = {}, threading.Lock()
+    threads = [threading.Thread(target=run_lane, args=(lane, args.logdir, results, lock)) for lane in lanes]
+    start = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    failed = [name for name in names if name not in results or results[name][0] != 0]
+    for name in failed:
+        if name in results:
+            print("\n======== log of the failed scenario %s (%s) ========" % (name, results[name][2]))
+            with open(results[name][2], encoding="utf-8", errors="replace") as handle:
+                sys.stdout.write(handle.read())
+    took = time.monotonic() - start
+    print("\n== molecule: %d passed, %d failed, %d not run; wall %dm%02ds" % (
+        len(names) - len(failed), len([n for n in failed if n in results]), len([n for n in failed if n not in results]),
+        took // 60, took % 60))
+    for name in names:
+        if name in results:
+            print("   %-16s %s %dm%02ds" % (name, "ok    " if results[name][0] == 0 else "FAILED",
+                                           results[name][1] // 60, results[name][1] % 60))
+        else:
+            print("   %-16s not run (an earlier scenario of its lane failed)" % name)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
