@@ -110,6 +110,8 @@ def test_token_not_in_play_output_or_case_results():
 def test_rerun_changed_nothing_and_did_not_restart(cases):
     rerun = cases["rerun"]
     assert rerun["changed"] is False
+    # same inputs, same env: the running release's validation was reused (no SGLang import)
+    assert rerun["validation_reused"] is True
     before, after = _show(rerun["before"]), _show(rerun["after"])
     assert before["MainPID"] == after["MainPID"] != "0"
     assert before["ActiveEnterTimestamp"] == after["ActiveEnterTimestamp"]
