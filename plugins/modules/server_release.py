@@ -21,7 +21,7 @@ description:
   - O(action=preflight) reports a foreign process on O(port) and leftover C(sglang::) processes outside
     any C(sglang-*.service) unit (read-only; the role fails on them before touching the service).
     Processes are told apart by their systemd unit cgroup; those inside a unit of O(replaces) are expected
-    (the role stops that unit before the start) and are returned under RV(replaced), not as problems.
+    (the role stops that unit before the start) and are returned under C(replaced), not as problems.
   - O(action=unit_lines) escapes O(program) + O(argv) into ExecStart lines (one flag with its value per
     line, C(%) and C($) escaped) and O(env) into Environment= values.
   - O(action=render_basic) renders argv from a structured spec without validation. It is a STAND-IN
@@ -154,7 +154,7 @@ replaced:
   type: list
   elements: dict
 notes:
-  description: One sentence per entry of RV(replaced).
+  description: One sentence per entry of C(replaced).
   returned: when action is preflight
   type: list
   elements: str
