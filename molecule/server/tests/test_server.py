@@ -265,7 +265,7 @@ def legacy():
 
 def test_migration_check_mode_names_the_unit_and_changes_nothing(legacy):
     out = " ".join(_load("server-legacy-check-output.txt").split())
-    assert "before it starts, it would stop and disable %s (server_replaces_units, unit files kept)" % NEXTN in out
+    assert "Before it starts, it would stop and disable %s (server_replaces_units, unit files kept)" % NEXTN in out
     assert "sglang-legacy-absent.service not on this host: nothing to replace there (not an error)" in out
     assert re.search(r"server-3\s*: ok=\d+\s+changed=[1-9]\d*\s+unreachable=0\s+failed=0", out), out[-600:]
     plan = json.loads(_load("server-legacy-check.json"))
