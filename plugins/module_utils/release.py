@@ -263,12 +263,13 @@ def unit_processes(unit, proc="/proc"):
     return [info for info in (process_info(pid, proc) for pid in _pids(proc)) if info["unit"] == unit]
 
 
-def port_holders(port, proc="/proc", unit=None):
+def port_holders(port, proc="/proc", unit=None, units=None):
     """Processes listening on TCP `port` (any address).
 
     Reading another user's /proc/<pid>/fd needs CAP_SYS_PTRACE, which root lacks in unprivileged
-    containers. A socket whose process cannot be seen is attributed to `unit` when its owner uid is the
-    uid of a process in that unit, else reported with pid None."""
+    containers. A socket whose process cannot be seen is attributed to the first unit of `unit`, then
+    `units` (in that order) that has a process of the socket's owner uid, else reported with pid None
+    and no unit."""
     inodes = _listen_inodes(port, proc)
     if not inodes:
         return []
@@ -292,9 +293,11 @@ def port_holders(port, proc="/proc", unit=None):
                 break
     unseen = [inodes[i] for i in inodes if i not in found]
     if unseen:
-        unit_uids = set(p["uid"] for p in unit_processes(unit, proc)) if unit else set()
+        candidates = ([unit] if unit else []) + [u for u in (units or []) if u and u != unit]
+        unit_uids = [(name, set(p["uid"] for p in unit_processes(name, proc))) for name in candidates]
         for uid in sorted(set(unseen)):
-            holders.append({"pid": None, "uid": uid, "unit": unit if uid in unit_uids else None,
+            owner = next((name for name, uids in unit_uids if uid in uids), None)
+            holders.append({"pid": None, "uid": uid, "unit": owner,
                             "cmdline": "a process of uid %s whose sockets cannot be read" % uid})
     return holders
 
@@ -309,22 +312,43 @@ def sglang_processes(proc="/proc"):
     return found
 
 
-def preflight(instance, port, proc="/proc"):
-    """What stands in the way of (re)starting sglang-<instance>: a foreign port holder, leftovers."""
+def preflight(instance, port, proc="/proc", replaces=()):
+    """What stands in the way of (re)starting sglang-<instance>: a foreign port holder, leftovers.
+
+    `replaces`: units of a hand-made service that the deploy stops before it starts the instance
+    (server_replaces_units). Port holders and SGLang processes inside their cgroups are expected: they
+    are returned under `replaced` (with a note each), not as problems. Anything else is still refused."""
     unit = "sglang-%s.service" % instance
+    replaces = [u for u in (replaces or []) if u and u != unit]
     problems = []
-    foreign = [h for h in port_holders(port, proc, unit) if h["unit"] != unit]
+    notes = []
+    holders = port_holders(port, proc, unit, replaces)
+    foreign = [h for h in holders if h["unit"] != unit and h["unit"] not in replaces]
+    replaced = [dict(h, reason="port") for h in holders if h["unit"] in replaces]
     for holder in foreign:
         problems.append("port %s is already taken by pid %s (%s)%s; sglang-%s would fail to bind. "
-                        "Stop that process or choose another port." % (
+                        "Stop that process or choose another port%s." % (
                             port, holder["pid"], holder["cmdline"],
-                            " in %s" % holder["unit"] if holder["unit"] else "", instance))
-    leftovers = [p for p in sglang_processes(proc)
-                 if not (p["unit"] or "").startswith("sglang-")]
+                            " in %s" % holder["unit"] if holder["unit"] else "", instance,
+                            " (or list its unit in server_replaces_units, if it is the service this "
+                            "deploy replaces)" if holder["unit"] else ""))
+    leftovers = []
+    for info in sglang_processes(proc):
+        if info["unit"] in replaces:
+            if not any(r["pid"] == info["pid"] and r["pid"] is not None for r in replaced):
+                replaced.append(dict(info, reason="sglang"))
+        elif not (info["unit"] or "").startswith("sglang-"):
+            leftovers.append(info)
     for proc_info in leftovers:
         problems.append("leftover SGLang process pid %s (%s) outside any sglang-*.service unit; it may "
                         "hold GPU memory. Kill it before deploying." % (proc_info["pid"], proc_info["cmdline"]))
-    return {"problems": problems, "port_holders": foreign, "leftovers": leftovers}
+    for info in replaced:
+        notes.append("%s pid %s (%s) is in %s, which will be replaced (stopped and disabled) before "
+                     "sglang-%s starts." % (
+                         "the holder of port %s," % port if info["reason"] == "port" else "SGLang process",
+                         info["pid"], info["cmdline"], info["unit"], instance))
+    return {"problems": problems, "port_holders": foreign, "leftovers": leftovers, "replaced": replaced,
+            "notes": notes}
 
 
 # ---- STAND-IN for sglang_flags (static argv rendering only) ------------------------------------

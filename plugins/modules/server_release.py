@@ -20,6 +20,8 @@ description:
     or C(previous) uses.
   - O(action=preflight) reports a foreign process on O(port) and leftover C(sglang::) processes outside
     any C(sglang-*.service) unit (read-only; the role fails on them before touching the service).
+    Processes are told apart by their systemd unit cgroup; those inside a unit of O(replaces) are expected
+    (the role stops that unit before the start) and are returned under C(replaced), not as problems.
   - O(action=unit_lines) escapes O(program) + O(argv) into ExecStart lines (one flag with its value per
     line, C(%) and C($) escaped) and O(env) into Environment= values.
   - O(action=render_basic) renders argv from a structured spec without validation. It is a STAND-IN
@@ -65,6 +67,13 @@ options:
   port:
     description: Port the instance listens on (O(action=preflight)).
     type: int
+  replaces:
+    description:
+      - Units of a hand-made service this deploy replaces (O(action=preflight)); port holders and SGLang
+        processes in their cgroups are not problems.
+    type: list
+    elements: str
+    default: []
   spec:
     description: Structured spec (O(action=render_basic)), see docs/interfaces.md.
     type: dict
@@ -133,10 +142,22 @@ port_holders:
   type: list
   elements: dict
 leftovers:
-  description: SGLang processes outside any sglang unit.
+  description: SGLang processes outside any sglang unit (and outside the units of O(replaces)).
   returned: when action is preflight
   type: list
   elements: dict
+replaced:
+  description:
+    - Port holders (C(reason=port)) and SGLang processes (C(reason=sglang)) inside a unit of O(replaces),
+      each with C(pid), C(uid), C(unit), C(cmdline). They will be replaced, so they are not problems.
+  returned: when action is preflight
+  type: list
+  elements: dict
+notes:
+  description: One sentence per entry of C(replaced).
+  returned: when action is preflight
+  type: list
+  elements: str
 argv:
   description: Flags (O(action=render_basic)).
   returned: when action is render_basic
@@ -183,6 +204,7 @@ def main():
             secrets=dict(type="dict", no_log=True),
             keep=dict(type="int", default=3),
             port=dict(type="int"),
+            replaces=dict(type="list", elements="str", default=[]),
             spec=dict(type="dict"),
             program=dict(type="list", elements="str"),
             argv=dict(type="list", elements="str"),
@@ -223,7 +245,7 @@ def main():
             removed = rel.prune(root, p["keep"], module.check_mode)
             module.exit_json(changed=bool(removed), removed=removed)
         elif p["action"] == "preflight":
-            module.exit_json(changed=False, **rel.preflight(p["instance"], p["port"]))
+            module.exit_json(changed=False, **rel.preflight(p["instance"], p["port"], replaces=p["replaces"]))
         elif p["action"] == "unit_lines":
             bad = rel.secret_like(p["env"])
             if bad:

@@ -183,3 +183,107 @@ def test_unreadable_socket_is_attributed_by_uid(tmp_path):
     assert ours["problems"] == []
     other = rel.preflight("other", 30000, proc=str(proc))
     assert "port 30000 is already taken by pid None (a process of uid 999 whose" in other["problems"][0]
+
+
+# ---- server_replaces_units: holders inside a replaced unit's cgroup are expected ----------------
+
+_TCP_HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+
+
+def _fake_proc(root, procs, port=30000, inode="4242", uid=0):
+    """A fake /proc: one socket listening on `port` (owner `uid`), and processes
+    {pid: (cmdline, unit or None, uid, holds_socket, fds_readable)}."""
+    (root / "net").mkdir()
+    line = "   0: 0100007F:%04X 00000000:0000 0A 00000000:00000000 00:00000000 00000000 %5d        0 %s 1\n" % (
+        port, uid, inode)
+    (root / "net" / "tcp").write_text(_TCP_HEADER + line)
+    (root / "net" / "tcp6").write_text(_TCP_HEADER)
+    for pid, (cmdline, unit, puid, holds, readable) in procs.items():
+        d = root / str(pid)
+        d.mkdir()
+        (d / "cmdline").write_bytes(cmdline.replace(" ", "\0").encode() + b"\0")
+        cgroup = "0::/system.slice/%s\n" % unit if unit else "0::/user.slice/session-1.scope\n"
+        (d / "cgroup").write_text(cgroup)
+        (d / "status").write_text("Name:\tpython3\nUid:\t%d\t%d\t%d\t%d\n" % (puid, puid, puid, puid))
+        if readable:
+            (d / "fd").mkdir()
+            os.symlink("/dev/null", str(d / "fd" / "0"))
+            if holds:
+                os.symlink("socket:[%s]" % inode, str(d / "fd" / "3"))
+    return str(root)
+
+
+def test_preflight_port_holder_in_a_replaced_unit_is_expected(tmp_path):
+    proc = _fake_proc(tmp_path, {
+        120: ("/usr/bin/python3 -m sglang.launch_server --speculative-algorithm NEXTN --port 30000",
+              "sglang-nextn.service", 0, True, True),
+        121: ("sglang::scheduler_TP0", "sglang-nextn.service", 0, False, True),
+    })
+    out = rel.preflight("main", 30000, proc=proc, replaces=["sglang-nextn.service"])
+    assert out["problems"] == []
+    assert out["port_holders"] == [] and out["leftovers"] == []
+    assert [(r["pid"], r["unit"], r["reason"]) for r in out["replaced"]] == [
+        (120, "sglang-nextn.service", "port"), (121, "sglang-nextn.service", "sglang")]
+    assert "the holder of port 30000, pid 120" in out["notes"][0]
+    assert "is in sglang-nextn.service, which will be replaced" in out["notes"][0]
+
+    # the same host without the migration list: refused, with a hint naming the variable
+    refused = rel.preflight("main", 30000, proc=proc)
+    assert refused["replaced"] == []
+    assert len(refused["problems"]) == 1
+    assert "port 30000 is already taken by pid 120" in refused["problems"][0]
+    assert "in sglang-nextn.service" in refused["problems"][0]
+    assert "server_replaces_units" in refused["problems"][0]
+
+
+def test_preflight_holder_outside_the_replaced_units_is_still_refused(tmp_path):
+    proc = _fake_proc(tmp_path, {
+        130: ("/usr/bin/python3 -m http.server 30000", "squatter.service", 0, True, True),
+        131: ("/usr/bin/python3 -m sglang.launch_server --port 30000", "sglang-nextn.service", 0, False, True),
+    })
+    out = rel.preflight("main", 30000, proc=proc, replaces=["sglang-nextn.service"])
+    assert [h["pid"] for h in out["port_holders"]] == [130]
+    assert len(out["problems"]) == 1 and "already taken by pid 130" in out["problems"][0]
+    assert "in squatter.service" in out["problems"][0]
+    # the replaced unit's own SGLang is reported as replaced, not as a problem
+    assert [(r["pid"], r["reason"]) for r in out["replaced"]] == [(131, "sglang")]
+
+
+def test_preflight_holder_outside_any_unit_is_refused_even_with_replacements(tmp_path):
+    proc = _fake_proc(tmp_path, {140: ("/usr/bin/python3 -m http.server 30000", None, 0, True, True)})
+    out = rel.preflight("main", 30000, proc=proc, replaces=["sglang-nextn.service"])
+    assert out["replaced"] == [] and [h["pid"] for h in out["port_holders"]] == [140]
+    assert "already taken by pid 140 (/usr/bin/python3 -m http.server 30000); sglang-main" in out["problems"][0]
+
+
+def test_preflight_sglang_in_a_replaced_unit_without_sglang_prefix(tmp_path):
+    """A hand-made unit not named sglang-*: its SGLang processes are leftovers unless it is replaced."""
+    proc = _fake_proc(tmp_path, {150: ("sglang::scheduler_TP0", "nextn.service", 0, False, True)}, port=30009)
+    assert [p["pid"] for p in rel.preflight("main", 30000, proc=proc)["leftovers"]] == [150]
+    out = rel.preflight("main", 30000, proc=proc, replaces=["nextn.service"])
+    assert out["problems"] == [] and out["leftovers"] == []
+    assert out["replaced"][0]["unit"] == "nextn.service"
+    assert out["notes"][0].startswith("SGLang process pid 150 (sglang::scheduler_TP0) is in nextn.service")
+
+
+def test_preflight_unreadable_socket_attributed_to_a_replaced_unit_by_uid(tmp_path):
+    """No CAP_SYS_PTRACE: the socket (uid 998) is matched to the replaced unit that runs as uid 998;
+    a socket of another uid stays foreign."""
+    procs = {160: ("/opt/nextn/bin/python -m sglang.launch_server", "sglang-nextn.service", 998, True, False)}
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    proc = _fake_proc(tmp_path / "a", procs, uid=998)
+    out = rel.preflight("main", 30000, proc=proc, replaces=["sglang-nextn.service"])
+    assert out["problems"] == []
+    assert [(r["pid"], r["uid"], r["unit"]) for r in out["replaced"] if r["reason"] == "port"] == [
+        (None, 998, "sglang-nextn.service")]
+    other = _fake_proc(tmp_path / "b", procs, uid=1234)
+    refused = rel.preflight("main", 30000, proc=other, replaces=["sglang-nextn.service"])
+    assert "already taken by pid None (a process of uid 1234 whose sockets cannot be read)" in refused["problems"][0]
+
+
+def test_preflight_own_unit_in_the_replacement_list_is_ignored(tmp_path):
+    """Listing the instance's own unit does not turn its processes into 'replaced' ones."""
+    proc = _fake_proc(tmp_path, {170: ("sglang::scheduler_TP0", "sglang-main.service", 0, True, True)})
+    out = rel.preflight("main", 30000, proc=proc, replaces=["sglang-main.service"])
+    assert out == {"problems": [], "port_holders": [], "leftovers": [], "replaced": [], "notes": []}

@@ -3,12 +3,20 @@
 server-1 was deployed (release A), re-run, put through F4, F1, F3, F8 and then got release B
 (side_effect.yml, which kept what each case returned in $MOLECULE_EPHEMERAL_DIRECTORY/server-cases.json).
 server-2 only saw the role in check mode.
+server-3 served from a hand-made sglang-nextn.service (LAB-ONLY stand-in, an http.server on port 30000) and
+was migrated with server_replaces_units (side_effect.yml: M0 check mode, M1 a failed first release, M2 a
+good one, M3 the same again; kept in server-legacy-cases.json).
+
+Each host-specific test names its host through a fixture (server1, server2, server3) bound to that
+container, so it runs exactly once, against that host; a host that is missing or unreachable makes the
+test error, never skip.
 """
 import json
 import os
 import re
 
 import pytest
+import testinfra
 
 EPHEMERAL = os.environ.get("MOLECULE_EPHEMERAL_DIRECTORY", "")
 TOKEN = "hf_FAKE-specdeploy-lab-token-000000"
@@ -40,19 +48,39 @@ def _show(state):
     return {k: str(v) for k, v in state.items()}
 
 
-def _only(host, name):
-    if host.backend.get_hostname() != name:
-        pytest.skip("assertion for %s" % name)
+def _lab_host(name):
+    """The lab container `name` (podman backend). Fails when it is not there: a test of a host that
+    did not take part must not pass as skipped."""
+    host = testinfra.get_host("podman://%s" % name)
+    found = host.run("hostname")
+    assert found.rc == 0 and found.stdout.strip() == name, (
+        "lab host %s is not reachable: rc=%s %s" % (name, found.rc, found.stderr))
+    return host
 
 
-def _journal(host):
-    return host.run("journalctl -u %s --no-pager -n 60" % UNIT).stdout
+@pytest.fixture(scope="module")
+def server1():
+    return _lab_host("server-1")
+
+
+@pytest.fixture(scope="module")
+def server2():
+    return _lab_host("server-2")
+
+
+@pytest.fixture(scope="module")
+def server3():
+    return _lab_host("server-3")
+
+
+def _journal(host, unit=UNIT):
+    return host.run("journalctl -u %s --no-pager -n 60" % unit).stdout
 
 
 # ---- server-1: the deployed host ---------------------------------------------------------------
 
-def test_service_runs_as_dedicated_user(host):
-    _only(host, "server-1")
+def test_service_runs_as_dedicated_user(server1):
+    host = server1
     svc = host.service(UNIT)
     assert svc.is_running, _journal(host)
     assert svc.is_enabled
@@ -62,16 +90,16 @@ def test_service_runs_as_dedicated_user(host):
     assert user.uid != 0 and user.shell == "/usr/sbin/nologin"
 
 
-def test_generate_is_deterministic(host):
-    _only(host, "server-1")
+def test_generate_is_deterministic(server1):
+    host = server1
     first = json.loads(host.check_output(GEN))
     second = json.loads(host.check_output(GEN))
     assert first["meta_info"]["completion_tokens"] > 0
     assert first["output_ids"] == second["output_ids"]
 
 
-def test_unit_has_one_flag_per_line_and_the_stop_and_restart_policy(host):
-    _only(host, "server-1")
+def test_unit_has_one_flag_per_line_and_the_stop_and_restart_policy(server1):
+    host = server1
     unit = host.file("/etc/systemd/system/%s.service" % UNIT).content_string
     exec_block = unit.split("ExecStart=", 1)[1].split("\nRestart=", 1)[0]
     lines = [line.strip() for line in exec_block.splitlines()]
@@ -90,8 +118,8 @@ def test_unit_has_one_flag_per_line_and_the_stop_and_restart_policy(host):
                      "StartLimitIntervalUSec": "5min", "Restart": "on-failure"}
 
 
-def test_secret_only_in_the_0600_environment_file(host):
-    _only(host, "server-1")
+def test_secret_only_in_the_0600_environment_file(server1):
+    host = server1
     env = host.file("/etc/specdeploy/main.env")
     assert env.mode == 0o600 and env.user == "root"
     assert TOKEN in env.content_string
@@ -105,6 +133,8 @@ def test_token_not_in_play_output_or_case_results():
     assert TOKEN not in output
     assert TOKEN not in _load("server-cases.json")
     assert TOKEN not in _load("server-check.json")
+    assert TOKEN not in _load("server-legacy-cases.json")
+    assert TOKEN not in _load("server-legacy-check-output.txt")
 
 
 def test_rerun_changed_nothing_and_did_not_restart(cases):
@@ -163,8 +193,8 @@ def test_f8_smoke_gate_rolled_back(cases):
     assert [m["id"] for m in f8["models"]["data"]] != ["tiny-f8"]
 
 
-def test_failed_releases_are_recorded_as_failed_without_secrets(host, cases):
-    _only(host, "server-1")
+def test_failed_releases_are_recorded_as_failed_without_secrets(server1, cases):
+    host = server1
     rec = json.loads(host.file("%s/releases/%s/release.json" % (ROOT, cases["f8"]["rid"])).content_string)
     assert rec["status"] == "failed"
     assert rec["smoke"]["passed"] is False
@@ -172,8 +202,8 @@ def test_failed_releases_are_recorded_as_failed_without_secrets(host, cases):
     assert "HF_TOKEN" not in json.dumps(rec)
 
 
-def test_current_b_previous_a_and_records(host, cases):
-    _only(host, "server-1")
+def test_current_b_previous_a_and_records(server1, cases):
+    host = server1
     b = cases["b"]
     assert b["changed"] is True and b["previous_release_id"] == cases["a"]
     assert host.file("%s/instances/main/current" % ROOT).linked_to == "%s/releases/%s" % (ROOT, b["release_id"])
@@ -187,8 +217,8 @@ def test_current_b_previous_a_and_records(host, cases):
     assert installed == host.file("%s/instances/main/current/%s.service" % (ROOT, UNIT)).content_string
 
 
-def test_prune_kept_the_newest_and_the_linked(host, cases):
-    _only(host, "server-1")
+def test_prune_kept_the_newest_and_the_linked(server1, cases):
+    host = server1
     kept = set(host.check_output("ls %s/releases" % ROOT).split())
     # made in this order: A, F4 (refused before the restart), F1, F3, F8, B; keep 3 -> the 3 newest
     # by creation (B, F8, F3) + A (previous)
@@ -196,8 +226,8 @@ def test_prune_kept_the_newest_and_the_linked(host, cases):
     assert cases["f1_rid"] not in kept
 
 
-def test_systemd_analyze_security_exposure(host):
-    _only(host, "server-1")
+def test_systemd_analyze_security_exposure(server1):
+    host = server1
     out = host.check_output("systemd-analyze security %s --no-pager 2>&1 | tail -1" % UNIT)
     exposure = float(re.search(r"exposure level for \S+: ([0-9.]+)", out).group(1))
     print("systemd-analyze security %s: %s" % (UNIT, out))
@@ -213,8 +243,8 @@ def test_check_mode_reported_a_plan():
     assert plan["main"]["previous_release_id"] in (None, "")
 
 
-def test_check_mode_changed_nothing(host):
-    _only(host, "server-2")
+def test_check_mode_changed_nothing(server2):
+    host = server2
     assert not host.file(ROOT).exists
     assert not host.file("/etc/specdeploy").exists
     assert not host.file("/etc/systemd/system/%s.service" % UNIT).exists
@@ -226,3 +256,81 @@ def test_check_mode_output_says_what_it_would_do():
     assert "would be installed and started (current: none)" in out
     assert re.search(r"server-2\s*: ok=\d+\s+changed=[1-9]", out)
     assert "failed=0" in out
+
+
+# ---- server-3: migration from a hand-made unit (server_replaces_units) ---------------------------
+NEXTN = "sglang-nextn.service"
+NEXTN_TEXT = "hand-made nextn service (LAB-ONLY stand-in)"
+
+
+@pytest.fixture(scope="module")
+def legacy():
+    return json.loads(_load("server-legacy-cases.json"))
+
+
+def test_migration_check_mode_names_the_unit_and_changes_nothing(legacy):
+    out = " ".join(_load("server-legacy-check-output.txt").split())
+    assert "Before it starts, it would stop and disable %s (server_replaces_units, unit files kept)" % NEXTN in out
+    assert "sglang-legacy-absent.service not on this host: nothing to replace there (not an error)" in out
+    assert re.search(r"server-3\s*: ok=\d+\s+changed=[1-9]\d*\s+unreachable=0\s+failed=0", out), out[-600:]
+    plan = json.loads(_load("server-legacy-check.json"))
+    assert plan["main"]["changed"] is True and plan["main"]["replaced_units"] == [NEXTN]
+    nextn = _show(legacy["m0"]["nextn"])
+    assert (nextn["ActiveState"], nextn["UnitFileState"]) == ("active", "enabled")
+
+
+def test_migration_failed_first_release_puts_the_old_service_back(legacy):
+    m1 = legacy["m1"]
+    assert "passed_unexpectedly" not in m1
+    msg = m1["msg"]
+    assert "release %s FAILED" % m1["result"]["release_id"] in msg
+    assert "No previous release to roll back to: the unit is stopped." in msg
+    assert ("The service it replaced is back: %s enabled and started again (ActiveState=active, "
+            "UnitFileState=enabled)." % NEXTN) in msg
+    assert m1["result"]["replaced_units"] == [NEXTN]
+    # the user is left with the old service serving on the same port, and the new unit stopped
+    assert m1["answer"]["status"] == 200 and NEXTN_TEXT in m1["answer"]["content"]
+    nextn, main = _show(m1["nextn"]), _show(m1["main"])
+    assert (nextn["ActiveState"], nextn["UnitFileState"]) == ("active", "enabled")
+    assert main["ActiveState"] in ("inactive", "failed") and main["UnitFileState"] == "disabled"
+    assert m1["record_status"] == "failed"
+    assert m1["record_replaced_units"] == [{"unit": NEXTN, "active": True, "enabled": True, "restored": True}]
+
+
+def test_migration_good_release_replaced_the_old_unit(legacy):
+    m2 = legacy["m2"]
+    assert m2["result"]["changed"] is True and m2["result"]["replaced_units"] == [NEXTN]
+    assert m2["result"]["previous_release_id"] in (None, "")
+    nextn, main = _show(m2["nextn"]), _show(m2["main"])
+    assert (nextn["ActiveState"], nextn["UnitFileState"]) == ("inactive", "disabled")
+    assert (main["ActiveState"], main["UnitFileState"]) == ("active", "enabled")
+    assert m2["generate"]["meta_info"]["completion_tokens"] > 0
+
+
+def test_migration_rerun_changes_nothing(legacy):
+    m2, m3 = legacy["m2"], legacy["m3"]
+    assert m3["result"]["changed"] is False and m3["result"]["replaced_units"] == []
+    assert m3["result"]["release_id"] == m2["result"]["release_id"]
+    assert _show(m3["main"])["MainPID"] == _show(m2["main"])["MainPID"] != "0"
+    assert _show(m3["main"])["ActiveEnterTimestamp"] == _show(m2["main"])["ActiveEnterTimestamp"]
+    nextn = _show(m3["nextn"])
+    assert (nextn["ActiveState"], nextn["UnitFileState"]) == ("inactive", "disabled")
+
+
+def test_migrated_host_serves_from_the_new_unit_and_keeps_the_old_file(server3, legacy):
+    host = server3
+    svc = host.service(UNIT)
+    assert svc.is_running and svc.is_enabled, _journal(host)
+    old = host.service(NEXTN)
+    assert not old.is_running and not old.is_enabled
+    unit_file = host.file("/etc/systemd/system/%s" % NEXTN)
+    assert unit_file.exists and "http.server 30000" in unit_file.content_string
+    out = json.loads(host.check_output(GEN))
+    assert out["meta_info"]["completion_tokens"] > 0
+    # the stand-in is gone: the port is the new unit's
+    assert "http.server" not in host.check_output("ps -eo args")
+    rid = legacy["m2"]["result"]["release_id"]
+    assert host.file("%s/instances/main/current" % ROOT).linked_to == "%s/releases/%s" % (ROOT, rid)
+    rec = json.loads(host.file("%s/instances/main/current/release.json" % ROOT).content_string)
+    assert rec["status"] == "active"
+    assert rec["replaced_units"] == [{"unit": NEXTN, "active": True, "enabled": True, "restored": False}]
