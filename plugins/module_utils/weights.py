@@ -190,25 +190,29 @@ def describe(problems, where):
 
 
 # ---- plan, space ----------------------------------------------------------------------------
-def _published_matches(final, manifest):
-    """True when final is a published copy of exactly this manifest (quick: recorded manifest,
-    names and sizes; full hashes are checked by verify_dir on demand)."""
+def _published_differences(final, manifest):
+    """How final differs from a published copy of exactly this manifest: [] when it is one (quick:
+    recorded manifest, names and sizes; full hashes are checked by verify_dir on demand)."""
     try:
         with open(os.path.join(final, MANIFEST_NAME)) as f:
             recorded = normalize_manifest(json.load(f))
     except (IOError, OSError, ValueError, WeightsError):
-        return False
-    if set(recorded) != set(manifest):
-        return False
-    if any(v["sha256"] is not None and v["sha256"] != recorded[k]["sha256"] for k, v in manifest.items()):
-        return False
-    if any(v["size"] is not None and v["size"] != recorded[k]["size"] for k, v in manifest.items()):
-        return False
-    for rel, entry in recorded.items():
+        return ["it has no readable %s (not published by this role)" % MANIFEST_NAME]
+    out = ["%s is pinned but not in the published copy" % k for k in sorted(set(manifest) - set(recorded))]
+    out += ["%s is in the published copy but not pinned" % k for k in sorted(set(recorded) - set(manifest))]
+    for k in sorted(set(manifest) & set(recorded)):
+        want, have = manifest[k], recorded[k]
+        if want["sha256"] is not None and want["sha256"] != have["sha256"]:
+            out.append("%s: pinned sha256 %s..., published %s..." % (k, want["sha256"][:12], have["sha256"][:12]))
+        elif want["size"] is not None and want["size"] != have["size"]:
+            out.append("%s: pinned size %s, published %s" % (k, want["size"], have["size"]))
+    for rel, entry in sorted(recorded.items()):
         full = os.path.join(final, rel)
-        if not os.path.isfile(full) or (entry["size"] is not None and os.path.getsize(full) != entry["size"]):
-            return False
-    return True
+        if not os.path.isfile(full):
+            out.append("%s is missing from the published copy" % rel)
+        elif entry["size"] is not None and os.path.getsize(full) != entry["size"]:
+            out.append("%s has %d bytes, its record says %d" % (rel, os.path.getsize(full), entry["size"]))
+    return out
 
 
 def plan(models_root, repo, commit, manifest, source_dir=None):
@@ -220,13 +224,16 @@ def plan(models_root, repo, commit, manifest, source_dir=None):
     out = {"name": name, "path": final, "staging": staging, "published": False, "files": len(manifest),
            "total_bytes": 0, "bytes_needed": 0, "files_needed": 0, "free_bytes": None}
     if os.path.isdir(final):
-        if _published_matches(final, manifest):
+        differences = _published_differences(final, manifest)
+        if not differences:
             out["published"] = True
             out["total_bytes"] = sum(os.path.getsize(os.path.join(final, r)) for r in manifest)
             return out
+        shown = "; ".join(differences[:5]) + ("; and %d more" % (len(differences) - 5) if len(differences) > 5 else "")
         raise WeightsError(
-            "%s exists but is not a published copy of this manifest. Published models are never changed "
-            "in place: check the pinned commit/manifest, or remove the directory by hand if it is stale." % final)
+            "%s exists but is not a published copy of this manifest (%s). Published models are never changed "
+            "in place: check the pinned commit/manifest, or remove the directory by hand if it is stale."
+            % (final, shown))
     for rel, entry in manifest.items():
         size = entry["size"]
         if size is None and source_dir:

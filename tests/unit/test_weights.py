@@ -281,6 +281,23 @@ def test_existing_different_publish_is_never_touched(src, tmp_path):
         w.stage(root, REPO, COMMIT, man, source_dir=src)
 
 
+def test_published_copy_of_another_pin_names_the_files_that_differ(src, tmp_path):
+    """Same commit, but the pinned manifest says other bytes for config.json than the published copy:
+    refused, nothing changed, and the message says which file and both hashes."""
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    w.stage(root, REPO, COMMIT, man, source_dir=src)
+    final = os.path.join(root, "lab--tiny@" + COMMIT)
+    before = {f: os.stat(os.path.join(final, f)).st_mtime_ns for f in ("config.json", "model-00001.safetensors")}
+    pinned = dict(man, **{"config.json": {"sha256": "0" * 64, "size": man["config.json"]["size"]}})
+    with pytest.raises(w.WeightsError) as err:
+        w.stage(root, REPO, COMMIT, pinned, source_dir=src)
+    msg = str(err.value)
+    assert "config.json: pinned sha256 000000000000..., published %s..." % man["config.json"]["sha256"][:12] in msg
+    assert "model-00001" not in msg and "never changed in place" in msg
+    assert {f: os.stat(os.path.join(final, f)).st_mtime_ns for f in before} == before
+
+
 def test_verify_in_place(src):
     man = w.make_manifest(src)
     assert w.verify_in_place(src, man)["files_verified"] == 3

@@ -179,7 +179,9 @@ def test_preflight_broken_variant_names_host_and_reason(tmp_path):
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0, out
     assert "UNREACHABLE" not in out and "unreachable=1" not in out      # no host contacted
-    fatal = [line for line in proc.stdout.splitlines() if line.startswith("fatal:") and "=> {" in line]
+    # the failed task's line: stdout by default, stderr under display_failed_stderr (Molecule sets it)
+    fatal = [line for line in (proc.stdout + "\n" + proc.stderr).splitlines()
+             if line.startswith("fatal:") and "=> {" in line]
     assert len(fatal) == 1, out
     lines = json.loads(fatal[0].split("=> ", 1)[1])["msg"]
     assert lines[0] == "Preflight failed; no host was touched:"
