@@ -6,7 +6,8 @@ Runs on a lab host that the server role deployed (molecule/server, or `make lab`
   baseline: systemctl restart sglang-<instance>, then poll /health every 0.1 s until 200
   gate:     systemctl restart sglang-<instance>, then smoke_decode's own run_smoke (module_utils/smoke.py,
             the same code and default prompts the role uses) until it passes
-Rounds alternate the order. Prints one JSON document with every sample, the medians and the ratio
+Both sides first clear the unit's start limiter (systemctl reset-failed), as the role's gate does: the
+unit's StartLimitBurst would otherwise refuse the bench's back-to-back restarts. Rounds alternate the order. Prints one JSON document with every sample, the medians and the ratio
 (goal: gate / baseline <= 1.15).
 
     python3 bench/restart_to_smoke.py --host server-1 --rounds 3
@@ -24,6 +25,7 @@ SMOKE = os.path.join(ROOT, "plugins", "module_utils", "smoke.py")
 BASELINE = r"""
 import subprocess, time, urllib.request
 t0 = time.monotonic()
+subprocess.run(["systemctl", "reset-failed", "{unit}"])  # as the role does: a bench restart is no crash loop
 subprocess.run(["systemctl", "restart", "{unit}"], check=True)
 while True:
     try:
@@ -40,6 +42,7 @@ import subprocess, sys, time
 sys.path.insert(0, "/tmp")
 import bench_smoke as smoke
 t0 = time.monotonic()
+subprocess.run(["systemctl", "reset-failed", "{unit}"])  # as the role does: a bench restart is no crash loop
 subprocess.run(["systemctl", "restart", "{unit}"], check=True)
 res = smoke.run_smoke(smoke.Http("http://127.0.0.1:{port}"),
                       {{"sglang_version": "{version}", "timeout": 300, "service": "{unit}"}})
@@ -49,7 +52,11 @@ print(round(time.monotonic() - t0, 3), res["ready_after_s"], res["tokens_per_s"]
 
 
 def podman(*args, **kw):
-    return subprocess.run(["podman", *args], check=True, capture_output=True, text=True, **kw).stdout
+    proc = subprocess.run(["podman", *args], capture_output=True, text=True, **kw)
+    if proc.returncode:
+        raise SystemExit("bench: podman %s failed (rc %d):\n%s%s" % (
+            " ".join(args[:3]), proc.returncode, proc.stdout[-2000:], proc.stderr[-3000:]))
+    return proc.stdout
 
 
 def run_py(host, code):
