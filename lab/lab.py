@@ -228,24 +228,14 @@ def wheelhouse_complete():
     return [(n, v) for n, v, _h in lock_entries() if (n.lower(), v) not in have]
 
 
-def gpu_env_key(lock_text, lab_shim=True):
-    """The env key roles/gpu_env/vars/main.yml computes (_gpu_env_lock_hash): sha256 of the lock as
-    Ansible's file lookup returns it (trailing whitespace stripped), plus a suffix when the lab shim is in.
-    The scenarios that mount the prebuilt env assert that the role computes the same key. The role's
-    suffix is the two characters backslash and n (ansible-core keeps them literally in that template)."""
-    text = lock_text.rstrip() + ("\\n# +specdeploy-lab-shim" if lab_shim else "")
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def mark_prebuilt_env():
     """LAB-ONLY: the controller venv is built from the same lock, wheelhouse and pip flags as the gpu_env
-    role (plus the shim), so it is marked the way the role marks a finished env. The server and fleet
-    scenarios mount it read-only on their hosts instead of installing 2.9 GB per host; the
-    gpu_env_weights scenario still installs for real."""
-    with open(LOCK, encoding="utf-8") as handle:
-        lock_text = handle.read()
+    role (plus the shim), so it gets what the role leaves in a finished env: the lock and the completion
+    marker (the role only checks that the marker exists). The server and fleet scenarios mount it
+    read-only on their hosts instead of installing 2.9 GB per host, after checking its lock is this
+    checkout's (molecule/shared/prebuilt_env.yml); the gpu_env_weights scenario still installs for real."""
     shutil.copyfile(LOCK, os.path.join(ORACLE_VENV, "specdeploy.lock"))
-    marker = {"lock_sha256": gpu_env_key(lock_text), "lab_shim": True,
+    marker = {"lock_file_sha256": hashlib.sha256(open(LOCK, "rb").read()).hexdigest(), "lab_shim": True,
               "prebuilt_by": "lab/lab.py kit (LAB-ONLY, mounted read-only by the server and fleet scenarios)"}
     with open(os.path.join(ORACLE_VENV, ".specdeploy-complete"), "w", encoding="utf-8") as handle:
         handle.write(json.dumps(marker, indent=4, sort_keys=True) + "\n")

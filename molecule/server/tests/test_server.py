@@ -182,7 +182,8 @@ def test_f3_crash_loop_rolled_back_without_storm(cases):
     assert a["ActiveState"] == b["ActiveState"] == "active"
     assert a["MainPID"] == b["MainPID"] and a["NRestarts"] == b["NRestarts"] == "0"
     # automatic restarts logged from the start of F3 until ten seconds after the rollback
-    assert 1 <= f3["scheduled_restarts"] <= 3
+    # at least 1 (the crash loop was real), at most StartLimitBurst (no storm)
+    assert 1 <= f3["scheduled_restarts"] <= 3, "systemd scheduled %d restarts during F3" % f3["scheduled_restarts"]
 
 
 def test_f8_smoke_gate_rolled_back(cases):
