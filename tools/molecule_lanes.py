@@ -7,15 +7,32 @@ Each argument is a lane (scenario names separated by spaces). Lab scenarios spen
 time in single-threaded work (an SGLang server importing and loading, pip unpacking wheels, Ansible
 waiting on podman exec), so on a 2-core machine two lanes take far less wall time than one.
 Each scenario's full output goes to <logdir>/<scenario>.log; a line is printed when a scenario starts
-and ends (with its duration), and the log of every failed scenario is printed at the end.
+and ends (with its duration), and the log of every failed scenario is printed at the end, followed by
+a digest of its failures (pytest's summary lines, failed tasks), last, where a truncated CI log keeps it.
 Exit status: 0 when every scenario passed, 1 otherwise (a lane stops at its first failure).
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 import threading
 import time
+
+# lines of a Molecule log that say what failed: pytest's summary and assertion lines, failed tasks
+DIGEST = re.compile(r"^(FAILED |ERROR |E +|fatal: |failed: |.*Executed: Failed|=+ .*(failed|error).* =+$)")
+DIGEST_MAX = 60
+
+
+def digest(path):
+    """The lines of a scenario log that say what failed (ANSI colours removed), at most DIGEST_MAX."""
+    out = []
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            line = re.sub(r"\x1b\[[0-9;]*m", "", line.rstrip("\n"))
+            if DIGEST.match(line):
+                out.append(line[:400])
+    return out[-DIGEST_MAX:]
 
 
 def run_lane(scenarios, logdir, results, lock):
@@ -71,6 +88,11 @@ def main(argv=None):
                                            results[name][1] // 60, results[name][1] % 60))
         else:
             print("   %-16s not run (an earlier scenario of its lane failed)" % name)
+    for name in failed:
+        if name in results:
+            print("\n== what failed in %s (the full log is above and in %s):" % (name, results[name][2]))
+            for line in digest(results[name][2]) or ["(no failure line found; read the log)"]:
+                print("   " + line)
     return 1 if failed else 0
 
 

@@ -2,6 +2,8 @@
 
 After converge (a healthy rollout of release R1) and idempotence (a second deploy changed nothing):
   1. every host serves a real /generate from R1;        2. status.yml matches the hosts' real state; verify.yml smokes without restarting;
+     a re-run finds every host as its deploy left it (no role runs); a hand-edited unit on one host is
+     found, put back and only that host restarts;
   3. a host that cannot stage its weights stops the run before any host restarts;
      preflight on inventories/production passes with no host reachable; a broken variant fails
      naming host and reason;
@@ -120,6 +122,47 @@ def test_verify_playbook_smokes_every_host(tmp_path):
     for name in HOSTS:
         assert f"{name}/{INSTANCE}: passed" in out, out
     assert {h: state(h) for h in HOSTS} == before      # smoke only: nothing restarted
+
+
+def test_rerun_of_an_unchanged_fleet_runs_no_role_and_restarts_nothing(tmp_path):
+    """Each host is as its last deploy left it: deploy.yml reports it unchanged without running the roles."""
+    before = {h: state(h) for h in HOSTS}
+    rc, out = playbook("converge.yml", report_dir=tmp_path)
+    assert rc == 0, out
+    assert out.count("unchanged: as the last deploy left it, and serving") == len(HOSTS), out
+    assert "TASK [specdeploy.sglang." not in out, out          # no role task ran on any host
+    rows = report(tmp_path, "deploy-summary.json")["hosts"]
+    assert sorted((r["host"], r["release_before"], r["release_after"], r["result"]) for r in rows) == \
+        [(h, MEMO["r1"], MEMO["r1"], "unchanged") for h in HOSTS]
+    assert {h: state(h) for h in HOSTS} == before
+    for name in HOSTS:
+        f = host(name).file(f"{ROOT_DIR}/deploy-state.json")
+        assert f.user == "root" and f.mode == 0o600
+        recorded = json.loads(f.content_string)
+        assert recorded["instances"] == {INSTANCE: {"current": MEMO["r1"], "previous": None}}
+        assert recorded["files"][f"/etc/systemd/system/{UNIT}"] == \
+            host(name).check_output(f"sha256sum /etc/systemd/system/{UNIT}").split()[0]
+
+
+def test_a_hand_edited_unit_is_found_put_back_and_only_that_host_restarts(tmp_path):
+    unit_path = f"/etc/systemd/system/{UNIT}"
+    before = {h: state(h) for h in HOSTS}
+    digest = host("fleet-2").check_output(f"sha256sum {unit_path}").split()[0]
+    host("fleet-2").check_output(f"echo '# edited by hand' >> {unit_path}")
+    rc, out = playbook("converge.yml", report_dir=tmp_path)
+    assert rc == 0, out
+    assert f"{unit_path} changed" in out, out                 # what the state check found on fleet-2
+    assert "edited by hand?" in out, out                       # what the server role said it does
+    after = {h: state(h) for h in HOSTS}
+    assert host("fleet-2").check_output(f"sha256sum {unit_path}").split()[0] == digest
+    assert after["fleet-2"]["current"] == MEMO["r1"] and after["fleet-2"]["ActiveState"] == "active"
+    assert after["fleet-2"]["ActiveEnterTimestamp"] != before["fleet-2"]["ActiveEnterTimestamp"]
+    generate("fleet-2")
+    for name in ("fleet-1", "fleet-3"):
+        assert after[name] == before[name]
+    rows = {r["host"]: r for r in report(tmp_path, "deploy-summary.json")["hosts"]}
+    assert {h: r["result"] for h, r in rows.items()} == \
+        {"fleet-1": "unchanged", "fleet-2": "restarted", "fleet-3": "unchanged"}, rows
 
 
 def test_a_host_that_cannot_stage_stops_the_run_before_any_restart(tmp_path):
