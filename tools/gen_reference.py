@@ -35,8 +35,9 @@ def markup(text):
     if isinstance(text, (list, tuple)):
         text = " ".join(str(t) for t in text)
     text = str(text)
-    text = re.sub(r"[CVOE]\(([^()]*)\)", r"`\1`", text)
     text = re.sub(r"RV\(([^()]*)\)", r"`\1`", text)
+    text = re.sub(r"P\(([^()#]*)#([^()]*)\)", r"`\1` (\2)", text)
+    text = re.sub(r"[CVOE]\(([^()]*)\)", r"`\1`", text)
     text = re.sub(r"[IB]\(([^()]*)\)", r"*\1*", text)
     text = re.sub(r"[UM]\(([^()]*)\)", r"\1", text)
     text = re.sub(r"L\(([^,()]*),\s*([^()]*)\)", r"[\1](\2)", text)
