@@ -157,8 +157,8 @@ def wait_ready(http, deadline_s, interval=1.0, service=None, clock=time.monotoni
                state_reader=unit_state):
     """Poll /health until 200. 503 (starting) and refused connections (loading) are normal.
 
-    With `service`, stop early when the unit failed or restarted on its own (the process died), so a
-    refused start is reported in seconds, not at the deadline. Returns (ready_after_s, failure|None)."""
+    With `service`, stop early when the unit failed, ended (inactive) or restarted on its own (the
+    process died), so a refused start is reported in seconds, not at the deadline. Returns (ready_after_s, failure|None)."""
     start = clock()
     base_restarts = None
     last = "no answer yet"
@@ -169,8 +169,10 @@ def wait_ready(http, deadline_s, interval=1.0, service=None, clock=time.monotoni
             restarts = int(st.get("NRestarts", "0") or 0)
             if base_restarts is None:
                 base_restarts = restarts
-            if st.get("ActiveState") == "failed" or restarts > base_restarts:
+            # inactive: the process ended and systemd will not start it again (a clean exit)
+            if st.get("ActiveState") in ("failed", "inactive") or restarts > base_restarts:
                 what = ("failed" if st.get("ActiveState") == "failed"
+                        else "exited and systemd did not restart it" if st.get("ActiveState") == "inactive"
                         else "exited and was restarted by systemd")
                 return None, ("%s %s (the server died while starting): ActiveState=%s SubState=%s "
                               "Result=%s NRestarts=%s after %.1f s (see journalctl -u %s)"

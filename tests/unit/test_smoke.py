@@ -98,6 +98,19 @@ def test_dead_unit_ends_the_wait_early():
     assert clock.t < 5
 
 
+def test_a_unit_that_ended_without_a_restart_ends_the_wait_early():
+    """SGLang ends its own tree with SIGKILL when a child dies; counted as a clean exit, nothing restarts it."""
+    clock = Clock()
+    states = iter([{"ActiveState": "activating", "NRestarts": "0"},
+                   {"ActiveState": "inactive", "SubState": "dead", "Result": "success", "NRestarts": "0"}])
+    res = smoke.run_smoke(FakeHttp(clock, health=[ConnectionRefusedError(111, "refused")]),
+                          {"sglang_version": "0.5.23", "timeout": 300, "service": "sglang-x.service"},
+                          clock=clock, sleep=clock.sleep, state_reader=lambda s: next(states))
+    assert not res["passed"]
+    assert "sglang-x.service exited and systemd did not restart it" in res["failures"][0]
+    assert "ActiveState=inactive" in res["failures"][0] and clock.t < 5
+
+
 def test_old_server_info_endpoint_is_used_when_new_one_is_missing():
     clock = Clock()
     http = FakeHttp(clock, info={"speculative_algorithm": None, "model_path": "/m"}, info_path="/get_server_info")

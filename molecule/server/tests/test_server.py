@@ -106,16 +106,18 @@ def test_unit_has_one_flag_per_line_and_the_stop_and_restart_policy(server1):
     assert lines[0].endswith('"-m" "sglang.launch_server" \\')
     assert '"--model-path" "/opt/specdeploy/models/lab--tiny-qwen3@local" \\' in lines
     assert '"--disable-cuda-graph" \\' in lines
-    for needed in ("KillMode=mixed", "SuccessExitStatus=SIGKILL", "Restart=on-failure", "StartLimitBurst=3",
+    for needed in ("KillMode=mixed", "SuccessExitStatus=SIGKILL", "RestartForceExitStatus=SIGKILL",
+                   "Restart=on-failure", "StartLimitBurst=3",
                    "User=sglang", "EnvironmentFile=-/etc/specdeploy/main.env", "DevicePolicy=closed",
                    "DeviceAllow=char-nvidia-frontend rw"):
         assert needed in unit
     assert "PrivateDevices=" not in unit
     props = _show(host.check_output(
-        "systemctl show %s -p KillMode,TimeoutStopUSec,StartLimitBurst,StartLimitIntervalUSec,Restart" % UNIT
+        "systemctl show %s -p KillMode,TimeoutStopUSec,StartLimitBurst,StartLimitIntervalUSec,Restart,"
+        "RestartForceExitStatus" % UNIT
     ).splitlines())
     assert props == {"KillMode": "mixed", "TimeoutStopUSec": "2min", "StartLimitBurst": "3",
-                     "StartLimitIntervalUSec": "5min", "Restart": "on-failure"}
+                     "StartLimitIntervalUSec": "5min", "Restart": "on-failure", "RestartForceExitStatus": "KILL"}
 
 
 def test_secret_only_in_the_0600_environment_file(server1):
