@@ -137,9 +137,10 @@ def links_and_records(root, instances):
     return out
 
 
-def observe(root, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR):
-    """What the host holds now (the part that is recorded and compared)."""
-    found = links_and_records(root, instances)
+def observe(root, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, found=None):
+    """What the host holds now (the part that is recorded and compared). `found` is
+    links_and_records() of the host, when the caller has read it already."""
+    found = found if found is not None else links_and_records(root, instances)
     files = {}
     for name in instances:
         for path in release_files(root, name, found[name]["record"], unit_dir):
@@ -231,8 +232,8 @@ def check(root, key, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, run=None, pr
     """(converged, differences, links): whether the host is as recorded under `key`, with every
     instance active, running and healthy. Read-only. `links` is links_and_records() of the host."""
     check_instances(instances)
-    now = observe(root, instances, unit_dir, gpu_dir)
     found = links_and_records(root, instances)
+    now = observe(root, instances, unit_dir, gpu_dir, found=found)
     out = compare(read_state(root), key, instances, now)
     if not out:  # only a host that is as recorded is worth asking about its services
         for name in instances:
