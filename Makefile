@@ -87,8 +87,10 @@ lab: lab-up
 lint: venv
 	ansible-lint --offline --profile production
 	$(PY) tools/gen_reference.py --check
+	# the built tarball refers to nothing outside it (../shared, reference section numbers, this path)
+	$(PY) tools/check_artifact.py
 
-# README.md role/module/playbook reference, generated from argument_specs and module docs.
+# docs/reference.md: the role/module/playbook reference, generated from argument_specs and module docs.
 reference: venv
 	$(PY) tools/gen_reference.py
 

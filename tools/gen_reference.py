@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Generate the role, module and playbook reference of README.md from their specs.
+"""Generate the role, module and playbook reference (docs/reference.md) from their specs.
 
 Sources (nothing is written by hand between the markers):
   roles/*/meta/argument_specs.yml      every entry point of every role
   plugins/modules/*.py                 DOCUMENTATION and RETURN of every module (read with ast, not imported)
   playbooks/meta/argument_specs.yml    the playbooks' inputs
 
-  tools/gen_reference.py           rewrite the block between the markers in README.md
-  tools/gen_reference.py --check   exit 1 and show a diff when README.md is out of date (make lint)
+  tools/gen_reference.py           rewrite the block between the markers in docs/reference.md
+  tools/gen_reference.py --check   exit 1 and show a diff when docs/reference.md is out of date (make lint)
+  --readme FILE                    another file holding the markers (the tests use it)
 """
 import argparse
 import ast
@@ -185,10 +186,10 @@ def playbooks_section():
 
 
 def generate():
-    lines = [BEGIN, "", "## Reference", "",
+    lines = [BEGIN, "", "# Reference", "",
              "Generated from the roles' `meta/argument_specs.yml`, the modules' `DOCUMENTATION`/`RETURN` "
              "and `playbooks/meta/argument_specs.yml` by `tools/gen_reference.py` (`make reference`; "
-             "`make lint` fails when this section is out of date).", ""]
+             "`make lint` fails when this file is out of date).", ""]
     lines += playbooks_section() + roles_section() + modules_section()
     while lines and lines[-1] == "":
         lines.pop()
@@ -197,7 +198,7 @@ def generate():
 
 def splice(readme, block):
     if readme.count(BEGIN) != 1 or readme.count(END) != 1 or readme.index(BEGIN) > readme.index(END):
-        raise RefError("README.md must contain the markers exactly once, in order:\n  " + BEGIN + "\n  " + END)
+        raise RefError("the reference file must contain the markers exactly once, in order:\n  " + BEGIN + "\n  " + END)
     head = readme[:readme.index(BEGIN)]
     tail = readme[readme.index(END) + len(END):]
     return head + block + tail
@@ -205,9 +206,11 @@ def splice(readme, block):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--check", action="store_true", help="fail with a diff when README.md is out of date")
-    p.add_argument("--readme", default=os.path.join(ROOT, "README.md"))
+    p.add_argument("--check", action="store_true", help="fail with a diff when the reference is out of date")
+    p.add_argument("--readme", default=None, help="file with the markers (default docs/reference.md)")
     args = p.parse_args(argv)
+    args.readme = args.readme or os.path.join(ROOT, "docs", "reference.md")
+    name = os.path.relpath(args.readme, ROOT) if args.readme.startswith(ROOT) else args.readme
     try:
         with open(args.readme, encoding="utf-8") as f:
             current = f.read()
@@ -218,17 +221,17 @@ def main(argv=None):
     if args.check:
         if new != current:
             sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), new.splitlines(True),
-                                                       "README.md", "README.md (generated)"))
-            print("gen_reference: README.md reference is out of date; run `make reference`", file=sys.stderr)
+                                                       name, name + " (generated)"))
+            print(f"gen_reference: {name} is out of date; run `make reference`", file=sys.stderr)
             return 1
-        print("gen_reference: README.md reference is up to date")
+        print(f"gen_reference: {name} is up to date")
         return 0
     if new != current:
         with open(args.readme, "w", encoding="utf-8") as f:
             f.write(new)
-        print("gen_reference: README.md updated")
+        print(f"gen_reference: {name} updated")
     else:
-        print("gen_reference: README.md already up to date")
+        print(f"gen_reference: {name} already up to date")
     return 0
 
 

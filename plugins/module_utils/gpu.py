@@ -36,7 +36,7 @@ QUERY_FIELDS = (
 )
 
 # Minimum Linux driver per CUDA minor release (NVIDIA CUDA Toolkit release notes, table
-# "CUDA Toolkit and Corresponding Driver Versions", GA releases). ../shared/reference/sglang.md s.1.
+# "CUDA Toolkit and Corresponding Driver Versions", GA releases); docs/sglang.md, Versions and drivers.
 CUDA_MIN_DRIVER = {
     "12.8": "570.26",
     "12.9": "575.51.03",

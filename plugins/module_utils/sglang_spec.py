@@ -14,7 +14,7 @@ One code path for the controller preflight and the host validation:
 A hand-written command line takes the same path from parse_argv() on (validate_argv), and
 argv_to_spec() turns it back into a spec for migration.
 
-Sources of the rules: /work/shared/reference/sglang.md sections 1-4, 5, 7, 10 and the 0.5.23
+Sources of the rules: docs/sglang.md of this collection (each fact with its SGLang source) and the 0.5.23
 resolver itself (tests/oracle checks the 0.5.23 table against it). The 0.5.23 parser table is
 captured from the real parser (sglang_flagdata.py); the 0.5.11 and 0.5.16 tables are derived from it
 with the documented renames and removals, so a flag those versions do not list is a warning there,
@@ -61,7 +61,7 @@ DFLASH_DRAFT_ARCHS = {
     "0.5.23": ("DFlashDraftModel", "DFlashLagunaForCausalLM", "DFlash2DraftModel", "DFlash2BeamDraftModel",
                "MiniMaxDFlash2DraftModel", "MuseGlimmerAssistantModel"),
 }
-# Target classes known to implement set_dflash_layers_to_capture (sglang.md section 4; not exhaustive).
+# Target classes known to implement set_dflash_layers_to_capture (docs/sglang.md, Draft config.json; not exhaustive).
 DFLASH_TARGET_ARCHS = ("Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3NextForCausalLM",
                        "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration",
                        "Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM", "Qwen3VLForConditionalGeneration",
@@ -131,7 +131,7 @@ def _build_tables():
 FLAG_TABLES = _build_tables()
 _KNOWN_ABSENT = {"0.5.11": _NEW_IN_0_5_23 + _NEW_IN_0_5_16, "0.5.16": _NEW_IN_0_5_23}
 
-# DDTree / tree-verify flavors (sglang.md section 5). Order = preference when several are present.
+# DDTree / tree-verify flavors (docs/sglang.md, DDTree). Order = preference when several are present.
 TREE_FLAVORS = {
     "sglang-pr31069": {"flags": {"--speculative-dflash-tree-verify": ("flag", None, None, "speculative_dflash_tree_verify")},
                        "what": "SGLang PR #31069 (--speculative-dflash-tree-verify, topk 4/8/16, spec-V2)"},
@@ -902,7 +902,7 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
     if window is not None and ndt is not None and window < ndt:
         raise _Refused("WINDOW_LT_BLOCK", "%s must be >= --speculative-num-draft-tokens (block_size): window_size=%s, "
                        "block_size=%s." % (rules["window_flag"], window, ndt), "speculative_draft_window_size")
-    # draft attention backend (sglang.md 3.3)
+    # draft attention backend (docs/sglang.md, Draft attention backend)
     # SGLang takes the explicit flag, else the target's prefill backend, and validates either one.
     explicit = args.get("speculative_draft_attention_backend")
     fallback = "flashinfer"

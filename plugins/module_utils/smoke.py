@@ -6,7 +6,7 @@
 Standard library only (urllib), importable without Ansible, so pytest and the host's Python 3.11 both
 run it. The module plugins/modules/smoke_decode.py is a thin wrapper around `run_smoke`.
 
-Speculative-decoding fields in `meta_info` differ per SGLang version (reference/sglang.md section 8):
+Speculative-decoding fields in `meta_info` differ per SGLang version (docs/sglang.md, HTTP endpoints and meta_info):
 - 0.5.11: spec_verify_ct, spec_accept_length, spec_accept_rate, spec_accepted_drafts, spec_proposed_drafts
 - 0.5.16: the 0.5.23 names below plus the 0.5.11 count names kept as aliases
 - 0.5.23: spec_verify_ct, spec_accept_length, spec_accept_rate, spec_num_correct_drafts,
