@@ -89,6 +89,8 @@ lint: venv
 	$(PY) tools/gen_reference.py --check
 	# the built tarball refers to nothing outside it (../shared, reference section numbers, this path)
 	$(PY) tools/check_artifact.py
+	# changelog fragments parse (every item a string, known sections)
+	antsibull-changelog lint
 
 # docs/reference.md: the role/module/playbook reference, generated from argument_specs and module docs.
 reference: venv
