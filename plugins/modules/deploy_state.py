@@ -24,13 +24,13 @@ description:
   - deploy.yml records after a host's deploy passed and checks before staging; a converged host is reported
     unchanged without running the roles on it (C(specdeploy_full_run=true) runs them anyway).
 author: specdeploy.sglang contributors (@specdeploy)
+extends_documentation_fragment:
+  - specdeploy.sglang._attributes
 attributes:
   check_mode:
-    description: Can run in check mode and return changed status prediction without modifying target.
     support: full
     details: O(action=check) only reads; O(action=record) reports whether it would write.
   diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check mode), when in diff mode.
     support: none
 options:
   action:

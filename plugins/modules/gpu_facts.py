@@ -40,16 +40,14 @@ options:
     description: Fail when the proprietary (not open) NVIDIA kernel module is in use.
     type: bool
     default: false
+extends_documentation_fragment:
+  - specdeploy.sglang._attributes
+  - specdeploy.sglang._attributes.facts
 attributes:
   check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
     support: none
-  facts:
-    description: Action returns an C(ansible_facts) dictionary that will update existing host facts.
-    support: full
 """
 
 EXAMPLES = r"""

@@ -27,13 +27,13 @@ description:
   - O(action=render_basic) renders argv from a structured spec without validation. It is a STAND-IN
     for C(specdeploy.sglang.sglang_flags) (installed mode), which is the product path.
 author: specdeploy.sglang contributors (@specdeploy)
+extends_documentation_fragment:
+  - specdeploy.sglang._attributes
 attributes:
   check_mode:
-    description: Can run in check mode and return changed status prediction without modifying target.
     support: full
     details: Reports what would change without writing.
   diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check mode), when in diff mode.
     support: none
 options:
   action:

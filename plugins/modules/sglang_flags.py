@@ -25,13 +25,15 @@ description:
     none, because released DFLASH verify is linear. It never falls back to linear.
 author:
   - specdeploy developers (@specdeploy)
+extends_documentation_fragment:
+  - specdeploy.sglang._attributes
 attributes:
   check_mode:
-    description: Read-only; runs the same in check mode.
     support: full
+    details: Read-only; runs the same in check mode.
   diff_mode:
-    description: Returns a flag-per-line diff against O(previous_argv) when given.
     support: full
+    details: Returns a flag-per-line diff against O(previous_argv) when given.
 options:
   mode:
     description:

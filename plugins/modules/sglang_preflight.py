@@ -19,13 +19,15 @@ description:
   - An action plugin does the work on the controller; the task needs no connection to any host.
 author:
   - specdeploy developers (@specdeploy)
+extends_documentation_fragment:
+  - specdeploy.sglang._attributes
 attributes:
   check_mode:
-    description: Read-only; runs the same in check mode.
     support: full
+    details: Read-only; runs the same in check mode.
   diff_mode:
-    description: Returns no diff.
     support: none
+    details: Returns no diff.
 options:
   group:
     description:

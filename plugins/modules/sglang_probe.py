@@ -16,13 +16,15 @@ description:
   - The result feeds O(specdeploy.sglang.sglang_flags#module:capabilities) for C(verify=tree).
 author:
   - specdeploy developers (@specdeploy)
+extends_documentation_fragment:
+  - specdeploy.sglang._attributes
 attributes:
   check_mode:
-    description: Read-only; runs the same in check mode.
     support: full
+    details: Read-only; runs the same in check mode.
   diff_mode:
-    description: Returns no diff.
     support: none
+    details: Returns no diff.
 options:
   python:
     description:

@@ -21,13 +21,13 @@ description:
   - Speculative decoding expected (O(speculative=true)) but absent from the responses is a failure.
   - Read-only; never changes the host.
 author: specdeploy.sglang contributors (@specdeploy)
+extends_documentation_fragment:
+  - specdeploy.sglang._attributes
 attributes:
   check_mode:
-    description: Can run in check mode and return changed status prediction without modifying target.
     support: full
     details: Read-only; runs the same requests in check mode.
   diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check mode), when in diff mode.
     support: none
 options:
   url:

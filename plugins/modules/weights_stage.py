@@ -61,12 +61,12 @@ options:
   sizes:
     description: 'C({relative path: bytes}) filling sizes missing from O(manifest) (measured at the source).'
     type: dict
+extends_documentation_fragment:
+  - specdeploy.sglang._attributes
 attributes:
   check_mode:
-    description: Can run in check_mode and return changed status prediction without modifying target.
     support: full
   diff_mode:
-    description: Will return details on what has changed (or possibly needs changing in check_mode), when in diff mode.
     support: none
 """
 
