@@ -91,6 +91,12 @@ lint: venv
 	$(PY) tools/check_artifact.py
 	# changelog fragments parse (every item a string, known sections)
 	antsibull-changelog lint
+	# the example execution environment renders with ansible-builder 3 (no image is built)
+	ee=$$(mktemp -d) && trap 'rm -rf "$$ee"' EXIT
+	ansible-galaxy collection build --force --output-path "$$ee" >/dev/null
+	cp docs/examples/execution-environment.yml "$$ee/"
+	ansible-builder create -f "$$ee/execution-environment.yml" -c "$$ee/context" >/dev/null
+	test -s "$$ee/context/Containerfile" && echo "execution environment: ansible-builder create rendered $$(basename $$ee)/context/Containerfile"
 
 # docs/reference.md: the role/module/playbook reference, generated from argument_specs and module docs.
 reference: venv
