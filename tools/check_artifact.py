@@ -32,7 +32,10 @@ def patterns():
 
 
 def build(out):
-    galaxy = shutil.which("ansible-galaxy") or "ansible-galaxy"
+    # the ansible-galaxy of this Python's venv first (make runs it as .venv/bin/python), else PATH's
+    galaxy = os.path.join(os.path.dirname(sys.executable), "ansible-galaxy")
+    if not os.access(galaxy, os.X_OK):
+        galaxy = shutil.which("ansible-galaxy") or "ansible-galaxy"
     proc = subprocess.run([galaxy, "collection", "build", "--force", "--output-path", out, ROOT],
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0:
