@@ -64,7 +64,7 @@ class ActionModule(ActionBase):
             elapsed = time.monotonic() - start
             done = self._bytes(args["path"], task_vars) if args["path"] else None
             line = tracker.add(elapsed, done)
-            display.display("  %s: %s: %s" % (host, args["label"], line))
+            display.display("  %s - %s - %s" % (host, args["label"], line))
             if elapsed >= args["timeout"]:
                 result.update(failed=True, progress=tracker.summary(),
                               msg="%s did not finish within %d s (await_job timeout); last progress: %s"

@@ -11,7 +11,7 @@ description:
   - Runs as an action plugin. Start the long step with C(async) and C(poll=0), then hand its job id to this
     action. At every poll it asks ansible-core's C(ansible.builtin.async_status) for the job's state and,
     with O(path), measures the bytes under O(path) with C(du -sb); it prints one line per poll, for example
-    C(host: SGLang env install: 1.2 GiB, 35.1 MiB/s now, 30.2 MiB/s average, 40s elapsed).
+    C(gpu-a1 - SGLang env install - 1.2 GiB, 35.1 MiB/s now, 30.2 MiB/s average, 40s elapsed).
   - The result is the job's own result (for a command C(rc), C(stdout), C(delta), ...) plus RV(progress),
     so a task registering it reads it like an C(async) task with C(poll) > 0. A failed job fails this task.
 version_added: 0.1.0
