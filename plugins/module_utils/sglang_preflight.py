@@ -27,6 +27,7 @@ import glob
 import hashlib
 import json
 import os
+import threading
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec as spec
 
@@ -166,11 +167,15 @@ def check_fleet(hosts, read_paths=False, fatal_notes=DEFAULT_FATAL_NOTES, author
                 continue
             v = {}
             for inst in insts:
-                v[inst["name"]] = _promote_fatal(check_instance(inst, hv, read_paths, authority), fatal_notes)
+                v[inst["name"]] = (name, inst)
         except Exception as e:  # one host's broken data must not hide the others' verdicts
             v = {"(host)": _failed_verdict(_err("PREFLIGHT_ERROR", "%s: %s" % (type(e).__name__, e)))}
         verdicts[name] = v
-        if not all(i["ok"] for i in v.values()):
+        if "(host)" in v:
+            failed.append(name)
+    _judge_all(verdicts, hosts, read_paths, authority, fatal_notes)
+    for name in sorted(verdicts):
+        if name not in failed and not all(i["ok"] for i in verdicts[name].values()):
             failed.append(name)
     checked = sum(len(v) for h, v in verdicts.items() if "(host)" not in v)
     where = ("group %s" % group) if group else "the inventory"
@@ -192,6 +197,29 @@ def check_fleet(hosts, read_paths=False, fatal_notes=DEFAULT_FATAL_NOTES, author
     return {"ok": rc == EXIT_PASSED, "exit_code": rc, "status": status, "verdicts": verdicts, "failed_hosts": failed,
             "hosts_without_instances": without, "instances_checked": checked,
             "lines": format_lines(verdicts, without, status), "summary": summary}
+
+
+def _judge_all(verdicts, hosts, read_paths, authority, fatal_notes):
+    """Replace each (host, instance) job in verdicts by its verdict; in parallel with the authority (its
+    time is SGLang processes; the cache makes an answer shared by every instance with the same key)."""
+    jobs = [(h, i) for h in sorted(verdicts) for i, j in verdicts[h].items() if isinstance(j, tuple)]
+
+    def one(job):
+        host, name = job
+        _h, inst = verdicts[host][name]
+        try:
+            return _promote_fatal(check_instance(inst, hosts[host], read_paths, authority), fatal_notes)
+        except Exception as e:  # one instance's broken data must not hide the others' verdicts
+            return _failed_verdict(_err("PREFLIGHT_ERROR", "%s: %s" % (type(e).__name__, e)))
+
+    if authority is not None and len(jobs) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(max_workers=authority.workers) as pool:
+            results = list(pool.map(one, jobs))
+    else:
+        results = [one(j) for j in jobs]
+    for (host, name), v in zip(jobs, results):
+        verdicts[host][name] = v
 
 
 def format_lines(verdicts, without=(), status=None):
@@ -239,6 +267,12 @@ def venv_sglang_version(python):
     return None
 
 
+def oracle_error():
+    from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
+
+    return oracle.OracleError
+
+
 def _sha(obj):
     return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode("utf-8")).hexdigest()
 
@@ -255,18 +289,23 @@ class Authority(object):
     # is read by nothing else
     KIT_ENV = {"SPECDEPLOY_LAB_SHIM_MODULES": "sgl_kernel,torchvision"}
 
-    def __init__(self, pythons=None, kits_dir=None, cache_dir=None, timeout=600, use_cache=True):
+    def __init__(self, pythons=None, kits_dir=None, cache_dir=None, timeout=600, use_cache=True, workers=None):
         self.pythons = {str(k): str(v) for k, v in (pythons or {}).items()}
         self.kits_dir = kits_dir or default_kits_dir()
         self.cache_dir = cache_dir or default_cache_dir()
         self.timeout = timeout
         self.use_cache = use_cache
         self.memo = {}
+        # SGLang processes at once (each imports SGLang: CPU-bound)
+        self.workers = workers or max(1, min(4, os.cpu_count() or 1))
+        self._lock = threading.Lock()
+        self._key_locks = {}
         self.resolutions = 0
         self.cache_hits = 0
 
     def stats_text(self):
-        return "%d SGLang resolution(s), %d from the cache %s" % (self.resolutions, self.cache_hits, self.cache_dir)
+        return "%d SGLang process(es) run, %d answer(s) from the cache %s" % (
+            self.resolutions, self.cache_hits, self.cache_dir)
 
     def python_for(self, version):
         """(python, [candidates tried])."""
@@ -280,7 +319,10 @@ class Authority(object):
             cands.append(lab)
         for c in cands:
             if os.path.exists(c):
-                return c, cands
+                # the venv's real directory (a checkout reached through a symlink is the same kit), not the
+                # interpreter's (a venv's bin/python links to its base python)
+                venv = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(c))))
+                return os.path.join(venv, "bin", os.path.basename(c)), cands
         return None, cands
 
     def _config_dir(self, source):
@@ -291,20 +333,59 @@ class Authority(object):
         d = os.path.join(self.cache_dir, "configs", _sha(cfg)[:16])
         if not os.path.isfile(os.path.join(d, "config.json")):
             os.makedirs(d, exist_ok=True)
-            tmp = os.path.join(d, "config.json.tmp%d" % os.getpid())
+            tmp = os.path.join(d, "config.json.tmp%d.%d" % (os.getpid(), threading.get_ident()))
             with open(tmp, "w") as f:
                 json.dump(cfg, f, indent=1, sort_keys=True)
             os.replace(tmp, os.path.join(d, "config.json"))
         return d
 
-    def _resolver(self, python, paths):
+    def _kit_id(self, python):
+        pyvenv = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(python))), "pyvenv.cfg")
+        return [os.path.abspath(python), os.stat(pyvenv).st_mtime if os.path.exists(pyvenv) else None]
+
+    def _cached(self, key, compute):
+        """The cached answer under `key` (memo, then cache_dir/<key>.json), else compute() once per key."""
+        path = os.path.join(self.cache_dir, key + ".json")
+        with self._lock:
+            key_lock = self._key_locks.setdefault(key, threading.Lock())
+        with key_lock:  # one SGLang process per key, however many instances share it
+            hit = self.memo.get(key)
+            if hit is None and self.use_cache and os.path.isfile(path):
+                try:
+                    with open(path) as f:
+                        hit = json.load(f)
+                except (OSError, ValueError):
+                    hit = None
+            if hit is not None:
+                with self._lock:
+                    self.cache_hits += 1
+            else:
+                hit = compute()
+                with self._lock:
+                    self.resolutions += 1
+                if self.use_cache:
+                    os.makedirs(self.cache_dir, exist_ok=True)
+                    tmp = path + ".tmp%d.%d" % (os.getpid(), threading.get_ident())
+                    with open(tmp, "w") as f:
+                        json.dump(hit, f, sort_keys=True, default=str)
+                    os.replace(tmp, path)
+            self.memo[key] = hit
+        return hit
+
+    def kit_probe(self, python):
+        """SGLang's probe of the kit (version, flags, tree-verify flavors), cached like the resolutions."""
+        from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
+
+        return self._cached(_sha({"kit": self._kit_id(python), "probe": True}),
+                            lambda: {"probe": oracle.probe(python, timeout=self.timeout, extra_env=dict(self.KIT_ENV))})
+
+    def _resolver(self, python, paths, holder):
         """oracle.probe_and_resolve's signature, with the host's model paths swapped for the declared
         configs' directories, and answers cached."""
         from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
 
         back = {v: k for k, v in paths.items()}
-        pyvenv = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(python))), "pyvenv.cfg")
-        kit_id = [os.path.abspath(python), os.stat(pyvenv).st_mtime if os.path.exists(pyvenv) else None]
+        kit_id = self._kit_id(python)
 
         def swap(argv):
             out, prev = [], None
@@ -321,33 +402,17 @@ class Authority(object):
         def resolve(python_, argv, env=None, timeout=300, want_probe=True):
             argv = swap(argv)
             env = dict(self.KIT_ENV, **(env or {}))
-            key = _sha({"kit": kit_id, "argv": argv, "env": env})
-            path = os.path.join(self.cache_dir, key + ".json")
-            hit = self.memo.get(key)
-            if hit is None and self.use_cache and os.path.isfile(path):
-                try:
-                    with open(path) as f:
-                        hit = json.load(f)
-                except (OSError, ValueError):
-                    hit = None
-            if hit is not None:
-                self.cache_hits += 1
-            else:
+
+            def compute():
                 # always probe: the kit's version and tree-verify flavors are checked against the spec
                 caps, answer = oracle.probe_and_resolve(python_, argv, env, timeout=self.timeout, want_probe=True)
-                self.resolutions += 1
-                hit = {"probe": caps, "answer": answer}
-                if self.use_cache:
-                    os.makedirs(self.cache_dir, exist_ok=True)
-                    tmp = path + ".tmp%d" % os.getpid()
-                    with open(tmp, "w") as f:
-                        json.dump(hit, f, sort_keys=True, default=str)
-                    os.replace(tmp, path)
-            self.memo[key] = hit
+                return {"probe": caps, "answer": answer}
+
+            hit = self._cached(_sha({"kit": kit_id, "argv": argv, "env": env}), compute)
             answer = dict(hit["answer"])
             answer["resolved"] = {k: back.get(v, v) if isinstance(v, str) else v
                                   for k, v in (answer.get("resolved") or {}).items()}
-            self.last_probe = hit["probe"]
+            holder["probe"] = hit["probe"]
             return hit["probe"], answer
 
         return resolve
@@ -380,28 +445,34 @@ class Authority(object):
                 paths[str(s["draft_model_path"])] = self._config_dir(draft_config)
         except (spec.ConfigError, OSError) as e:
             return _failed_verdict(_err("CONFIG_UNREADABLE", "authority: %s" % e, field="sglang_target_config"))
-        self.last_probe = None
+        flavor = static.get("tree_verify")
+        if flavor:
+            try:
+                kit = self.kit_probe(python)["probe"]
+            except oracle_error() as e:
+                return _failed_verdict(_err("ORACLE_UNAVAILABLE", "authority: cannot probe %s: %s" % (python, e),
+                                            field="sglang_version"))
+            if flavor not in (kit.get("tree_verify") or []):
+                # the kit is a plain release: it cannot judge a tree-verify build's flags; say so, keep the
+                # static verdict
+                return dict(static, notes=list(static["notes"]) + [{
+                    "code": "AUTHORITY_UNJUDGED", "message": "authority: %s (SGLang %s) has no tree-verify flavor %s, "
+                    "so the static verdict stands; map %s to a controller python of that build to have SGLang judge "
+                    "it" % (python, kit.get("version"), flavor, version)}], judged_by="static (kit lacks %s)" % flavor)
+        holder = {}
         out = flags_run.run_flags({"spec": sp, "mode": "installed", "python": python, "timeout": self.timeout,
                                    "gpus": gpus, "capabilities": capabilities, "target_config": target_config,
                                    "draft_config": draft_config, "allow_overrides": list(allow_overrides or ()),
-                                   "read_paths": read_paths}, resolver=self._resolver(python, paths))
+                                   "read_paths": read_paths}, resolver=self._resolver(python, paths, holder))
         if out.get("input_error"):
             return _failed_verdict(_err("PREFLIGHT_ERROR", out["input_error"]))
-        probe = self.last_probe or {}
+        probe = holder.get("probe") or {}
         v = {k: out[k] for k in VERDICT_KEYS}
         v["judged_by"] = "SGLang %s %s" % (probe.get("version") or version, python)
         if probe.get("version") and str(probe["version"]) != version:
             v["errors"].append(_err("VERSION_MISMATCH", "authority: %s has SGLang %s, the spec is for %s" % (
                 python, probe["version"], version), field="sglang_version"))
             v["ok"] = False
-        flavor = static.get("tree_verify")
-        if flavor and flavor not in (probe.get("tree_verify") or []):
-            # the kit is a plain release: it cannot judge a tree-verify build's flags; say so, keep the static verdict
-            static = dict(static, notes=list(static["notes"]) + [{
-                "code": "AUTHORITY_UNJUDGED", "message": "authority: %s (SGLang %s) has no tree-verify flavor %s, so "
-                "the static verdict stands; map %s to a controller python of that build to have SGLang judge it" % (
-                    python, probe.get("version"), flavor, version)}], judged_by="static (kit lacks %s)" % flavor)
-            return static
         return v
 
 
