@@ -161,3 +161,24 @@ def test_playbook_action_reads_the_same_contract(tmp_path):
     assert first["verdicts"]["pro6000-a2"]["second"]["argv"][:2] == [
         "--model-path", "/opt/specdeploy/models/Qwen--Qwen3-8B@0000000000000000000000000000000000000000"]
     assert "--port" in first["verdicts"]["pro6000-a2"]["second"]["argv"]
+
+
+def test_authority_without_a_controller_sglang_fails_naming_what_it_tried(tmp_path):
+    inv = tmp_path / "hosts.yml"
+    spec = {"sglang_version": "0.5.16", "model_path": "/m", "attention_backend": "flashinfer"}
+    inv.write_text(yaml.safe_dump({"all": {"children": {"sglang_servers": {"hosts": {"gpu01": {
+        "server_instances": [{"name": "main", "spec": spec}], "sglang_target_config": {"architectures": ["X"]}}}}}}}))
+    env = dict(os.environ, SPECDEPLOY_LAB_KITS=str(tmp_path / "kits"))
+    p = subprocess.run([sys.executable, TOOL, "-i", str(inv), "--authority", "--authority-cache", str(tmp_path / "c"),
+                        "--authority-python", "0.5.16=%s" % (tmp_path / "none" / "bin" / "python")],
+                       capture_output=True, text=True, check=False, cwd=ROOT, env=env)
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert "FAIL  gpu01/main: [ORACLE_UNAVAILABLE] authority: no controller SGLang 0.5.16" in p.stdout
+    assert str(tmp_path / "kits" / "0.5.16" / "bin" / "python") in p.stdout
+    # SGLang reads the model configs to resolve: without them the authority says what to declare
+    inv.write_text(yaml.safe_dump({"all": {"children": {"sglang_servers": {"hosts": {"gpu01": {
+        "server_instances": [{"name": "main", "spec": spec}]}}}}}}))
+    p = subprocess.run([sys.executable, TOOL, "-i", str(inv), "--authority", "--authority-cache", str(tmp_path / "c"),
+                        "--authority-python", "0.5.16=%s" % sys.executable], capture_output=True, text=True,
+                       check=False, cwd=ROOT, env=env)
+    assert p.returncode == 1 and "[AUTHORITY_NEEDS_CONFIG]" in p.stdout and "sglang_target_config" in p.stdout
