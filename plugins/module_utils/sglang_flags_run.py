@@ -31,8 +31,9 @@ def _installed(params, result, argv, env, version, requested, allow, resolver=No
     proc_env = {str(k): str(v) for k, v in (env or {}).items()}
     try:
         # one SGLang process answers both the probe and the resolution
-        caps, answer = (resolver or oracle.probe_and_resolve)(python, oracle.with_device(argv), proc_env, timeout=timeout,
-                                                want_probe=not params.get("capabilities"))
+        resolve = resolver or oracle.probe_and_resolve
+        caps, answer = resolve(python, oracle.with_device(argv), proc_env, timeout=timeout,
+                               want_probe=not params.get("capabilities"))
         caps = params.get("capabilities") or caps
     except oracle.OracleError as e:
         result.error("ORACLE_UNAVAILABLE", "cannot run the installed SGLang's resolution: %s. Check `python` "
