@@ -24,6 +24,8 @@ import sys
 import tempfile
 import time
 
+import yaml
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 exec(open(os.path.join(ROOT, "tests", "conftest.py")).read(), {"__file__": os.path.join(ROOT, "tests", "conftest.py")})
@@ -127,8 +129,6 @@ server_instances:
   - name: main
     cuda_visible_devices: "{{ '0,1' if bench_tp | int == 2 else '0' }}"
     spec: "{{ bench_spec }}"
-sglang_target_config: {architectures: [Qwen3ForCausalLM], num_hidden_layers: 36, vocab_size: 151936, max_position_embeddings: 40960}
-sglang_draft_config: {architectures: [DFlashDraftModel], block_size: 16, num_hidden_layers: 1, max_position_embeddings: 40960, dflash_config: {block_size: 16, mask_token_id: 151669, target_layer_ids: [1, 9, 17, 25, 33]}}
 """)
     play = os.path.join(root, "preflight.yml")
     with open(play, "w") as f:
@@ -152,6 +152,11 @@ sglang_draft_config: {architectures: [DFlashDraftModel], block_size: 16, num_hid
       ansible.builtin.debug:
         msg: "{{ groups['sglang_servers'] | length }}"
 """)
+    # the production example's config.json mappings (complete: SGLang reads them in the authority run)
+    with open(os.path.join(ROOT, "inventories", "production", "group_vars", "sglang_servers.yml")) as f:
+        prod = yaml.safe_load(f)
+    with open(os.path.join(inv, "group_vars", "sglang_servers.yml"), "a") as f:
+        yaml.safe_dump({k: prod[k] for k in ("sglang_target_config", "sglang_draft_config")}, f)
     return inv, play, base_play
 
 
