@@ -182,3 +182,20 @@ def test_authority_without_a_controller_sglang_fails_naming_what_it_tried(tmp_pa
                         "--authority-python", "0.5.16=%s" % sys.executable], capture_output=True, text=True,
                        check=False, cwd=ROOT, env=env)
     assert p.returncode == 1 and "[AUTHORITY_NEEDS_CONFIG]" in p.stdout and "sglang_target_config" in p.stdout
+
+
+def test_hosts_sharing_variables_still_get_their_own_values(tmp_path):
+    # the tool templates once per group of hosts with the same variables: a value naming the host, or a
+    # host variable, must still reach each host
+    inv = tmp_path / "hosts.yml"
+    spec = {"sglang_version": "0.5.23", "model_path": "/m", "attention_backend": "flashinfer",
+            "served_model_name": "{{ inventory_hostname }}", "tp_size": "{{ tp | default(1) }}"}
+    inv.write_text(yaml.safe_dump({"all": {"children": {"sglang_servers": {
+        "vars": {"server_instances": [{"name": "main", "spec": spec}]},
+        "hosts": {"h1": {}, "h2": {}, "h3": {"tp": 2}}}}}}))
+    out = json.loads(tool("-i", inv, "--json").stdout)
+    argv = {h: out["verdicts"][h]["main"]["argv"] for h in ("h1", "h2", "h3")}
+    for h, a in argv.items():
+        assert a[a.index("--served-model-name") + 1] == h
+    assert "--tp-size" not in argv["h1"] or argv["h1"][argv["h1"].index("--tp-size") + 1] == "1"
+    assert argv["h3"][argv["h3"].index("--tp-size") + 1] == "2"
