@@ -3,9 +3,11 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Action for sglang_preflight: runs entirely on the controller and reads the hosts' variables itself.
 
-With `group`, it reads only the sglang_* variables of that group's hosts from hostvars (templated
-the way a play would see them), so nothing large is serialized and no host is contacted. With
-`hosts`, it takes the given mapping. The module file holds the documentation and argument spec.
+With `group`, it reads the preflight's variables (server_instances and the declared sglang_* facts)
+of that group's hosts from hostvars, templated the way a play would see them, so nothing large is
+serialized and no host is contacted. With `hosts`, it takes the given mapping. The checks are
+module_utils/sglang_preflight.check_fleet, the same as tools/specdeploy-preflight. The module file
+holds the documentation and argument spec.
 """
 from __future__ import annotations
 
@@ -13,6 +15,17 @@ from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_preflight as pf
+
+ARGUMENT_SPEC = dict(
+    hosts=dict(type="dict"),
+    group=dict(type="str"),
+    read_configs=dict(type="bool", default=False),
+    fail_on_error=dict(type="bool", default=True),
+    fatal_notes=dict(type="list", elements="str", default=list(pf.DEFAULT_FATAL_NOTES)),
+    authority=dict(type="bool", default=False),
+    authority_pythons=dict(type="dict", default={}),
+    authority_cache=dict(type="path"),
+)
 
 
 class ActionModule(ActionBase):
@@ -23,30 +36,30 @@ class ActionModule(ActionBase):
     def run(self, tmp=None, task_vars=None):
         result = super(ActionModule, self).run(tmp, task_vars)
         task_vars = task_vars or {}
-        _validation, args = self.validate_argument_spec(argument_spec=dict(
-            hosts=dict(type="dict"),
-            group=dict(type="str"),
-            read_configs=dict(type="bool", default=False),
-            fail_on_error=dict(type="bool", default=True),
-        ), mutually_exclusive=[("hosts", "group")], required_one_of=[("hosts", "group")])
+        _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC,
+                                                        mutually_exclusive=[("hosts", "group")],
+                                                        required_one_of=[("hosts", "group")])
         if args["group"] is not None:
             groups = task_vars.get("groups") or {}
-            if args["group"] not in groups:
-                raise AnsibleActionFail("sglang_preflight: inventory group %r does not exist (groups: %s)" % (
-                    args["group"], ", ".join(sorted(groups))))
             hostvars = task_vars.get("hostvars") or {}
             hosts = {}
-            for name in groups[args["group"]]:
+            for name in groups.get(args["group"]) or []:
                 hv = hostvars[name]
-                hosts[name] = {k: hv[k] for k in pf.HOST_KEYS if k in hv}
+                hosts[name] = {k: hv[k] for k in pf.READ_KEYS if k in hv}
         else:
-            hosts = {name: ({k: hv.get(k) for k in pf.HOST_KEYS} if isinstance(hv, dict) else hv)
+            hosts = {name: ({k: hv.get(k) for k in pf.READ_KEYS} if isinstance(hv, dict) else hv)
                      for name, hv in args["hosts"].items()}
-        out = pf.check_fleet(hosts, read_paths=args["read_configs"])
+        authority = None
+        if args["authority"]:
+            authority = pf.Authority(pythons=args["authority_pythons"], cache_dir=args["authority_cache"])
+        try:
+            out = pf.check_fleet(hosts, read_paths=args["read_configs"], fatal_notes=args["fatal_notes"],
+                                 authority=authority, group=args["group"])
+        except TypeError as e:
+            raise AnsibleActionFail("sglang_preflight: %s" % e)
         result.update(out)
         result["changed"] = False
         if not out["ok"] and args["fail_on_error"]:
             result["failed"] = True
-            result["msg"] = "preflight failed for %d host(s): %s" % (len(out["failed_hosts"]), " | ".join(
-                line for line in out["lines"] if line.startswith("FAIL")))
+            result["msg"] = pf.failure_message(out)
         return result

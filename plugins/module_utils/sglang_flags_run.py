@@ -22,15 +22,18 @@ def summary(out):
     return " ".join(lines)
 
 
-def _installed(params, result, argv, env, version, requested, allow):
-    """Replace the static SGLang verdict with the installed SGLang's own."""
+def _installed(params, result, argv, env, version, requested, allow, resolver=None):
+    """Replace the static SGLang verdict with the installed SGLang's own.
+
+    resolver: oracle.probe_and_resolve (default) or a callable of its signature (the preflight's cache)."""
     python = params.get("python")
     timeout = params.get("timeout") or 300
     proc_env = {str(k): str(v) for k, v in (env or {}).items()}
     try:
         # one SGLang process answers both the probe and the resolution
-        caps, answer = oracle.probe_and_resolve(python, oracle.with_device(argv), proc_env, timeout=timeout,
-                                                want_probe=not params.get("capabilities"))
+        resolve = resolver or oracle.probe_and_resolve
+        caps, answer = resolve(python, oracle.with_device(argv), proc_env, timeout=timeout,
+                               want_probe=not params.get("capabilities"))
         caps = params.get("capabilities") or caps
     except oracle.OracleError as e:
         result.error("ORACLE_UNAVAILABLE", "cannot run the installed SGLang's resolution: %s. Check `python` "
@@ -61,9 +64,9 @@ def _installed(params, result, argv, env, version, requested, allow):
     spec.record_overrides(result, requested, result.resolved, allow)
 
 
-def run_flags(params):
+def run_flags(params, resolver=None):
     try:
-        return _run_flags(params)
+        return _run_flags(params, resolver)
     except Exception as e:  # last line of defence: a readable failure, never a traceback
         return {"ok": False, "input_error": "sglang_flags could not process its input (%s: %s); this is a bug in "
                 "specdeploy.sglang, please report it with the task's arguments. %s" % (
@@ -72,13 +75,13 @@ def run_flags(params):
                 "mode": params.get("mode")}
 
 
-def _run_flags(params):
+def _run_flags(params, resolver=None):
     mode = params.get("mode") or "static"
     gpus = params.get("gpus")
     caps = params.get("capabilities")
     allow = list(params.get("allow_overrides") or [])
     common = dict(gpus=gpus, draft_config=params.get("draft_config"), target_config=params.get("target_config"),
-                  allow_overrides=allow)
+                  allow_overrides=allow, read_paths=params.get("read_paths", True))
     migrated = None
     if params.get("spec") is not None:
         probe_caps = caps
@@ -127,7 +130,7 @@ def _run_flags(params):
                 requested = spec.requested_fields(args)
             except Exception:  # the installed parser is the judge; the static one may not know a flag
                 requested = {}
-        _installed(params, result, result.argv, result.env, version, requested, allow)
+        _installed(params, result, result.argv, result.env, version, requested, allow, resolver)
     out = _out(result, mode)
     if migrated is not None:
         out["spec"] = migrated

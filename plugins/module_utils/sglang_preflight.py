@@ -1,82 +1,233 @@
 # -*- coding: utf-8 -*-
 # Copyright: specdeploy developers
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Fleet preflight: validate every host's SGLang spec on the controller, without contacting hosts.
+"""Fleet preflight: every instance of every host validated on the controller, without contacting a host.
 
-Input per host (inventory variables; see docs/interfaces.md):
-  sglang_spec             the structured spec (one instance), or
-  sglang_specs            {instance: spec} (several instances on one host)
-  sglang_expected_gpus    GPU facts expected on the host (gpu_facts' list shape); omitted = GPU checks skipped
+The one code path behind tools/specdeploy-preflight, the sglang_preflight action (``group:``) and
+playbooks/preflight.yml (so deploy.yml's first play). Input per host: the inventory variables the
+roles read (docs/interfaces.md), templated as a play sees them:
+
+  server_instances        [{name, spec, cuda_visible_devices, smoke}] - the server role's own input
+  sglang_expected_gpus    GPU facts declared for the host (gpu_facts' list shape); omitted = GPU checks skipped.
+                          An instance with cuda_visible_devices is checked against those GPUs only.
   sglang_capabilities     expected probe result (sglang_probe's `sglang`), needed for verify: tree
   sglang_target_config / sglang_draft_config   config.json mappings (or paths readable on the controller)
   sglang_allow_overrides  extra allowed overrides
 
-Used by the sglang_preflight module (playbooks/preflight.yml) and tools/specdeploy-preflight.
-stdlib only.
+`sglang_spec` / `sglang_specs` (the preflight's own names before server_instances) are no longer read:
+a host that still sets them fails, saying so.
+
+Authority mode (opt-in): each distinct instance is also resolved by the real SGLang of its release on
+the controller (sglang_flags_run's installed mode, through a cache keyed by the argv, env, configs
+and kit), so the verdict is SGLang's own word. stdlib only.
 """
 from __future__ import annotations
 
+import glob
+import hashlib
+import json
+import os
+import threading
+
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec as spec
 
-HOST_KEYS = ("sglang_spec", "sglang_specs", "sglang_expected_gpus", "sglang_capabilities",
-             "sglang_target_config", "sglang_draft_config", "sglang_allow_overrides")
+HOST_KEYS = ("server_instances", "sglang_expected_gpus", "sglang_capabilities", "sglang_target_config",
+             "sglang_draft_config", "sglang_allow_overrides")
+# read only to fail a host that still uses them
+REMOVED_KEYS = ("sglang_spec", "sglang_specs")
+READ_KEYS = HOST_KEYS + REMOVED_KEYS
+# notes of the engine the fleet treats as errors (playbook: specdeploy_preflight_fatal_notes)
+DEFAULT_FATAL_NOTES = ("BLOCK_SIZE_MISMATCH",)
+# exit codes of tools/specdeploy-preflight (and `rc` of the result)
+EXIT_PASSED, EXIT_FAILED, EXIT_INPUT, EXIT_NOTHING_CHECKED = 0, 1, 2, 3
+DEFAULT_PORT = 30000
+VERDICT_KEYS = ("ok", "errors", "notes", "argv", "resolved", "overrides", "tree_verify")
+# the collection's root (checkout or installed copy): <root>/plugins/module_utils/this file
+COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _err(code, message, field=None, stage="input"):
+    return {"code": code, "message": message, "field": field, "stage": stage}
+
+
+def _failed_verdict(*errors):
+    return {"ok": False, "errors": list(errors), "notes": [], "argv": [], "resolved": {}, "overrides": [],
+            "tree_verify": None, "judged_by": "preflight"}
 
 
 def instances_of(hostvars):
+    """(instances [{name, spec, cuda_visible_devices, smoke}] or None when the host has none, host errors)."""
     if not isinstance(hostvars, dict):
-        return None
-    if hostvars.get("sglang_specs") is not None:
-        specs = hostvars["sglang_specs"]
-        return specs if isinstance(specs, dict) else {"?": specs}
-    if hostvars.get("sglang_spec") is not None:
-        return {"default": hostvars["sglang_spec"]}
-    return None
+        return None, [_err("PREFLIGHT_INPUT", "the host's variables are not a mapping")]
+    insts = hostvars.get("server_instances")
+    if not insts:
+        old = [k for k in REMOVED_KEYS if hostvars.get(k) is not None]
+        if old:
+            return None, [_err("PREFLIGHT_INPUT", "%s is no longer read by the preflight (removed): give the host "
+                               "server_instances [{name, spec, cuda_visible_devices}], the server role's input that "
+                               "deploy.yml reads" % " and ".join(old), field=old[0])]
+        return None, []
+    if not isinstance(insts, list) or not all(isinstance(i, dict) for i in insts):
+        return None, [_err("PREFLIGHT_INPUT", "server_instances must be a list of mappings {name, spec, "
+                           "cuda_visible_devices, smoke}", field="server_instances")]
+    errors, names, ports = [], {}, {}
+    for n, inst in enumerate(insts):
+        name = inst.get("name")
+        if not isinstance(name, str) or not name:
+            errors.append(_err("PREFLIGHT_INPUT", "server_instances[%d] has no name" % n, field="server_instances"))
+            continue
+        names.setdefault(name, 0)
+        names[name] += 1
+        sp = inst.get("spec")
+        if not isinstance(sp, dict):
+            errors.append(_err("PREFLIGHT_INPUT", "instance %s: spec must be a mapping (the structured spec), got %s"
+                               % (name, type(sp).__name__), field="server_instances"))
+            continue
+        ports.setdefault(str(sp.get("port", DEFAULT_PORT)), []).append(name)
+        if inst.get("smoke") is not None and not isinstance(inst["smoke"], dict):
+            errors.append(_err("PREFLIGHT_INPUT", "instance %s: smoke must be a mapping of smoke_decode arguments"
+                               % name, field="server_instances"))
+    for name, count in sorted(names.items()):
+        if count > 1:
+            errors.append(_err("PREFLIGHT_INPUT", "instance name %s is used %d times (one unit sglang-%s.service "
+                               "each)" % (name, count, name), field="server_instances"))
+    for port, who in sorted(ports.items()):
+        if len(who) > 1:
+            errors.append(_err("PREFLIGHT_INPUT", "instances %s all listen on port %s" % (", ".join(who), port),
+                               field="server_instances"))
+    return insts, errors
 
 
-def check_host(name, hostvars, read_paths=False):
-    """{instance: result dict (ok, errors, notes, argv, resolved, overrides)} for one host."""
-    out = {}
-    instances = instances_of(hostvars)
-    if instances is None:
-        return None
-    gpus = hostvars.get("sglang_expected_gpus")
-    for inst, sp in sorted(instances.items()):
-        res = spec.validate(sp, gpus=gpus, capabilities=hostvars.get("sglang_capabilities"),
-                            target_config=hostvars.get("sglang_target_config"),
-                            draft_config=hostvars.get("sglang_draft_config"),
-                            allow_overrides=hostvars.get("sglang_allow_overrides") or (), read_paths=read_paths)
-        d = res.as_dict()
-        out[str(inst)] = {k: d[k] for k in ("ok", "errors", "notes", "argv", "resolved", "overrides", "tree_verify")}
-    return out
+def instance_gpus(gpus, cuda_visible_devices):
+    """The declared GPUs an instance sees (CUDA_VISIBLE_DEVICES: indices or UUIDs), and an error or None."""
+    if cuda_visible_devices is None or str(cuda_visible_devices).strip() == "" or not isinstance(gpus, list):
+        return gpus, None
+    wanted = [x.strip() for x in str(cuda_visible_devices).split(",") if x.strip()]
+    known = {}
+    for pos, g in enumerate(gpus):
+        if isinstance(g, dict):
+            known[str(g.get("index", pos))] = g
+            if g.get("uuid"):
+                known[str(g["uuid"])] = g
+    missing = [w for w in wanted if w not in known]
+    if missing:
+        return gpus, _err("CUDA_VISIBLE_DEVICES", "cuda_visible_devices %s names GPU %s, which sglang_expected_gpus "
+                          "does not declare (declared: %s)" % (cuda_visible_devices, ", ".join(missing), ", ".join(
+                              sorted(k for k in known if not k.startswith("GPU-")))), field="cuda_visible_devices",
+                          stage="hardware")
+    return [known[w] for w in wanted], None
 
 
-def check_fleet(hosts, read_paths=False):
-    """hosts: {name: hostvars}. Returns {verdicts, failed_hosts, skipped_hosts, lines, ok}."""
-    verdicts, failed, skipped = {}, [], []
+def _promote_fatal(v, fatal_notes):
+    for n in v.get("notes") or []:
+        if n.get("code") in fatal_notes:
+            v["errors"].append(_err(n["code"], n["message"] + " (fatal by specdeploy_preflight_fatal_notes)",
+                                    stage="policy"))
+    v["ok"] = not v["errors"]
+    return v
+
+
+def check_instance(inst, hostvars, read_paths=False, authority=None):
+    """The verdict of one instance: ok, errors, notes, argv, resolved, overrides, tree_verify, judged_by."""
+    gpus, gpu_error = instance_gpus(hostvars.get("sglang_expected_gpus"), inst.get("cuda_visible_devices"))
+    kw = dict(gpus=gpus, capabilities=hostvars.get("sglang_capabilities"),
+              target_config=hostvars.get("sglang_target_config"), draft_config=hostvars.get("sglang_draft_config"),
+              allow_overrides=list(hostvars.get("sglang_allow_overrides") or ()))
+    d = spec.validate(inst["spec"], read_paths=read_paths, **kw).as_dict()
+    v = {k: d[k] for k in VERDICT_KEYS}
+    v["judged_by"] = "static"
+    if authority is not None and not any(e["stage"] == "input" for e in d["errors"]):
+        v = authority.judge(inst["spec"], v, read_paths=read_paths, **kw)
+    if gpu_error:
+        v["errors"].append(gpu_error)
+        v["ok"] = False
+    return v
+
+
+def check_fleet(hosts, read_paths=False, fatal_notes=DEFAULT_FATAL_NOTES, authority=None, group=None):
+    """hosts: {name: hostvars (READ_KEYS)}. Returns the result of the preflight:
+
+    ok, exit_code (EXIT_*), status (passed | failed | nothing checked), verdicts {host: {instance: verdict}},
+    failed_hosts, hosts_without_instances, instances_checked, lines (one per instance), summary.
+    """
     if not isinstance(hosts, dict):
         raise TypeError("hosts must map host names to their variables, got %s" % type(hosts).__name__)
+    fatal_notes = set(fatal_notes or ())
+    verdicts, failed, without = {}, [], []
     for name in sorted(hosts):
+        hv = hosts[name]
         try:
-            v = check_host(name, hosts[name], read_paths)
+            insts, host_errors = instances_of(hv)
+            if host_errors:
+                verdicts[name] = {"(host)": _failed_verdict(*host_errors)}
+                failed.append(name)
+                continue
+            if insts is None:
+                without.append(name)
+                continue
+            v = {}
+            for inst in insts:
+                v[inst["name"]] = (name, inst)
         except Exception as e:  # one host's broken data must not hide the others' verdicts
-            v = {"default": {"ok": False, "errors": [{"code": "PREFLIGHT_ERROR", "message": "%s: %s" % (
-                type(e).__name__, e), "field": None, "stage": "input"}], "notes": [], "argv": [], "resolved": {},
-                "overrides": [], "tree_verify": None}}
-        if v is None:
-            skipped.append(name)
-            continue
+            v = {"(host)": _failed_verdict(_err("PREFLIGHT_ERROR", "%s: %s" % (type(e).__name__, e)))}
         verdicts[name] = v
-        if not all(i["ok"] for i in v.values()):
+        if "(host)" in v:
             failed.append(name)
-    return {"verdicts": verdicts, "failed_hosts": failed, "skipped_hosts": skipped, "ok": not failed,
-            "lines": format_lines(verdicts, skipped)}
+    _judge_all(verdicts, hosts, read_paths, authority, fatal_notes)
+    for name in sorted(verdicts):
+        if name not in failed and not all(i["ok"] for i in verdicts[name].values()):
+            failed.append(name)
+    checked = sum(len(v) for h, v in verdicts.items() if "(host)" not in v)
+    where = ("group %s" % group) if group else "the inventory"
+    if not hosts:
+        status, rc = "nothing checked", EXIT_NOTHING_CHECKED
+        summary = "nothing checked: %s has no hosts" % where
+    elif checked == 0 and not failed:
+        status, rc = "nothing checked", EXIT_NOTHING_CHECKED
+        summary = "nothing checked: no host of %s has server_instances (%d host(s) without)" % (where, len(without))
+    else:
+        # a host of the group without instances, next to hosts that have some, is a mistake (deploy.yml
+        # would serve nothing there)
+        failed = sorted(set(failed) | set(without))
+        status, rc = ("failed", EXIT_FAILED) if failed else ("passed", EXIT_PASSED)
+        summary = "%d instance(s) on %d host(s) checked, %d host(s) failed: %s" % (
+            checked, len([h for h in verdicts if "(host)" not in verdicts[h]]), len(failed), status)
+    if authority is not None:
+        summary += " (authority: %s)" % authority.stats_text()
+    return {"ok": rc == EXIT_PASSED, "exit_code": rc, "status": status, "verdicts": verdicts, "failed_hosts": failed,
+            "hosts_without_instances": without, "instances_checked": checked,
+            "lines": format_lines(verdicts, without, status), "summary": summary}
 
 
-def format_lines(verdicts, skipped=()):
+def _judge_all(verdicts, hosts, read_paths, authority, fatal_notes):
+    """Replace each (host, instance) job in verdicts by its verdict; in parallel with the authority (its
+    time is SGLang processes; the cache makes an answer shared by every instance with the same key)."""
+    jobs = [(h, i) for h in sorted(verdicts) for i, j in verdicts[h].items() if isinstance(j, tuple)]
+
+    def one(job):
+        host, name = job
+        _h, inst = verdicts[host][name]
+        try:
+            return _promote_fatal(check_instance(inst, hosts[host], read_paths, authority), fatal_notes)
+        except Exception as e:  # one instance's broken data must not hide the others' verdicts
+            return _failed_verdict(_err("PREFLIGHT_ERROR", "%s: %s" % (type(e).__name__, e)))
+
+    if authority is not None and len(jobs) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(max_workers=authority.workers) as pool:
+            results = list(pool.map(one, jobs))
+    else:
+        results = [one(j) for j in jobs]
+    for (host, name), v in zip(jobs, results):
+        verdicts[host][name] = v
+
+
+def format_lines(verdicts, without=(), status=None):
     lines = []
     for host in sorted(verdicts):
         for inst, v in sorted(verdicts[host].items()):
-            label = host if inst == "default" else "%s/%s" % (host, inst)
+            label = host if inst == "(host)" else "%s/%s" % (host, inst)
+            by = "" if v.get("judged_by") in (None, "static", "preflight") else " [%s]" % v["judged_by"]
             if v["ok"]:
                 r = v.get("resolved") or {}
                 algo = r.get("speculative_algorithm") or "no speculation"
@@ -85,10 +236,249 @@ def format_lines(verdicts, skipped=()):
                     extra = " draft_tokens=%s topk=%s" % (
                         r.get("speculative_num_draft_tokens"), r.get("speculative_eagle_topk"))
                 tree = (" tree=%s" % v["tree_verify"]) if v.get("tree_verify") else ""
-                lines.append("OK    %s: %s%s%s (%d notes)" % (label, algo, extra, tree, len(v["notes"])))
+                lines.append("OK    %s: %s%s%s (%d notes)%s" % (label, algo, extra, tree, len(v["notes"]), by))
             else:
                 errors = "; ".join("[%s] %s" % (e["code"], e["message"]) for e in v["errors"])
-                lines.append("FAIL  %s: %s" % (label, errors))
-    for host in skipped:
-        lines.append("SKIP  %s: no sglang_spec / sglang_specs" % host)
+                lines.append("FAIL  %s: %s%s" % (label, errors, by))
+    verb = "SKIP" if status == "nothing checked" else "FAIL"
+    for host in without:
+        lines.append("%s  %s: no server_instances (each host of the group needs at least one instance with a spec)"
+                     % (verb, host))
     return lines
+
+
+# ----------------------------------------------------------------------------------------------
+# Authority: the real SGLang of the release, on the controller
+# ----------------------------------------------------------------------------------------------
+def default_kits_dir():
+    return os.environ.get("SPECDEPLOY_LAB_KITS") or os.path.join(COLLECTION_ROOT, ".lab", "kits")
+
+
+def default_cache_dir():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "specdeploy", "authority")
+
+
+def venv_sglang_version(python):
+    """SGLang's version in the venv of `python`, from its dist-info (no process), or None."""
+    venv = os.path.dirname(os.path.dirname(os.path.abspath(python)))
+    for d in glob.glob(os.path.join(venv, "lib", "python*", "site-packages", "sglang-*.dist-info")):
+        return os.path.basename(d)[len("sglang-"):-len(".dist-info")]
+    return None
+
+
+def oracle_error():
+    from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
+
+    return oracle.OracleError
+
+
+def _sha(obj):
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+
+
+class Authority(object):
+    """Resolve instance specs with the real SGLang of their release on the controller, cached.
+
+    pythons: {sglang version: python} given by the operator (first choice); then
+    <kits_dir>/<version>/bin/python, then the lab's <root>/.lab/sglang-venv/bin/python when it holds
+    that version. Answers are cached under cache_dir by a hash of (kit, argv, env, configs).
+    """
+
+    # CPU kits carry the lab shim (empty sgl_kernel/torchvision the CPU import path needs); the variable
+    # is read by nothing else
+    KIT_ENV = {"SPECDEPLOY_LAB_SHIM_MODULES": "sgl_kernel,torchvision"}
+
+    def __init__(self, pythons=None, kits_dir=None, cache_dir=None, timeout=600, use_cache=True, workers=None):
+        self.pythons = {str(k): str(v) for k, v in (pythons or {}).items()}
+        self.kits_dir = kits_dir or default_kits_dir()
+        self.cache_dir = cache_dir or default_cache_dir()
+        self.timeout = timeout
+        self.use_cache = use_cache
+        self.memo = {}
+        # SGLang processes at once (each imports SGLang: CPU-bound)
+        self.workers = workers or max(1, min(4, os.cpu_count() or 1))
+        self._lock = threading.Lock()
+        self._key_locks = {}
+        self.resolutions = 0
+        self.cache_hits = 0
+
+    def stats_text(self):
+        return "%d SGLang process(es) run, %d answer(s) from the cache %s" % (
+            self.resolutions, self.cache_hits, self.cache_dir)
+
+    def python_for(self, version):
+        """(python, [candidates tried])."""
+        version = str(version)
+        cands = []
+        if version in self.pythons:
+            cands.append(self.pythons[version])
+        cands.append(os.path.join(self.kits_dir, version, "bin", "python"))
+        lab = os.path.join(COLLECTION_ROOT, ".lab", "sglang-venv", "bin", "python")
+        if venv_sglang_version(lab) == version:
+            cands.append(lab)
+        for c in cands:
+            if os.path.exists(c):
+                # the venv's real directory (a checkout reached through a symlink is the same kit), not the
+                # interpreter's (a venv's bin/python links to its base python)
+                venv = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(c))))
+                return os.path.join(venv, "bin", os.path.basename(c)), cands
+        return None, cands
+
+    def _config_dir(self, source):
+        """A controller directory whose config.json is the declared config (SGLang reads the model dir)."""
+        cfg = spec.load_config(source)
+        if cfg is None:
+            return None
+        d = os.path.join(self.cache_dir, "configs", _sha(cfg)[:16])
+        if not os.path.isfile(os.path.join(d, "config.json")):
+            os.makedirs(d, exist_ok=True)
+            tmp = os.path.join(d, "config.json.tmp%d.%d" % (os.getpid(), threading.get_ident()))
+            with open(tmp, "w") as f:
+                json.dump(cfg, f, indent=1, sort_keys=True)
+            os.replace(tmp, os.path.join(d, "config.json"))
+        return d
+
+    def _kit_id(self, python):
+        pyvenv = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(python))), "pyvenv.cfg")
+        return [os.path.abspath(python), os.stat(pyvenv).st_mtime if os.path.exists(pyvenv) else None]
+
+    def _cached(self, key, compute):
+        """The cached answer under `key` (memo, then cache_dir/<key>.json), else compute() once per key."""
+        path = os.path.join(self.cache_dir, key + ".json")
+        with self._lock:
+            key_lock = self._key_locks.setdefault(key, threading.Lock())
+        with key_lock:  # one SGLang process per key, however many instances share it
+            hit = self.memo.get(key)
+            if hit is None and self.use_cache and os.path.isfile(path):
+                try:
+                    with open(path) as f:
+                        hit = json.load(f)
+                except (OSError, ValueError):
+                    hit = None
+            if hit is not None:
+                with self._lock:
+                    self.cache_hits += 1
+            else:
+                hit = compute()
+                with self._lock:
+                    self.resolutions += 1
+                if self.use_cache:
+                    os.makedirs(self.cache_dir, exist_ok=True)
+                    tmp = path + ".tmp%d.%d" % (os.getpid(), threading.get_ident())
+                    with open(tmp, "w") as f:
+                        json.dump(hit, f, sort_keys=True, default=str)
+                    os.replace(tmp, path)
+            self.memo[key] = hit
+        return hit
+
+    def kit_probe(self, python):
+        """SGLang's probe of the kit (version, flags, tree-verify flavors), cached like the resolutions."""
+        from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
+
+        return self._cached(_sha({"kit": self._kit_id(python), "probe": True}),
+                            lambda: {"probe": oracle.probe(python, timeout=self.timeout, extra_env=dict(self.KIT_ENV))})
+
+    def _resolver(self, python, paths, holder):
+        """oracle.probe_and_resolve's signature, with the host's model paths swapped for the declared
+        configs' directories, and answers cached."""
+        from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
+
+        back = {v: k for k, v in paths.items()}
+        kit_id = self._kit_id(python)
+
+        def swap(argv):
+            out, prev = [], None
+            for a in argv:
+                if prev in ("--model-path", "--speculative-draft-model-path") and a in paths:
+                    a = paths[a]
+                elif "=" in a and a.split("=", 1)[0] in ("--model-path", "--speculative-draft-model-path") and \
+                        a.split("=", 1)[1] in paths:
+                    a = "%s=%s" % (a.split("=", 1)[0], paths[a.split("=", 1)[1]])
+                out.append(a)
+                prev = a if a.startswith("--") else None
+            return out
+
+        def resolve(python_, argv, env=None, timeout=300, want_probe=True):
+            argv = swap(argv)
+            env = dict(self.KIT_ENV, **(env or {}))
+
+            def compute():
+                # always probe: the kit's version and tree-verify flavors are checked against the spec
+                caps, answer = oracle.probe_and_resolve(python_, argv, env, timeout=self.timeout, want_probe=True)
+                return {"probe": caps, "answer": answer}
+
+            hit = self._cached(_sha({"kit": kit_id, "argv": argv, "env": env}), compute)
+            answer = dict(hit["answer"])
+            answer["resolved"] = {k: back.get(v, v) if isinstance(v, str) else v
+                                  for k, v in (answer.get("resolved") or {}).items()}
+            holder["probe"] = hit["probe"]
+            return hit["probe"], answer
+
+        return resolve
+
+    def judge(self, sp, static, read_paths=False, gpus=None, capabilities=None, target_config=None,
+              draft_config=None, allow_overrides=()):
+        """The verdict of `sp` by its release's SGLang (same shape as the static one)."""
+        from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_flags_run as flags_run
+
+        version = str(sp.get("sglang_version"))
+        python, tried = self.python_for(version)
+        if python is None:
+            return _failed_verdict(_err("ORACLE_UNAVAILABLE", "authority: no controller SGLang %s (tried %s); build "
+                                        "the release's kit or map the version to a python (specdeploy_authority_"
+                                        "pythons / --authority-python %s=PATH)" % (version, ", ".join(tried), version),
+                                        field="sglang_version"))
+        s = sp.get("speculative") if isinstance(sp.get("speculative"), dict) else {}
+        missing = [n for n, given in (("sglang_target_config", target_config),
+                                      ("sglang_draft_config", draft_config if s.get("algorithm") else True))
+                   if given is None]
+        if missing:
+            return _failed_verdict(_err("AUTHORITY_NEEDS_CONFIG", "authority: SGLang reads the model configs to "
+                                        "resolve; declare %s (config.json mapping or controller path)" %
+                                        " and ".join(missing), field=missing[0]))
+        try:
+            paths = {}
+            if sp.get("model_path"):
+                paths[str(sp["model_path"])] = self._config_dir(target_config)
+            if s.get("draft_model_path") and draft_config is not None:
+                paths[str(s["draft_model_path"])] = self._config_dir(draft_config)
+        except (spec.ConfigError, OSError) as e:
+            return _failed_verdict(_err("CONFIG_UNREADABLE", "authority: %s" % e, field="sglang_target_config"))
+        flavor = static.get("tree_verify")
+        if flavor:
+            try:
+                kit = self.kit_probe(python)["probe"]
+            except oracle_error() as e:
+                return _failed_verdict(_err("ORACLE_UNAVAILABLE", "authority: cannot probe %s: %s" % (python, e),
+                                            field="sglang_version"))
+            if flavor not in (kit.get("tree_verify") or []):
+                # the kit is a plain release: it cannot judge a tree-verify build's flags; say so, keep the
+                # static verdict
+                return dict(static, notes=list(static["notes"]) + [{
+                    "code": "AUTHORITY_UNJUDGED", "message": "authority: %s (SGLang %s) has no tree-verify flavor %s, "
+                    "so the static verdict stands; map %s to a controller python of that build to have SGLang judge "
+                    "it" % (python, kit.get("version"), flavor, version)}], judged_by="static (kit lacks %s)" % flavor)
+        holder = {}
+        out = flags_run.run_flags({"spec": sp, "mode": "installed", "python": python, "timeout": self.timeout,
+                                   "gpus": gpus, "capabilities": capabilities, "target_config": target_config,
+                                   "draft_config": draft_config, "allow_overrides": list(allow_overrides or ()),
+                                   "read_paths": read_paths}, resolver=self._resolver(python, paths, holder))
+        if out.get("input_error"):
+            return _failed_verdict(_err("PREFLIGHT_ERROR", out["input_error"]))
+        probe = holder.get("probe") or {}
+        v = {k: out[k] for k in VERDICT_KEYS}
+        v["judged_by"] = "SGLang %s %s" % (probe.get("version") or version, python)
+        if probe.get("version") and str(probe["version"]) != version:
+            v["errors"].append(_err("VERSION_MISMATCH", "authority: %s has SGLang %s, the spec is for %s" % (
+                python, probe["version"], version), field="sglang_version"))
+            v["ok"] = False
+        return v
+
+
+def failure_message(out):
+    """The one-line failure of a preflight result (the module's and the action's msg)."""
+    if out["status"] == "nothing checked":
+        return "preflight checked nothing (%s); this is not a pass" % out["summary"]
+    return "preflight failed for %d host(s): %s" % (len(out["failed_hosts"]), " | ".join(
+        line for line in out["lines"] if line.startswith("FAIL")))

@@ -7,15 +7,21 @@ from __future__ import annotations
 DOCUMENTATION = r"""
 ---
 module: sglang_preflight
-short_description: Validate the SGLang flags of every host of an inventory, on the controller
+short_description: Validate every SGLang instance of every host of an inventory, on the controller
 version_added: "0.1.0"
 description:
-  - Runs the static checks of M(specdeploy.sglang.sglang_flags) for every host given, without contacting
-    any host, and reports a verdict per host (and per instance).
-  - Meant for C(playbooks/preflight.yml) on C(localhost), fed from C(hostvars); each host's variables are
-    C(sglang_spec) (or C(sglang_specs) for several instances), C(sglang_expected_gpus),
-    C(sglang_capabilities), C(sglang_target_config), C(sglang_draft_config), C(sglang_allow_overrides).
-  - Hosts without C(sglang_spec) or C(sglang_specs) are listed as skipped.
+  - Runs the static checks of M(specdeploy.sglang.sglang_flags) for every instance of every host given,
+    without contacting any host, and reports a verdict per instance. The same code path as
+    C(tools/specdeploy-preflight) and C(playbooks/preflight.yml) (deploy.yml's first play).
+  - Reads what deploy.yml reads - each host's C(server_instances) (C(name), C(spec), C(cuda_visible_devices),
+    C(smoke); the server role's input) - plus the declared facts C(sglang_expected_gpus) (an instance with
+    C(cuda_visible_devices) is checked against those GPUs only), C(sglang_capabilities),
+    C(sglang_target_config), C(sglang_draft_config), C(sglang_allow_overrides).
+  - A host of the group without C(server_instances) fails when other hosts have some; when no host has
+    any, the result is C(nothing checked) (C(ok=false), C(exit_code=3)), never a pass. The old C(sglang_spec) and
+    C(sglang_specs) variables are no longer read; a host that sets them fails, saying so.
+  - With O(authority), each distinct instance is also resolved by the real SGLang of its release on the
+    controller (a CPU kit), answers cached by a hash of the argv, env, configs and kit.
   - An action plugin does the work on the controller; the task needs no connection to any host.
 author:
   - specdeploy developers (@specdeploy)
@@ -31,12 +37,12 @@ attributes:
 options:
   group:
     description:
-      - Inventory group whose hosts are checked; their C(sglang_*) variables are read from C(hostvars)
-        on the controller, templated as a play would see them. Mutually exclusive with O(hosts).
+      - Inventory group whose hosts are checked; their variables are read from C(hostvars) on the
+        controller, templated as a play would see them. Mutually exclusive with O(hosts).
     type: str
   hosts:
     description:
-      - Host name to that host's variables (only the C(sglang_*) keys above are read), instead of O(group).
+      - Host name to that host's variables (only the keys above are read), instead of O(group).
     type: dict
   read_configs:
     description:
@@ -45,9 +51,33 @@ options:
     default: false
   fail_on_error:
     description:
-      - Fail the task when any host fails.
+      - Fail the task when any instance fails, or nothing was checked.
     type: bool
     default: true
+  fatal_notes:
+    description:
+      - Codes of notes of the engine that fail an instance like errors (C(specdeploy_preflight_fatal_notes)).
+    type: list
+    elements: str
+    default: [BLOCK_SIZE_MISMATCH]
+  authority:
+    description:
+      - Also resolve each distinct instance with the real SGLang of its release on the controller
+        (installed mode of M(specdeploy.sglang.sglang_flags)), cached. Needs C(sglang_target_config) and
+        C(sglang_draft_config), which SGLang reads to resolve.
+      - The controller python of SGLang C(X) is O(authority_pythons)C([X]), else
+        C($SPECDEPLOY_LAB_KITS/X/bin/python) (default C(<collection>/.lab/kits)).
+    type: bool
+    default: false
+  authority_pythons:
+    description:
+      - SGLang version to the controller python of a venv with that release (C(specdeploy_authority_pythons)).
+    type: dict
+    default: {}
+  authority_cache:
+    description:
+      - Cache directory of the authority's answers (default C(~/.cache/specdeploy/authority)).
+    type: path
 seealso:
   - module: specdeploy.sglang.sglang_flags
 """
@@ -57,41 +87,68 @@ EXAMPLES = r"""
   hosts: localhost
   gather_facts: false
   tasks:
-    - name: Validate each host's flags against its SGLang version's rules
+    - name: Validate every instance of every host against its SGLang version's rules
       specdeploy.sglang.sglang_preflight:
         group: sglang_servers
 
-    - name: The same from an explicit mapping (host -> variables)
+    - name: The same, with SGLang's own resolution on the controller
+      specdeploy.sglang.sglang_preflight:
+        group: sglang_servers
+        authority: true
+        authority_pythons:
+          "0.5.23": /opt/sglang-kits/0.5.23/bin/python
+
+    - name: From an explicit mapping (host -> variables)
       specdeploy.sglang.sglang_preflight:
         hosts:
-          gpu01: {sglang_spec: "{{ hostvars['gpu01'].sglang_spec }}"}
+          gpu01:
+            server_instances: "{{ hostvars['gpu01'].server_instances }}"
         fail_on_error: false
 """
 
 RETURN = r"""
 ok:
-  description: True when every host passed.
+  description: True when every instance passed (and at least one was checked).
   returned: always
   type: bool
+exit_code:
+  description: 0 passed, 1 an instance or host failed, 3 nothing checked (the exit status of tools/specdeploy-preflight; not `rc`, which would fail the task).
+  returned: always
+  type: int
+status:
+  description: C(passed), C(failed) or C(nothing checked).
+  returned: always
+  type: str
 verdicts:
-  description: Host to instance to C(ok), C(errors), C(notes), C(argv), C(resolved), C(overrides), C(tree_verify).
+  description:
+    - Host to instance to C(ok), C(errors), C(notes), C(argv), C(resolved), C(overrides), C(tree_verify),
+      C(judged_by) (C(static), or the SGLang and python that resolved it). Host-level input errors are
+      under the instance key C((host)).
   returned: always
   type: dict
 failed_hosts:
-  description: Hosts with at least one error.
+  description: Hosts with at least one failed instance, or without instances.
   returned: always
   type: list
   elements: str
-skipped_hosts:
-  description: Hosts without an SGLang spec.
+hosts_without_instances:
+  description: Hosts of the group without C(server_instances).
   returned: always
   type: list
   elements: str
+instances_checked:
+  description: Number of instances checked.
+  returned: always
+  type: int
 lines:
-  description: One line per host (and instance), C(OK), C(FAIL) with the errors, or C(SKIP).
+  description: One line per instance, C(OK) or C(FAIL) with the errors (C(SKIP) for hosts without instances when nothing was checked).
   returned: always
   type: list
   elements: str
+summary:
+  description: One line, for example C(5 instance(s) on 4 host(s) checked, 0 host(s) failed - passed).
+  returned: always
+  type: str
 """
 
 from ansible.module_utils.basic import AnsibleModule
@@ -106,21 +163,26 @@ def main():
             hosts=dict(type="dict"),
             read_configs=dict(type="bool", default=False),
             fail_on_error=dict(type="bool", default=True),
+            fatal_notes=dict(type="list", elements="str", default=list(pf.DEFAULT_FATAL_NOTES)),
+            authority=dict(type="bool", default=False),
+            authority_pythons=dict(type="dict", default={}),
+            authority_cache=dict(type="path"),
         ),
         mutually_exclusive=[("hosts", "group")],
         required_one_of=[("hosts", "group")],
         supports_check_mode=True,
     )
-    if module.params["group"] is not None:
+    p = module.params
+    if p["group"] is not None:
         module.fail_json(msg="sglang_preflight with `group` runs as an action on the controller; this module "
                              "file was run directly, so give `hosts` instead.")
     hosts = {}
-    for name, hv in module.params["hosts"].items():
-        hosts[name] = {k: hv.get(k) for k in pf.HOST_KEYS} if isinstance(hv, dict) else hv
-    out = pf.check_fleet(hosts, read_paths=module.params["read_configs"])
-    if not out["ok"] and module.params["fail_on_error"]:
-        module.fail_json(msg="preflight failed for %d host(s): %s" % (len(out["failed_hosts"]), " | ".join(
-            line for line in out["lines"] if line.startswith("FAIL"))), **out)
+    for name, hv in p["hosts"].items():
+        hosts[name] = {k: hv.get(k) for k in pf.READ_KEYS} if isinstance(hv, dict) else hv
+    authority = pf.Authority(pythons=p["authority_pythons"], cache_dir=p["authority_cache"]) if p["authority"] else None
+    out = pf.check_fleet(hosts, read_paths=p["read_configs"], fatal_notes=p["fatal_notes"], authority=authority)
+    if not out["ok"] and p["fail_on_error"]:
+        module.fail_json(msg=pf.failure_message(out), **out)
     module.exit_json(changed=False, **out)
 
 

@@ -150,13 +150,17 @@ def test_probe_module_bad_python_fails_clearly():
 
 def test_preflight_module_verdicts():
     bad = dict(GOOD, attention_backend="fa3")
+    gpus = [{"compute_capability": "12.0"}]
     res = run_module(sglang_preflight, {"hosts": {
-        "gpu1": {"sglang_spec": GOOD, "sglang_expected_gpus": [{"compute_capability": "12.0"}]},
-        "gpu2": {"sglang_spec": bad, "sglang_expected_gpus": [{"compute_capability": "12.0"}]},
+        "gpu1": {"server_instances": [{"name": "main", "spec": GOOD}], "sglang_expected_gpus": gpus},
+        "gpu2": {"server_instances": [{"name": "main", "spec": bad}], "sglang_expected_gpus": gpus},
         "web": {"ansible_host": "x"}}, "fail_on_error": False})
-    assert res["failed_hosts"] == ["gpu2"] and res["skipped_hosts"] == ["web"]
-    assert res["lines"][0].startswith("OK    gpu1") and "FA3_SM120" in res["lines"][1]
-    res = run_module(sglang_preflight, {"hosts": {"gpu2": {"sglang_spec": bad,
-                                                           "sglang_expected_gpus": [{"compute_capability": "12.0"}]}}})
+    assert res["failed_hosts"] == ["gpu2", "web"] and res["hosts_without_instances"] == ["web"]
+    assert res["lines"][0].startswith("OK    gpu1/main") and "FA3_SM120" in res["lines"][1]
+    res = run_module(sglang_preflight, {"hosts": {"gpu2": {"server_instances": [{"name": "main", "spec": bad}],
+                                                           "sglang_expected_gpus": gpus}}})
     assert_clear_failure(res)
-    assert "gpu2" in res["msg"]
+    assert "gpu2/main" in res["msg"]
+    res = run_module(sglang_preflight, {"hosts": {"web": {}}})
+    assert_clear_failure(res)
+    assert "checked nothing" in res["msg"] and res["exit_code"] == 3

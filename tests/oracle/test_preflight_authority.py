@@ -1,0 +1,47 @@
+"""The authority preflight against the real SGLang 0.5.23 venv: tools/specdeploy-preflight --authority on
+inventories/production's linear hosts (one distinct spec for two instances), cold then warm from the
+cache, and a variant SGLang itself refuses (DFLASH resets eagle_topk 4 to 1: an override error)."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOL = os.path.join(ROOT, "tools", "specdeploy-preflight")
+PYTHON = os.environ.get("SPECDEPLOY_SGLANG_PYTHON", "/work/main/.lab/sglang-venv/bin/python")
+
+pytestmark = pytest.mark.skipif(not os.path.exists(PYTHON), reason="no SGLang venv at %s (make lab-kit)" % PYTHON)
+
+
+def authority(inv, cache):
+    return subprocess.run([sys.executable, TOOL, "-i", str(inv), "--group", "dflash_linear", "--authority",
+                           "--authority-python", "0.5.23=%s" % PYTHON, "--authority-cache", str(cache)],
+                          capture_output=True, text=True, check=False, cwd=ROOT, timeout=1200)
+
+
+def test_authority_resolves_each_distinct_spec_once_then_reads_the_cache(tmp_path):
+    inv = os.path.join(ROOT, "inventories", "production")
+    p = authority(inv, tmp_path / "cache")
+    assert p.returncode == 0, p.stdout + p.stderr
+    for label in ("pro6000-b1/main", "pro6000-b2/main"):
+        line = next(x for x in p.stdout.splitlines() if x.startswith("OK    %s: " % label))
+        assert "DFLASH draft_tokens=16 topk=1" in line and "[SGLang 0.5.23 " in line, p.stdout
+    assert "(authority: 1 SGLang process(es) run, 1 answer(s) from the cache" in p.stdout, p.stdout
+    p = authority(inv, tmp_path / "cache")
+    assert p.returncode == 0 and "(authority: 0 SGLang process(es) run, 2 answer(s) from the cache" in p.stdout, p.stdout
+
+
+def test_authority_fails_what_sglang_rewrites(tmp_path):
+    inv = tmp_path / "production"
+    shutil.copytree(os.path.join(ROOT, "inventories", "production"), inv)
+    (inv / "host_vars" / "pro6000-b1.yml").write_text(yaml.safe_dump({"server_instances": [{
+        "name": "main", "cuda_visible_devices": "0,1",
+        "spec": "{{ prod_spec_base | combine({'speculative': prod_dflash_linear | combine({'eagle_topk': 4})}) }}"}]}))
+    p = authority(inv, tmp_path / "cache")
+    assert p.returncode == 1, p.stdout + p.stderr
+    fail = next(x for x in p.stdout.splitlines() if x.startswith("FAIL  pro6000-b1/main: "))
+    assert "eagle_topk" in fail and "[SGLang 0.5.23 " in fail, p.stdout
+    assert any(x.startswith("OK    pro6000-b2/main: ") for x in p.stdout.splitlines()), p.stdout
