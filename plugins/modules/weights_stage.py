@@ -23,8 +23,8 @@ description:
     controller copy) and are only verified, synced and published.
   - C(action=verify) checks a model directory that is already on the host (O(path)) and never changes it.
   - C(action=check) checks published copies (O(paths), or the copy of O(repo) at O(commit) under O(models_root))
-    against the manifest each one recorded when it was published: names and sizes always, and with O(deep)
-    the full sha256 of every file, all files hashed in parallel. Read-only. A mismatch fails naming the file
+    against the manifest each one recorded when it was published (names and sizes always, and with O(deep)
+    the full sha256 of every file, all files hashed in parallel). Read-only. A mismatch fails naming the file
     and both hashes; the weights role and the playbooks run it before any restart that loads the copy.
   - A model already published with the same manifest is left alone (changed=false, zero bytes moved).
 author: specdeploy developers (@specdeploy)
