@@ -191,8 +191,10 @@ def main(argv=None):
         sys.stdout.write("lab hub stand-in: %s at commit %s\n" % (name, repos[name]["commit"]))
     Handler.repos = repos
     Handler.log_path = args.log
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    sys.stdout.write("lab hub stand-in: listening on 127.0.0.1:%d\n" % server.server_address[1])
     sys.stdout.flush()
-    ThreadingHTTPServer(("127.0.0.1", args.port), Handler).serve_forever()
+    server.serve_forever()
 
 
 if __name__ == "__main__":
