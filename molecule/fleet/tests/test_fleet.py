@@ -336,6 +336,11 @@ def test_flipped_byte_in_the_weights_a_rollback_returns_to_refuses_the_rollback(
     assert f"{WEIGHTS}: sha256 {got}, its manifest says {want}" in out, out
     assert "PLAY [Roll back - canary first" not in out, out
     assert {h: state(h) for h in HOSTS} == before
+    # and on demand: verify.yml with the deep check finds it too (read-only)
+    rc, out = playbook("verify.yml", "-e", "specdeploy_verify_weights=true", report_dir=tmp_path)
+    assert rc != 0, out
+    assert f"{WEIGHTS}: sha256 {got}, its manifest says {want}" in out, out
+    assert {h: state(h) for h in HOSTS} == before
 
 
 def test_status_of_a_server_that_answers_health_but_no_longer_generates(tmp_path):
