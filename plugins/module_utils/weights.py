@@ -193,10 +193,8 @@ def describe(problems, where):
 def _published_differences(final, manifest):
     """How final differs from a published copy of exactly this manifest: [] when it is one (quick:
     recorded manifest, names and sizes; full hashes are checked by verify_dir on demand)."""
-    try:
-        with open(os.path.join(final, MANIFEST_NAME)) as f:
-            recorded = normalize_manifest(json.load(f))
-    except (IOError, OSError, ValueError, WeightsError):
+    recorded = recorded_manifest(final)
+    if recorded is None:
         return ["it has no readable %s (not published by this role)" % MANIFEST_NAME]
     out = ["%s is pinned but not in the published copy" % k for k in sorted(set(manifest) - set(recorded))]
     out += ["%s is in the published copy but not pinned" % k for k in sorted(set(recorded) - set(manifest))]
@@ -504,6 +502,79 @@ def verify_in_place(path, manifest, workers=None):
     if problems:
         raise WeightsError(describe(problems, path), files=[x["file"] for x in problems])
     return {"changed": False, "path": path, "files_verified": len(normalize_manifest(manifest))}
+
+
+def recorded_manifest(path):
+    """The manifest a published copy records (MANIFEST_NAME), or None when it has none."""
+    try:
+        with open(os.path.join(path, MANIFEST_NAME)) as f:
+            return normalize_manifest(json.load(f))
+    except (IOError, OSError, ValueError, WeightsError):
+        return None
+
+
+def check_published(paths, deep=True, workers=None, missing_ok=False):
+    """Check published copies against the manifests they record: names and sizes always, and with deep
+    the full sha256 of every file (all files of all paths hashed in one parallel pool).
+
+    A published model is read-only and never changed in place, but the disk under it can still change
+    (a flipped bit, a hand edit, a restore gone wrong): this is what a restart that loads it checks first.
+    Returns {paths: {path: {published, files, bytes}}, files_checked, bytes_checked, seconds, deep,
+    problems: [{path, file, problem, expected, actual}]}. A path without a recorded manifest is a problem
+    unless missing_ok (then it is reported with published false: not ours to check)."""
+    t0 = time.time()
+    out = {"paths": {}, "files_checked": 0, "bytes_checked": 0, "deep": bool(deep), "problems": []}
+    to_hash = []
+    for path in paths:
+        recorded = recorded_manifest(path) if os.path.isdir(path) else None
+        if recorded is None:
+            out["paths"][path] = {"published": False, "files": 0, "bytes": 0}
+            if not missing_ok:
+                out["problems"].append({"path": path, "file": MANIFEST_NAME, "problem": "missing",
+                                        "expected": None, "actual": None})
+            continue
+        info = out["paths"][path] = {"published": True, "files": len(recorded), "bytes": 0}
+        for rel, entry in sorted(recorded.items()):
+            full = os.path.join(path, rel)
+            if not os.path.isfile(full):
+                out["problems"].append({"path": path, "file": rel, "problem": "missing",
+                                        "expected": entry["sha256"], "actual": None})
+                continue
+            size = os.path.getsize(full)
+            info["bytes"] += size
+            if entry["size"] is not None and size != entry["size"]:
+                out["problems"].append({"path": path, "file": rel, "problem": "size", "expected": entry["size"],
+                                        "actual": size})
+                continue
+            to_hash.append((path, rel, entry["sha256"], size))
+    out["files_checked"] = sum(i["files"] for i in out["paths"].values())
+    out["bytes_checked"] = sum(i["bytes"] for i in out["paths"].values())
+    if deep and to_hash:
+        big_first = sorted(to_hash, key=lambda t: -t[3])  # balance the pool: the big files start first
+        digests = hash_files([os.path.join(p, r) for p, r, _d, _s in big_first], workers)
+        for path, rel, want, _size in big_first:
+            got = digests[os.path.join(path, rel)]
+            if got != want:
+                out["problems"].append({"path": path, "file": rel, "problem": "sha256", "expected": want,
+                                        "actual": got})
+    out["seconds"] = round(time.time() - t0, 3)
+    return out
+
+
+def describe_published(checked):
+    """One message for check_published's problems: each file by its full path, with both hashes."""
+    lines = []
+    for p in checked["problems"]:
+        full = os.path.join(p["path"], p["file"])
+        if p["file"] == MANIFEST_NAME and p["problem"] == "missing":
+            lines.append("%s: no %s (not a copy published by the weights role)" % (p["path"], MANIFEST_NAME))
+        elif p["problem"] == "missing":
+            lines.append("%s: missing" % full)
+        elif p["problem"] == "size":
+            lines.append("%s: size %s, its manifest says %s" % (full, p["actual"], p["expected"]))
+        else:
+            lines.append("%s: sha256 %s, its manifest says %s" % (full, p["actual"], p["expected"]))
+    return "%d published file(s) do not match their manifest: %s" % (len(lines), "; ".join(lines))
 
 
 # ---- drafter <-> target ----------------------------------------------------------------------

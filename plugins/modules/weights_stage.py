@@ -22,13 +22,17 @@ description:
     Without O(source_dir) the files are expected in the staging directory already (hub download,
     controller copy) and are only verified, synced and published.
   - C(action=verify) checks a model directory that is already on the host (O(path)) and never changes it.
+  - C(action=check) checks published copies (O(paths), or the copy of O(repo) at O(commit) under O(models_root))
+    against the manifest each one recorded when it was published (names and sizes always, and with O(deep)
+    the full sha256 of every file, all files hashed in parallel). Read-only. A mismatch fails naming the file
+    and both hashes; the weights role and the playbooks run it before any restart that loads the copy.
   - A model already published with the same manifest is left alone (changed=false, zero bytes moved).
 author: specdeploy developers (@specdeploy)
 options:
   action:
     description: What to do.
     type: str
-    choices: [plan, stage, verify]
+    choices: [plan, stage, verify, check]
     default: stage
   repo:
     description: Model repository C(<org>/<name>). Required for plan and stage.
@@ -37,9 +41,10 @@ options:
     description: Commit id (or pinned revision label) the files belong to. Required for plan and stage.
     type: str
   manifest:
-    description: 'C({relative path: sha256}) or C({relative path: {sha256, size}}) for every file.'
+    description:
+      - 'C({relative path: sha256}) or C({relative path: {sha256, size}}) for every file.'
+      - Required for plan, stage and verify; action=check reads the manifest each published copy recorded.
     type: dict
-    required: true
   models_root:
     description: Directory that holds published models.
     type: path
@@ -50,6 +55,20 @@ options:
   path:
     description: Model directory to verify (action=verify).
     type: path
+  paths:
+    description: Published model directories to check (action=check). Without it, O(repo) and O(commit) name one.
+    type: list
+    elements: path
+  deep:
+    description: Also hash every file in full (action=check); false checks names and sizes only.
+    type: bool
+    default: true
+  missing_ok:
+    description:
+      - For action=check, a path that is not a published copy (no directory, or no recorded manifest) is
+        reported with RV(published=false) instead of failing.
+    type: bool
+    default: false
   workers:
     description: Parallel copy and hash workers; 0 = one per core.
     type: int
@@ -84,6 +103,12 @@ EXAMPLES = r"""
     commit: 0123456789abcdef0123456789abcdef01234567
     manifest: "{{ qwen3_manifest }}"
     source_dir: /mnt/mirror/Qwen--Qwen3-8B
+
+- name: Before a restart, every published file against its recorded manifest (full sha256, in parallel)
+  specdeploy.sglang.weights_stage:
+    action: check
+    paths:
+      - /opt/specdeploy/models/Qwen--Qwen3-8B@0123456789abcdef0123456789abcdef01234567
 """
 
 RETURN = r"""
@@ -111,6 +136,18 @@ plan:
   description: Staging plan (published, bytes_needed, files_needed, free_bytes, total_bytes, staging).
   returned: for plan and stage
   type: dict
+published:
+  description: Whether every checked path is a published copy (action=check).
+  returned: for check
+  type: bool
+manifest:
+  description: The manifest the copy of O(repo)@O(commit) recorded (action=check with repo and commit, when published).
+  returned: for check
+  type: dict
+checked:
+  description: 'What was checked: paths ({path: {published, files, bytes}}), files_checked, bytes_checked, deep, seconds, problems.'
+  returned: for check
+  type: dict
 bad_files:
   description: Files that failed verification or were missing.
   returned: failure
@@ -122,18 +159,47 @@ msg:
   type: str
 """
 
+import os
+
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import weights as w
 
 
+def check(module, p, workers):
+    single = not p["paths"]
+    if single and not p["commit"]:
+        module.fail_json(msg="action=check needs paths, or repo and commit")
+    paths = p["paths"] or [p["models_root"].rstrip("/") + "/" + w.model_dirname(p["repo"], p["commit"])]
+    res = w.check_published(paths, deep=p["deep"], workers=workers, missing_ok=p["missing_ok"])
+    published = all(i["published"] for i in res["paths"].values()) and bool(paths)
+    extra = {"manifest": w.recorded_manifest(paths[0]) or {}} if single else {}
+    if res["problems"]:
+        module.fail_json(msg="%s. Refused: nothing that loads them is restarted, the running server is untouched."
+                         % w.describe_published(res), bad_files=[os.path.join(x["path"], x["file"])
+                                                                 for x in res["problems"]],
+                         checked=res, published=published, **extra)
+    shown = [x for x, i in res["paths"].items() if i["published"]]
+    secs = max(res["seconds"], 0.001)
+    msg = "%d published cop%s, %d file(s) / %s: %s match their manifests (%.2f s%s)" % (
+        len(shown), "y" if len(shown) == 1 else "ies", res["files_checked"], w.human(res["bytes_checked"]),
+        "sha256 and sizes" if p["deep"] else "names and sizes", secs,
+        (", %.0f MiB/s" % (res["bytes_checked"] / 1048576.0 / secs)) if p["deep"] else "")
+    if not shown:
+        msg = "no published copy at %s" % ", ".join(paths)
+    module.exit_json(changed=False, msg=msg, published=published, checked=res, **extra)
+
+
 def main():
     module = AnsibleModule(
         argument_spec=dict(
-            action=dict(type="str", choices=["plan", "stage", "verify"], default="stage"),
+            action=dict(type="str", choices=["plan", "stage", "verify", "check"], default="stage"),
             repo=dict(type="str"),
             commit=dict(type="str"),
-            manifest=dict(type="dict", required=True),
+            manifest=dict(type="dict"),
+            paths=dict(type="list", elements="path"),
+            deep=dict(type="bool", default=True),
+            missing_ok=dict(type="bool", default=False),
             models_root=dict(type="path", default="/opt/specdeploy/models"),
             source_dir=dict(type="path"),
             path=dict(type="path"),
@@ -141,12 +207,18 @@ def main():
             reserve_bytes=dict(type="int", default=0),
             sizes=dict(type="dict"),
         ),
-        required_if=[("action", "plan", ("repo", "commit")), ("action", "stage", ("repo", "commit")),
-                     ("action", "verify", ("path",))],
+        required_if=[("action", "plan", ("repo", "commit", "manifest")),
+                     ("action", "stage", ("repo", "commit", "manifest")),
+                     ("action", "verify", ("path", "manifest")), ("action", "check", ("paths", "repo"), True)],
         supports_check_mode=True,
     )
     p = module.params
     workers = p["workers"] or None
+    try:
+        if p["action"] == "check":
+            check(module, p, workers)
+    except w.WeightsError as e:
+        module.fail_json(msg=str(e))
     p["manifest"] = w.with_sizes(p["manifest"], p["sizes"])
     try:
         if p["action"] == "verify":

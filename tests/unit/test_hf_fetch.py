@@ -80,3 +80,43 @@ def test_offline_without_cache_is_a_clear_error(tmp_path):
     r = run("resolve", "--repo", "lab/absent", "--revision", "main", "--cache-dir", str(tmp_path))
     assert r.returncode == 2
     assert "hub source lab/absent (main) failed:" in r.stderr and "Traceback" not in r.stderr
+
+
+STANDIN = os.path.join(ROOT, "molecule", "shared", "hub_standin.py")
+LAB_MODELS = os.environ.get("SPECDEPLOY_LAB_MODELS", os.path.join(ROOT, ".lab", "models"))
+
+
+@pytest.fixture
+def standin(tmp_path):
+    """The LAB-ONLY hub stand-in (molecule/shared/hub_standin.py) serving the tiny lab model."""
+    if not os.path.isdir(os.path.join(LAB_MODELS, "tiny-qwen3")):
+        pytest.skip("lab models not generated (make lab-kit)")
+    log = tmp_path / "hub.log"
+    proc = subprocess.Popen([sys.executable, STANDIN, "--root", LAB_MODELS, "--repo", "lab/tiny-qwen3=tiny-qwen3",
+                             "--port", "0", "--log", str(log)], stdout=subprocess.PIPE, text=True)
+    try:
+        commit = proc.stdout.readline().split()[-1]
+        port = int(proc.stdout.readline().rsplit(":", 1)[1])
+        yield "http://127.0.0.1:%d" % port, commit, log
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_real_client_against_the_hub_standin_downloads_and_refuses_an_unknown_revision(standin, tmp_path):
+    """huggingface_hub (model_info, snapshot_download) through hf_fetch.py against the stand-in: the files
+    arrive with the hub's metadata turned into one sha256 manifest; an unknown revision is refused clearly."""
+    pytest.importorskip("huggingface_hub")
+    endpoint, commit, log = standin
+    dest = tmp_path / "dest"
+    out = subprocess.run([sys.executable, SCRIPT, "download", "--repo", "lab/tiny-qwen3", "--commit", commit,
+                          "--dest", str(dest), "--endpoint", endpoint], capture_output=True, text=True, check=True)
+    got = json.loads(out.stdout)
+    assert got["commit"] == commit and got["offline"] is False
+    src = os.path.join(LAB_MODELS, "tiny-qwen3")
+    assert got["manifest"] == w.make_manifest(src)
+    assert "/lab/tiny-qwen3/resolve/%s/model.safetensors" % commit in log.read_text()
+    bad = subprocess.run([sys.executable, SCRIPT, "resolve", "--repo", "lab/tiny-qwen3", "--revision", "0" * 40,
+                          "--endpoint", endpoint], capture_output=True, text=True)
+    assert bad.returncode == 2
+    assert "revision %s does not exist on the hub at %s" % ("0" * 40, endpoint) in bad.stderr, bad.stderr

@@ -365,3 +365,55 @@ def test_short_context_drafter_refused():
 def test_non_draft_architecture_refused():
     probs = w.check_draft_against_target(lab_cfg("qwen3-8b-config"), lab_cfg("tiny-qwen3"))
     assert "DRAFT_ARCHITECTURE" in {p["code"] for p in probs}
+
+
+def _flip_byte(path, offset):
+    os.chmod(path, 0o644)  # published read-only; root (or the owner here) can still write it
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        b = f.read(1)
+        f.seek(offset)
+        f.write(bytes([b[0] ^ 0xFF]))
+
+
+def test_published_copy_with_a_flipped_byte_is_found_by_the_deep_check_naming_file_and_hashes(src, tmp_path):
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    final = w.stage(root, REPO, COMMIT, man, source_dir=src)["path"]
+    ok = w.check_published([final])
+    assert ok["problems"] == [] and ok["files_checked"] == 3 and ok["deep"]
+    assert ok["bytes_checked"] == sum(e["size"] for e in man.values())
+    _flip_byte(os.path.join(final, "model-00001.safetensors"), 2 * 1024 * 1024 + 5)
+    # the sizes-only check cannot see it (the quick check every run makes); the deep check does
+    assert w.check_published([final], deep=False)["problems"] == []
+    assert w.plan(root, REPO, COMMIT, man)["published"] is True
+    bad = w.check_published([final])
+    assert [(p["file"], p["problem"]) for p in bad["problems"]] == [("model-00001.safetensors", "sha256")]
+    want = man["model-00001.safetensors"]["sha256"]
+    got = w.sha256_file(os.path.join(final, "model-00001.safetensors"))
+    msg = w.describe_published(bad)
+    assert os.path.join(final, "model-00001.safetensors") in msg and want in msg and got in msg and want != got
+
+
+def test_published_check_sizes_and_missing_files_without_hashing(src, tmp_path):
+    root = str(tmp_path / "models")
+    final = w.stage(root, REPO, COMMIT, w.make_manifest(src), source_dir=src)["path"]
+    os.chmod(final, 0o755)
+    os.unlink(os.path.join(final, "config.json"))
+    os.chmod(os.path.join(final, "sub"), 0o755)
+    os.chmod(os.path.join(final, "sub", "tokenizer.json"), 0o644)
+    with open(os.path.join(final, "sub", "tokenizer.json"), "ab") as f:
+        f.write(b"x")
+    res = w.check_published([final], deep=False)
+    assert sorted((p["file"], p["problem"]) for p in res["problems"]) == \
+        [("config.json", "missing"), ("sub/tokenizer.json", "size")]
+    assert "sub/tokenizer.json: size 2001, its manifest says 2000" in w.describe_published(res)
+
+
+def test_published_check_of_a_path_that_is_not_a_published_copy(src, tmp_path):
+    res = w.check_published([src, str(tmp_path / "absent")])
+    assert [p["problem"] for p in res["problems"]] == ["missing", "missing"]
+    assert "not a copy published by the weights role" in w.describe_published(res)
+    res = w.check_published([src, str(tmp_path / "absent")], missing_ok=True)
+    assert res["problems"] == [] and not any(i["published"] for i in res["paths"].values())
+    assert w.recorded_manifest(src) is None

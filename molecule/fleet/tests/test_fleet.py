@@ -8,7 +8,9 @@ After converge (a healthy rollout of release R1) and idempotence (a second deplo
      preflight on inventories/production passes with no host reachable; a broken variant fails
      naming host and reason;
   4. F6: the canary fails its gate -> rolled back, no other host touched;
-  5. release R2 reaches every host;  6. rollback to a release that is gone is refused, nothing
+  5. release R2 reaches every host;  5b. one byte flipped in fleet-1's published weights: a new release
+     (full run) and a rollback are refused before any restart naming the file and both hashes, and
+     status.yml says a server restarted into them answers /health but does not generate;  6. rollback to a release that is gone is refused, nothing
      restarts;  7. rollback returns every host to R1, each serving /generate;  8. status again.
 The playbooks run as a user runs them (ansible-playbook on the controller); the checks read the
 hosts directly (podman exec), never the playbooks' own output alone.
@@ -281,6 +283,92 @@ def test_second_release_reaches_every_host(tmp_path):
         {(MEMO["r1"], MEMO["r2"], "changed")}
     for name in HOSTS:
         assert "SPECDEPLOY_FLEET_RELEASE=2" in host(name).check_output(f"systemctl show -p Environment {UNIT}")
+
+
+MODEL = "/opt/specdeploy/models/lab--tiny-qwen3@seed0"
+WEIGHTS = f"{MODEL}/model.safetensors"
+# the high byte of the first element of layer 0's input_layernorm (bf16 1.0 = 0x3f80 -> 0x7f80 = inf):
+# one flipped byte that still loads, after which the model decodes only NaN -> token 0 (<unk>) -> empty text
+FLIP_OFFSET, GOOD_BYTE, BAD_BYTE = 8 + 2568 + 119040 + 1, "\\077", "\\177"   # printf octal (dash)
+WAIT_GEN = ("python3 -c \"import json,time,urllib.request\n"
+            "for _ in range(240):\n"
+            "  try:\n"
+            "    urllib.request.urlopen('http://127.0.0.1:30000/health',timeout=5); break\n"
+            "  except Exception: time.sleep(1)\n\"")
+
+
+def names_file_and_hashes(out, want, got):
+    """The refusal names the file and both hashes (each checked on its own: the callback may fold lines)."""
+    return all(x in out for x in (WEIGHTS, f"sha256 {got}", f"manifest says {want}", "running server is untouched"))
+
+
+def put_byte(name, byte):
+    host(name).check_output(f"printf '{byte}' | dd of={WEIGHTS} bs=1 seek={FLIP_OFFSET} conv=notrunc status=none")
+
+
+def test_flipped_byte_in_published_weights_refuses_a_new_release_before_any_restart(tmp_path):
+    """One byte flipped in fleet-1's published model.safetensors; a new release with
+    specdeploy_full_run=true: the stage play finds it (full sha256 against the recorded manifest), no
+    host restarts (same PID and ActiveEnterTimestamp), the message names the file and both hashes."""
+    recorded = json.loads(host("fleet-1").check_output(f"cat {MODEL}/.specdeploy-manifest.json"))
+    want = recorded["model.safetensors"]["sha256"]
+    put_byte("fleet-1", BAD_BYTE)
+    got = host("fleet-1").check_output(f"sha256sum {WEIGHTS}").split()[0]
+    assert got != want
+    MEMO["flip"] = (want, got)
+    before = {h: state(h) for h in HOSTS}
+    rc, out = playbook("converge.yml", "-e", "@" + os.path.join(HERE, "vars", "release3.yml"),
+                       "-e", "specdeploy_full_run=true", report_dir=tmp_path)
+    assert rc != 0, out
+    assert "Staging failed on fleet-1; no host was restarted." in out, out
+    assert "PLAY [Roll out" not in out, out
+    assert names_file_and_hashes(out, want, got), out
+    rows = {r["host"]: r for r in report(tmp_path, "deploy-summary.json")["hosts"]}
+    assert rows["fleet-1"]["result"] == "failed, still on the release before", rows
+    assert f"{WEIGHTS}: sha256 {got}, its manifest says {want}" in rows["fleet-1"]["error"], rows
+    assert {h: state(h) for h in HOSTS} == before
+    for name in HOSTS:
+        generate(name)      # the running servers loaded the weights before the flip: untouched
+
+
+def test_flipped_byte_in_the_weights_a_rollback_returns_to_refuses_the_rollback(tmp_path):
+    """The release a rollback returns to (R1) loads the same corrupted copy: the rollback pre-check
+    refuses it on every host before any restart."""
+    want, got = MEMO["flip"]
+    before = {h: state(h) for h in HOSTS}
+    rc, out = playbook("rollback.yml", "-e", "@" + os.path.join(HERE, "vars", "release2.yml"), report_dir=tmp_path)
+    assert rc != 0, out
+    assert names_file_and_hashes(out, want, got), out
+    assert "PLAY [Roll back - canary first" not in out, out
+    assert {h: state(h) for h in HOSTS} == before
+    # and on demand: verify.yml with the deep check finds it too (read-only)
+    rc, out = playbook("verify.yml", "-e", "specdeploy_verify_weights=true", report_dir=tmp_path)
+    assert rc != 0, out
+    assert names_file_and_hashes(out, want, got), out
+    assert {h: state(h) for h in HOSTS} == before
+
+
+def test_status_of_a_server_that_answers_health_but_no_longer_generates(tmp_path):
+    """What the old code did: restart fleet-1 into the corrupted copy. It answers /health and decodes
+    nothing; status.yml must say so, not `healthy`. Then the byte is put back and fleet-1 restarted."""
+    h = host("fleet-1")
+    h.check_output(f"systemctl restart {UNIT}")
+    h.check_output(WAIT_GEN)
+    try:
+        rc, out = playbook("status.yml", report_dir=tmp_path)
+        assert rc == 0, out
+        rows = {r["host"]: r for r in report(tmp_path, "status.json")["hosts"]}
+        assert rows["fleet-1"]["health"].startswith("answers /health, does not generate ("), rows["fleet-1"]
+        assert "empty output" in rows["fleet-1"]["health"], rows["fleet-1"]
+        assert rows["fleet-1"]["generates"] is False, rows["fleet-1"]
+        for name in ("fleet-2", "fleet-3"):
+            assert rows[name]["health"] == "healthy" and rows[name]["generates"] is True, rows[name]
+    finally:
+        put_byte("fleet-1", GOOD_BYTE)
+        h.check_output(f"systemctl restart {UNIT}")
+        h.check_output(WAIT_GEN)
+    assert h.check_output(f"sha256sum {WEIGHTS}").split()[0] == MEMO["flip"][0]
+    generate("fleet-1")
 
 
 def test_rollback_to_a_missing_release_is_refused_and_touches_nothing(tmp_path):

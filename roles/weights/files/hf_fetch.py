@@ -151,6 +151,11 @@ def main(argv=None):
     except SystemExit:
         raise
     except Exception as e:  # huggingface_hub errors: say which repo/revision and why, no traceback
+        if type(e).__name__ == "RevisionNotFoundError":
+            rev = getattr(args, "revision", None) or getattr(args, "commit", None)
+            sys.stderr.write("hub source %s: revision %s does not exist on the hub at %s (RevisionNotFoundError); "
+                             "pin a commit the repo has\n" % (args.repo, rev, args.endpoint or "huggingface.co"))
+            raise SystemExit(2)
         sys.stderr.write("hub source %s (%s) failed: %s: %s\n" % (
             args.repo, getattr(args, "revision", None) or getattr(args, "commit", None), type(e).__name__,
             str(e).splitlines()[0] if str(e) else ""))
