@@ -145,6 +145,8 @@ def disk_needs(download_bytes, env_root, tmp_dir, cache_dir, factor=INSTALL_SIZE
     for path, need, what in parts:
         where = existing_parent(path)
         dev = stat(where).st_dev
+        while where != os.path.dirname(where) and stat(os.path.dirname(where)).st_dev == dev:
+            where = os.path.dirname(where)  # the filesystem's mount point names it in the message
         vfs = statvfs(where)
         entry = by_dev.setdefault(dev, {"path": where, "device": dev, "need": 0,
                                         "free": vfs.f_bavail * vfs.f_frsize, "what": []})
