@@ -220,9 +220,11 @@ def compare(recorded, key, instances, now, desired=None):
         was_desired, desired = recorded.get("desired"), desired or {}
         named = []
         if isinstance(was_desired, dict):
-            named = ["the desired %s changed: %s -> %s%s" % (name, _short(was_desired.get(name)), _short(desired.get(name)),
-                                                            " (the lock's content)" if name == "env_key" else "")
-                     for name in sorted(set(was_desired) | set(desired)) if was_desired.get(name) != desired.get(name)]
+            for name in sorted(set(was_desired) | set(desired)):
+                if was_desired.get(name) != desired.get(name):
+                    named.append("the desired %s changed: %s -> %s%s" % (
+                        name, _short(was_desired.get(name)), _short(desired.get(name)),
+                        " (the lock's content)" if name == "env_key" else ""))
         out.extend(named or ["the inputs changed since the last deploy (inventory variables or the collection)"])
     was = recorded.get("instances") or {}
     if sorted(was) != sorted(instances):

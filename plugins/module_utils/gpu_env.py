@@ -134,9 +134,9 @@ def disk_needs(download_bytes, env_root, tmp_dir, cache_dir, factor=INSTALL_SIZE
     installs them (download bytes; none from a local wheelhouse) and, unless --no-cache-dir, a copy in
     its cache. `reserve` is left free on env_root's filesystem. Returns a list of
     {path, device, need, free, what}."""
-    parts = [(env_root, int(download_bytes * factor) + int(reserve),
-              "the venv (%d B of wheels x %.2f)%s" % (download_bytes, factor,
-                                                     " + gpu_env_reserve_bytes %d" % reserve if reserve else ""))]
+    venv_what = "the venv (%d B of wheels x %.2f)%s" % (
+        download_bytes, factor, " + gpu_env_reserve_bytes %d" % reserve if reserve else "")
+    parts = [(env_root, int(download_bytes * factor) + int(reserve), venv_what)]
     if not offline:
         parts.append((tmp_dir, int(download_bytes), "pip's temporary files (the downloaded wheels)"))
         if cache:

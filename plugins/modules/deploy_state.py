@@ -123,11 +123,11 @@ def main():
     path = ds.state_path(p["root"])
     try:
         if p["action"] == "check":
-            converged, differences, links = ds.check(p["root"], p["key"], p["instances"], timeout=p["timeout"],
-                                                 desired=p["desired"])
+            converged, differences, links = ds.check(
+                p["root"], p["key"], p["instances"], timeout=p["timeout"], desired=p["desired"])
             module.exit_json(changed=False, converged=converged, differences=differences, links=links, path=path)
-        changed, state = ds.record(p["root"], p["key"], p["instances"], check_mode=module.check_mode,
-                                      desired=p["desired"])
+        changed, state = ds.record(
+            p["root"], p["key"], p["instances"], check_mode=module.check_mode, desired=p["desired"])
         module.exit_json(changed=changed, state=state, path=path)
     except (ds.StateError, OSError) as exc:
         module.fail_json(msg="deploy_state %s: %s" % (p["action"], exc), path=path)

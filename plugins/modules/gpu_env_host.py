@@ -54,13 +54,11 @@ options:
     type: bool
     default: true
   tmp_dir:
-    description: pip's temporary directory; empty = the host's (C(TMPDIR), else C(/tmp)).
-    type: str
-    default: ""
+    description: pip's temporary directory; unset = the host's (C(TMPDIR), else C(/tmp)).
+    type: path
   cache_dir:
-    description: pip's cache directory; empty = C(PIP_CACHE_DIR), else C(~/.cache/pip) of the user that runs the install.
-    type: str
-    default: ""
+    description: pip's cache directory; unset = C(PIP_CACHE_DIR), else C(~/.cache/pip) of the user that runs the install.
+    type: path
   install_size_factor:
     description: Installed size / download size of the venv (measured 4.13 on the lab's SGLang 0.5.23 CPU stack).
     type: float
@@ -143,8 +141,8 @@ def main():
             venv=dict(type="path"),
             offline=dict(type="bool", default=False),
             pip_cache=dict(type="bool", default=True),
-            tmp_dir=dict(type="str", default=""),
-            cache_dir=dict(type="str", default=""),
+            tmp_dir=dict(type="path"),
+            cache_dir=dict(type="path"),
             install_size_factor=dict(type="float", default=ge.INSTALL_SIZE_FACTOR),
             reserve_bytes=dict(type="int", default=0),
             check_disk=dict(type="bool", default=True),
@@ -190,7 +188,8 @@ def main():
         except ValueError:
             module.fail_json(msg="the lock's download_bytes=%r is not a number of bytes: regenerate the lock" % raw)
         tmp_dir = p["tmp_dir"] or os.environ.get("TMPDIR") or tempfile.gettempdir()
-        cache_dir = p["cache_dir"] or os.environ.get("PIP_CACHE_DIR") or os.path.expanduser("~/.cache/pip")
+        cache_dir = p["cache_dir"] or os.environ.get("PIP_CACHE_DIR") or os.path.join(
+            os.environ.get("HOME") or "/root", ".cache", "pip")
         try:
             disks = ge.disk_needs(download, p["env_root"], tmp_dir, cache_dir, factor=p["install_size_factor"],
                                   reserve=p["reserve_bytes"], offline=p["offline"], cache=p["pip_cache"])
@@ -204,8 +203,8 @@ def main():
     msg = "host ready for the lock: glibc %s, Python %s with venv, %s" % (
         found["glibc"] or "?", py.get("version", "?"),
         "; ".join("%s free on %s (needs %s)" % (ge._gib(d["free"]), d["path"], ge._gib(d["need"])) for d in disks)
-        if disks else "disk not checked (%s)" % ("download_bytes not declared" if p["check_disk"]
-                                                  else "the env is built already"))
+        if disks else "disk not checked (%s)" % (
+            "download_bytes not declared" if p["check_disk"] else "the env is built already"))
     if problems:
         module.fail_json(msg="This host is not ready for the lock; nothing was installed. " + " | ".join(problems),
                          problems=problems, notes=notes, found=found)
