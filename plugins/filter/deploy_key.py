@@ -14,6 +14,9 @@ description:
     (templated, so a value taken from a file or an environment variable counts by its value) together
     with the content of this collection's C(roles/), C(plugins/) and C(playbooks/) (so an upgrade of the
     collection changes the key).
+  - O(desired) adds what the roles will compute from files the variables only name - the env key of the
+    lock's content (the P(specdeploy.sglang.env_key#filter) filter, as the gpu_env role names its env dir) -
+    so a lock edited in place changes the key even though C(gpu_env_lock_file) does not.
   - deploy.yml compares it with the key the host recorded after its last deploy that passed
     (M(specdeploy.sglang.deploy_state)). No value is kept; only the hash leaves the controller.
 positional: _input
@@ -27,6 +30,10 @@ options:
     type: list
     elements: str
     default: [gpu_env_, weights_, server_, sglang_]
+  desired:
+    description: Desired state derived from content (deploy.yml gives C(env_key)); hashed with the variables.
+    type: dict
+    default: {}
 """
 
 EXAMPLES = r"""
@@ -83,7 +90,7 @@ def _plain(value):
     return str(value)
 
 
-def deploy_key(variables, prefixes=PREFIXES):
+def deploy_key(variables, prefixes=PREFIXES, desired=None):
     if not hasattr(variables, "keys"):
         raise AnsibleFilterError("deploy_key: expects the host's variables (hostvars[inventory_hostname]), got %s"
                                  % type(variables).__name__)
@@ -94,7 +101,8 @@ def deploy_key(variables, prefixes=PREFIXES):
                 chosen[name] = _plain(variables[name])
             except Exception as exc:  # an undefined or broken variable: its raw text still counts
                 chosen[name] = "<not templated: %s>" % type(exc).__name__
-    text = json.dumps({"variables": chosen, "collection": tree_digest()}, sort_keys=True, separators=(",", ":"))
+    text = json.dumps({"variables": chosen, "collection": tree_digest(), "desired": _plain(desired or {})},
+                      sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

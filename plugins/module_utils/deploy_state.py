@@ -23,6 +23,7 @@ import subprocess
 import urllib.error
 import urllib.request
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import gpu_env as ge
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
 
 __metaclass__ = type
@@ -31,7 +32,7 @@ STATE_NAME = "deploy-state.json"
 VERSION = 1
 UNIT_DIR = "/etc/systemd/system"
 GPU_DIR = "/proc/driver/nvidia/gpus"
-ENV_MARKER = ".specdeploy-complete"
+ENV_MARKER = ge.ENV_MARKER
 ENV_LOCK = "specdeploy.lock"
 
 
@@ -173,15 +174,16 @@ def read_state(root):
     return state if isinstance(state, dict) else {"unreadable": "not a JSON object"}
 
 
-def record(root, key, instances, check_mode=False, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR):
-    """Write what the host holds now under `key`. Returns (changed, state). Refuses when an instance
+def record(root, key, instances, check_mode=False, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, desired=None):
+    """Write what the host holds now under `key` (with `desired`, the desired state derived from content
+    that the key covers, kept to say what changed). Returns (changed, state). Refuses when an instance
     has no current release (there is nothing converged to record)."""
     check_instances(instances)
     state = observe(root, instances, unit_dir, gpu_dir)
     missing = sorted(n for n, v in state["instances"].items() if not v["current"])
     if missing:
         raise StateError("no current release for %s; nothing to record" % ", ".join(missing))
-    state = dict(state, version=VERSION, key=key)
+    state = dict(state, version=VERSION, key=key, desired=dict(desired or {}))
     text = json.dumps(state, sort_keys=True, indent=1) + "\n"
     path = state_path(root)
     try:
@@ -199,8 +201,14 @@ def record(root, key, instances, check_mode=False, unit_dir=UNIT_DIR, gpu_dir=GP
     return True, state
 
 
-def compare(recorded, key, instances, now):
-    """Why the host differs from its recorded state (empty: it does not). `now` is observe()'s."""
+def _short(value):
+    text = str(value)
+    return text[:20] if len(text) == 64 and all(c in "0123456789abcdef" for c in text) else text
+
+
+def compare(recorded, key, instances, now, desired=None):
+    """Why the host differs from its recorded state (empty: it does not). `now` is observe()'s;
+    `desired` (the content-derived part of the key) names what changed when it did."""
     if recorded is None:
         return ["no deploy state recorded yet (%s)" % STATE_NAME]
     if "unreadable" in recorded:
@@ -209,7 +217,15 @@ def compare(recorded, key, instances, now):
         return ["the deploy state has format %r, this collection writes %r" % (recorded.get("version"), VERSION)]
     out = []
     if recorded.get("key") != key:
-        out.append("the inputs changed since the last deploy (inventory variables or the collection)")
+        was_desired, desired = recorded.get("desired"), desired or {}
+        named = []
+        if isinstance(was_desired, dict):
+            for name in sorted(set(was_desired) | set(desired)):
+                if was_desired.get(name) != desired.get(name):
+                    named.append("the desired %s changed: %s -> %s%s" % (
+                        name, _short(was_desired.get(name)), _short(desired.get(name)),
+                        " (the lock's content)" if name == "env_key" else ""))
+        out.extend(named or ["the inputs changed since the last deploy (inventory variables or the collection)"])
     was = recorded.get("instances") or {}
     if sorted(was) != sorted(instances):
         out.append("instances were %s, now %s" % (", ".join(sorted(was)) or "none", ", ".join(sorted(instances))))
@@ -228,13 +244,14 @@ def compare(recorded, key, instances, now):
     return out
 
 
-def check(root, key, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, run=None, probe=health, timeout=5.0):
+def check(root, key, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, run=None, probe=health, timeout=5.0,
+          desired=None):
     """(converged, differences, links): whether the host is as recorded under `key`, with every
     instance active, running and healthy. Read-only. `links` is links_and_records() of the host."""
     check_instances(instances)
     found = links_and_records(root, instances)
     now = observe(root, instances, unit_dir, gpu_dir, found=found)
-    out = compare(read_state(root), key, instances, now)
+    out = compare(read_state(root), key, instances, now, desired)
     if not out:  # only a host that is as recorded is worth asking about its services
         for name in instances:
             unit = "sglang-%s.service" % name

@@ -46,6 +46,12 @@ options:
     description: Hash of the inputs of this deploy (no value of them is stored).
     type: str
     required: true
+  desired:
+    description:
+      - The desired state derived from content that O(key) covers (deploy.yml - C(env_key), the env key of the
+        lock's content). Recorded with the state; O(action=check) names what in it changed.
+    type: dict
+    default: {}
   instances:
     description: Names of the host's instances (C(server_instances[].name)).
     type: list
@@ -108,6 +114,7 @@ def main():
             root=dict(type="path", default="/opt/specdeploy"),
             key=dict(type="str", required=True, no_log=False),
             instances=dict(type="list", elements="str", required=True),
+            desired=dict(type="dict", default={}),
             timeout=dict(type="float", default=5.0),
         ),
         supports_check_mode=True,
@@ -116,9 +123,11 @@ def main():
     path = ds.state_path(p["root"])
     try:
         if p["action"] == "check":
-            converged, differences, links = ds.check(p["root"], p["key"], p["instances"], timeout=p["timeout"])
+            converged, differences, links = ds.check(
+                p["root"], p["key"], p["instances"], timeout=p["timeout"], desired=p["desired"])
             module.exit_json(changed=False, converged=converged, differences=differences, links=links, path=path)
-        changed, state = ds.record(p["root"], p["key"], p["instances"], check_mode=module.check_mode)
+        changed, state = ds.record(
+            p["root"], p["key"], p["instances"], check_mode=module.check_mode, desired=p["desired"])
         module.exit_json(changed=changed, state=state, path=path)
     except (ds.StateError, OSError) as exc:
         module.fail_json(msg="deploy_state %s: %s" % (p["action"], exc), path=path)

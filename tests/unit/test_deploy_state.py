@@ -164,3 +164,28 @@ def test_deploy_key_counts_role_variables_and_the_collection_only(tmp_path):
     (tmp_path / "roles" / "main.yml").write_text("b")
     assert dk.tree_digest(str(tmp_path)) != first
     dk._TREE_DIGEST.clear()
+
+
+def test_a_lock_edited_in_place_changes_the_key_and_is_named(host, tmp_path):
+    """deploy.yml: same variables (the lock's path), one comment line appended to the lock's content."""
+    from ansible_collections.specdeploy.sglang.plugins.module_utils import gpu_env as ge
+    lock = tmp_path / "sglang.lock"
+    lock.write_text("torch==2.9 \\\n    --hash=sha256:" + "a" * 64 + "\n")
+    hostvars = {"gpu_env_lock_file": str(lock), "server_instances": [{"name": "main"}]}
+
+    def key_now():
+        desired = {"env_key": ge.env_key(lock.read_text(), False)}
+        return dk.deploy_key(hostvars, desired=desired), desired
+
+    key, desired = key_now()
+    ds.record(host["root"], key, ["main"], desired=desired, **host["kw"])
+    assert ds.check(host["root"], key, ["main"], run=lambda argv: RUNNING, desired=desired, **host["kw"])[0]
+    with open(str(lock), "a") as handle:
+        handle.write("# bump\n")
+    new_key, new_desired = key_now()
+    assert new_key != key
+    converged, why, _ = ds.check(host["root"], new_key, ["main"], run=lambda argv: RUNNING, desired=new_desired,
+                                 **host["kw"])
+    assert not converged
+    assert why == ["the desired env_key changed: %s -> %s (the lock's content)"
+                   % (desired["env_key"][:20], new_desired["env_key"][:20])]
