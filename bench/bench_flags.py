@@ -23,8 +23,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 exec(open(os.path.join(ROOT, "tests", "conftest.py")).read(), {"__file__": os.path.join(ROOT, "tests", "conftest.py")})
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec as S  # noqa: E402
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_flagdata import FLAGS_0_5_23  # noqa: E402
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as S  # noqa: E402
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.parsers import table as _parser_table  # noqa: E402
+FLAGS_0_5_23 = _parser_table("0.5.23")
 
 PRO6000 = [{"name": "NVIDIA RTX PRO 6000 Blackwell Server Edition", "compute_capability": "12.0"}]
 TARGET = {"architectures": ["Qwen3ForCausalLM"], "num_hidden_layers": 36, "vocab_size": 151936,

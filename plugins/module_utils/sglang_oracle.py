@@ -23,7 +23,7 @@ import json
 import os
 import subprocess
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec as spec
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as spec
 
 # --------------------------------------------------------------------------------------------
 # Code executed by the host's SGLang python (python -c RUNNER_SOURCE < request.json).

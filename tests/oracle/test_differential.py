@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
-from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec as spec
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as spec
 
 from . import cases as C
 

@@ -6,7 +6,7 @@
 Each long option: (kind, type, choices, dest); kind is store | flag | list | optional.
 Regenerate, never hand-edit. stdlib only."""
 
-FLAGS_0_5_23 = {
+FLAGS = {
     '--abort-on-priority-when-disabled': ('flag', None, None, 'abort_on_priority_when_disabled'),
     '--admin-api-key': ('store', 'str', None, 'admin_api_key'),
     '--allow-auto-truncate': ('flag', None, None, 'allow_auto_truncate'),
