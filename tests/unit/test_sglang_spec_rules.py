@@ -427,8 +427,15 @@ def test_draft_block_size_missing_warns():
     assert "DRAFT_BLOCK_SIZE_MISSING" in [w["code"] for w in check(draft=draft).warnings]
 
 
-def test_block_size_mismatch_warns():
-    assert "BLOCK_SIZE_MISMATCH" in [w["code"] for w in check(sp(block_size=8)).warnings]
+def test_block_size_differing_from_the_drafter_is_an_error():
+    """A block-size-8 drafter with block_size: 16 in the spec is refused (SGLang itself only warns)."""
+    draft8 = dict(DRAFT, block_size=8, dflash_config=dict(DRAFT["dflash_config"], block_size=8))
+    r = check(sp(block_size=16), draft=draft8)
+    assert not r.ok and "BLOCK_SIZE_MISMATCH" in r.codes()
+    err = next(e for e in r.errors if e["code"] == "BLOCK_SIZE_MISMATCH")
+    assert err["stage"] == "policy" and "block_size 8" in err["message"]
+    assert check(sp(block_size=8), draft=draft8).ok
+    assert check(sp(block_size=None), draft=draft8).ok  # unset: SGLang takes the drafter's 8
 
 
 @pytest.mark.parametrize("layers", [None, 0])

@@ -114,9 +114,13 @@ def check_draft_config(draft, target, version, args, env, result):
                     "(%r) differ; SGLang uses the nested one (%r) without a warning." % (nested, top, nested))
     requested = args.get("speculative_num_draft_tokens", args.get("speculative_dflash_block_size"))
     if is_int(block) and block >= 1 and requested is not None and requested != block:
-        result.warn("BLOCK_SIZE_MISMATCH", "speculative_num_draft_tokens=%s but the drafter's block_size=%s: SGLang "
-                    "runs it (\"DFLASH block size mismatch\") but acceptance drops; use the drafter's block size." % (
-                        requested, block))
+        # Policy: SGLang only warns ("DFLASH block size mismatch") and serves with acceptance far below what
+        # the drafter was trained for; the collection refuses it.
+        result.error("BLOCK_SIZE_MISMATCH", "speculative block size %s (speculative.block_size / "
+                     "--speculative-num-draft-tokens) differs from the drafter's config.json block_size %s: SGLang "
+                     "would start and warn only, but a drafter drafts the block it was trained for, so acceptance "
+                     "drops. Set speculative.block_size to %s (or leave it unset to take the drafter's)." % (
+                         requested, block, block), field="speculative.block_size", stage="policy")
     nhl = t.get("num_hidden_layers")
     if nhl is None:
         result.error("DRAFT_NUM_LAYERS", "the drafter's config.json has no num_hidden_layers; SGLang requires it.",
