@@ -237,10 +237,12 @@ def test_device(version, refused):
 @pytest.mark.parametrize("version,code", [("0.5.11", "DFLASH_DP_ATTENTION"), ("0.5.16", "DFLASH_DP_ATTENTION"),
                                           ("0.5.23", "DFLASH_DP_LM_HEAD")])
 def test_dp_attention(version, code):
-    r = check(base_spec(version, dp_size=2, extra_args=["--enable-dp-attention"]), gpus=PRO6000 * 2)
+    r = check(base_spec(version, tp_size=2, dp_size=2, extra_args=["--enable-dp-attention"]), gpus=PRO6000 * 2)
     assert code in r.codes()
     if version == "0.5.23":
-        r = check(base_spec(version, dp_size=2, extra_args=["--enable-dp-attention", "--enable-dp-lm-head"]),
+        r = check(base_spec(version, tp_size=1, dp_size=2, extra_args=["--enable-dp-attention"]), gpus=PRO6000 * 2)
+        assert "DP_ATTENTION_TP" in r.codes()  # attention DP splits the TP ranks
+        r = check(base_spec(version, tp_size=2, dp_size=2, extra_args=["--enable-dp-attention", "--enable-dp-lm-head"]),
                   gpus=PRO6000 * 2)
         assert r.ok, r.errors
 

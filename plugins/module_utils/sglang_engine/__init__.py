@@ -55,7 +55,8 @@ def _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides
     if algo in ("DFLASH", "DDTREE") and draft_cfg is not None:
         check_draft_config(draft_cfg, target_cfg, rel, args, env, result)
     elif target_cfg is not None:
-        check_context(None, target_cfg, args, env, result, draft_too=False)
+        check_context(None, target_cfg, args, env, result, draft_too=False,
+                      target_too=not rel["context_check_at_resolution"])
     if algo in ("DFLASH", "DDTREE") and target_cfg is not None:
         arch = (target_cfg.get("architectures") or [None])[0]
         if arch not in DFLASH_TARGET_ARCHS:

@@ -164,14 +164,15 @@ def check_draft_config(draft, target, version, args, env, result):
             result.error("DRAFT_MASK_TOKEN_VOCAB", "the drafter's mask_token_id %s is outside the target vocab (size %s):"
                          " SGLang fails at load. Pair the drafter with its own target." % (mtid, vocab),
                          field="draft_config.mask_token_id", stage="load")
-    check_context(draft, target, args, env, result, draft_too=True)
+    check_context(draft, target, args, env, result, draft_too=True,
+                  target_too=not rel["context_check_at_resolution"])
 
 
-def check_context(draft, target, args, env, result, draft_too):
+def check_context(draft, target, args, env, result, draft_too, target_too=True):
     allowed = truthy_env(env, LONG_CONTEXT_ENV)
     tgt_max = text_cfg(target).get("max_position_embeddings") if target else None
     want = args.get("context_length")
-    if want is not None and is_int(tgt_max) and want > tgt_max:
+    if target_too and want is not None and is_int(tgt_max) and want > tgt_max:
         if allowed:
             result.warn("CONTEXT_OVERWRITE", "context_length %s exceeds the target's max_position_embeddings %s; "
                         "allowed by %s=1." % (want, tgt_max, LONG_CONTEXT_ENV))

@@ -10,6 +10,9 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import HYBRID_GDN_ARCH
 
 _SM_CACHE = {}
+# SGLang's default attention backend for an MHA target by GPU (sm_120: flashinfer; Hopper: fa3).
+# Hopper's default depends on the model (fa3 or flashinfer): left to the host, not claimed here.
+_DEFAULT_ATTENTION = {120: "flashinfer"}
 
 
 def _sm_of(gpu):
@@ -54,7 +57,7 @@ def platform_from_gpus(gpus):
         return {"device": "cuda", "sm": None, "gpus_known": True, "default_attention_backend": "triton"}
     sm = _sm_of(gpus[0]) if isinstance(gpus[0], dict) else None
     return {"device": "cuda", "sm": sm, "gpus_known": True,
-            "default_attention_backend": "flashinfer" if sm == 120 else None}
+            "default_attention_backend": _DEFAULT_ATTENTION.get(sm)}
 
 
 def check_gpus(gpus, rel, r, args, target_cfg, result):

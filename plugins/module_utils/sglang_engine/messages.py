@@ -41,6 +41,12 @@ _SGLANG_MESSAGES = (
     ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1"),
     ("TRTLLM_MHA_GPU", r"TRTLLM MHA backend for (prefill|decode)"),
     ("TRTLLM_MHA_SM120_FP8", r"TRTLLM FMHAv2 prefill on SM120"),
+    ("CONTEXT_TOO_LONG", r"User-specified context_length \(\d+\) is greater than the derived"),
+    ("WATERMARK_ALGORITHM", r"enable-watermark supports speculative algorithms"),
+    ("BASE_GPU_ID", r"base_gpu_id must be non-negative"),
+    ("PD_DECODE_RADIX", r"disaggregation-decode-enable-radix-cache is incompatible with speculative"),
+    ("BLOCK_VERIFICATION_ALGORITHM", r"use-block-verification only supports EAGLE"),
+    ("BLOCK_VERIFICATION_DEVICE", r"use-block-verification only supports CUDA"),
     ("EAGLE_PARAMS_PARTIAL", r"^AssertionError$|^$"),
     ("EAGLE_TOPK_MISSING", r"'>' not supported between instances of 'NoneType'"),
 )

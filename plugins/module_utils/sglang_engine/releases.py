@@ -49,6 +49,13 @@ _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 #   dflash_mixed_chunk_off   DFLASH forces mixed chunked prefill off
 #   dflash_resets            the fields DFLASH resets to 1 with a warning (num_steps, eagle_topk)
 #   attention_sm_checks      trtllm_mha SM checks run at argument resolution (attention hook)
+#   dp_attention_tp_divisible   --enable-dp-attention asserts tp_size % dp_size == 0 (parallel hook)
+#   cpu_default_attention    attention backend --device cpu resolves to when none is given (None: not modelled)
+#   pd_decode_radix_algorithms  algorithms PD decode with radix cache accepts (None: no check)
+#   block_verification_algorithms  algorithms --speculative-use-block-verification accepts (None: no flag)
+#   check_base_gpu_id        check_server_args asserts base_gpu_id >= 0
+#   context_check_at_resolution  a context_length above the target's is refused at argument time (else at load)
+#   watermark_algorithms     algorithms --enable-watermark accepts (check_server_args; None: not checked)
 #   pp_spec_checks           check_server_args refuses pp > 1 with speculation other than EAGLE
 #   trtllm_mha_prefill_sm120, fa4_sm120   sm_120 paths
 #   hybrid_gdn_sm120_backends   None, or the backends hybrid GDN models may use on Blackwell
@@ -86,6 +93,13 @@ _CHANGES = {
         "dflash_mixed_chunk_off": True,
         "dflash_resets": ("speculative_num_steps", "speculative_eagle_topk"),
         "attention_sm_checks": False,
+        "dp_attention_tp_divisible": False,
+        "cpu_default_attention": None,
+        "pd_decode_radix_algorithms": ("EAGLE", "EAGLE3"),
+        "block_verification_algorithms": None,
+        "check_base_gpu_id": True,
+        "context_check_at_resolution": False,
+        "watermark_algorithms": None,
         "pp_spec_checks": False,
         "trtllm_mha_prefill_sm120": False,
         "fa4_sm120": False,
@@ -132,6 +146,12 @@ _CHANGES = {
         "dp_attention_rejected": False,
         "dflash_mixed_chunk_off": False,
         "attention_sm_checks": True,
+        "dp_attention_tp_divisible": True,
+        "cpu_default_attention": "torch_native",
+        "pd_decode_radix_algorithms": ("DSPARK", "EAGLE", "EAGLE3"),
+        "block_verification_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),
+        "context_check_at_resolution": True,
+        "watermark_algorithms": ("NGRAM", "EAGLE", "EAGLE3"),
         "pp_spec_checks": True,
         "trtllm_mha_prefill_sm120": True,
         "fa4_sm120": True,

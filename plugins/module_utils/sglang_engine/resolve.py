@@ -6,7 +6,7 @@ rewrites, defaults), read from the release table; and requested-vs-resolved over
 from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, get, truthy_env
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, get, is_int, truthy_env
 
 
 def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor):
@@ -21,8 +21,23 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     r["disable_overlap_schedule"] = bool(args.get("disable_overlap_schedule"))
     r["enable_mixed_chunk"] = bool(args.get("enable_mixed_chunk"))
     result.resolved = r
+    if rules["context_check_at_resolution"] and target_cfg is not None:
+        # the model config is read before any other hook: a context longer than the target's is refused first
+        tgt_max = text_cfg(target_cfg).get("max_position_embeddings")
+        want = args.get("context_length")
+        if want is not None and is_int(tgt_max) and want > tgt_max and not truthy_env(env, LONG_CONTEXT_ENV):
+            raise Refused("CONTEXT_TOO_LONG", "context_length %s exceeds the target's max_position_embeddings %s. "
+                          "Lower context_length or set env %s=1." % (want, tgt_max, LONG_CONTEXT_ENV), "context_length")
+    dp = r["dp_size"]
+    if rules["dp_attention_tp_divisible"] and args.get("enable_dp_attention") and dp > 1 and r["tp_size"] % dp:
+        # parallel hook (before the attention and speculative hooks): attention DP splits the TP ranks
+        raise Refused("DP_ATTENTION_TP", "--enable-dp-attention with --dp-size %s needs --tp-size divisible by it "
+                      "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, r["tp_size"]), "tp_size")
     if r["attention_backend"] is None:
-        r["attention_backend"] = platform.get("default_attention_backend")
+        if str(r["device"] or "").split(":")[0] == "cpu" and rules["cpu_default_attention"]:
+            r["attention_backend"] = rules["cpu_default_attention"]
+        else:
+            r["attention_backend"] = platform.get("default_attention_backend")
     prefill = r["prefill_attention_backend"] or r["attention_backend"]
     decode = args.get("decode_attention_backend") or r["attention_backend"]
     sm = platform.get("sm")
@@ -53,6 +68,21 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     else:
         algo_known = algo is None or algo in rules["algorithms"]
     r["speculative_algorithm"] = algo
+    allowed = rules["pd_decode_radix_algorithms"]
+    if allowed is not None and args.get("disaggregation_mode") == "decode" and \
+            args.get("disaggregation_decode_enable_radix_cache") and algo is not None and algo not in allowed:
+        raise Refused("PD_DECODE_RADIX", "--disaggregation-decode-enable-radix-cache is incompatible with speculative "
+                      "decoding (--speculative-algorithm %s); it works with %s only." % (algo, ", ".join(allowed)),
+                      "disaggregation_decode_enable_radix_cache")
+    allowed = rules["block_verification_algorithms"]
+    if allowed is not None and args.get("speculative_use_block_verification"):
+        if algo not in allowed:
+            raise Refused("BLOCK_VERIFICATION_ALGORITHM", "--speculative-use-block-verification only supports %s; got "
+                          "--speculative-algorithm %s." % (" / ".join(allowed), algo),
+                          "speculative_use_block_verification")
+        if str(r["device"] or "cuda") != "cuda":
+            raise Refused("BLOCK_VERIFICATION_DEVICE", "--speculative-use-block-verification only supports CUDA or ROCm; "
+                          "got --device %s." % r["device"], "speculative_use_block_verification")
     window = args.get("speculative_draft_window_size")
     if window is not None:
         if window <= 0:
@@ -85,7 +115,15 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
-    # check_server_args (after resolution): pipeline parallelism takes only single-layer EAGLE
+    # check_server_args (after resolution)
+    if rules["check_base_gpu_id"] and get(args, "base_gpu_id", 0) < 0:
+        raise Refused("BASE_GPU_ID", "base_gpu_id must be non-negative, got --base-gpu-id %s." % args["base_gpu_id"],
+                      "base_gpu_id")
+    allowed = rules["watermark_algorithms"]
+    if allowed is not None and args.get("enable_watermark") and algo is not None and algo not in allowed:
+        raise Refused("WATERMARK_ALGORITHM", "--enable-watermark supports speculative algorithms %s, got %r." % (
+            ", ".join(allowed), algo), "enable_watermark")
+    # pipeline parallelism takes only single-layer EAGLE
     if rules["pp_spec_checks"] and r["pp_size"] > 1 and algo is not None and algo != "EAGLE":
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism currently only supports EAGLE (non-multi-layer) "
                        "speculative decoding; got %s with --pp-size %s." % (algo, r["pp_size"]), "pp_size")
