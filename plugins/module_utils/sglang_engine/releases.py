@@ -66,24 +66,10 @@ ORDER = ("0.5.11", "0.5.16", "0.5.23")
 
 _CHANGES = {
     "0.5.11": {
-        "parser": "0.5.23",
-        "parser_derived": {
-            "drop": ("--speculative-draft-kv-cache-dtype", "--speculative-use-block-verification",
-                     "--speculative-draft-sink-size", "--attn-dp-size", "--speculative-draft-window-size",
-                     "--mamba-radix-cache-strategy", "--cuda-graph-max-bs-decode", "--cuda-graph-max-bs-prefill",
-                     "--cuda-graph-bs-decode", "--cuda-graph-bs-prefill"),
-            "add": {
-                "--speculative-dflash-draft-window-size": ("store", "int", None, "speculative_draft_window_size"),
-                "--mamba-scheduler-strategy": ("store", "str", ("auto", "extra_buffer", "no_buffer"),
-                                               "mamba_radix_cache_strategy"),
-                "--cuda-graph-max-bs": ("store", "int", None, "cuda_graph_max_bs_decode"),
-                "--cuda-graph-bs": ("list", "int", None, "cuda_graph_bs_decode"),
-            },
-            "choices": {"--speculative-algorithm": _ALGOS_V1},
-        },
+        "parser": "0.5.11",
+        "parser_derived": None,
         "window_flag": "--speculative-dflash-draft-window-size",
         "deprecated": {},
-        "algorithms": _ALGOS_V1,
         "algorithm_case_sensitive": True,
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton"),
         "dflash_devices": None,
@@ -109,6 +95,7 @@ _CHANGES = {
         "meta_info": {"correct": ("spec_accepted_drafts",), "proposed": ("spec_proposed_drafts",)},
     },
     "0.5.16": {
+        "parser": "0.5.23",
         "parser_derived": {
             "drop": ("--speculative-draft-kv-cache-dtype", "--speculative-use-block-verification",
                      "--speculative-draft-sink-size", "--attn-dp-size"),
@@ -139,7 +126,6 @@ _CHANGES = {
         "parser_derived": None,
         "deprecated": {"--enable-dp-attention": "--attn-dp-size",
                        "--disable-cuda-graph": "--cuda-graph-backend-decode=disabled"},
-        "algorithms": ("DFLASH", "UNO", "DSPARK", "EAGLE", "EAGLE3", "NEXTN", "FROZEN_KV_MTP", "STANDALONE", "NGRAM"),
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
         "dflash_devices": ("cuda", "npu", "xpu"),
         "dflash_device_message": "DFLASH speculative decoding is not supported by",
@@ -182,12 +168,24 @@ def _build():
     for v, rel in out.items():
         rel["flags"] = _flag_table(rel)
         rel["exact_table"] = rel["parser_derived"] is None
+        if "algorithms" not in rel:
+            rel["algorithms"] = _algorithms(rel)
     for v, rel in out.items():
         later = set()
         for w in ORDER[ORDER.index(v) + 1:]:
             later.update(out[w]["flags"])
         rel["added_later"] = frozenset(f for f in later if f not in rel["flags"])
     return out
+
+
+def _algorithms(rel):
+    """The --speculative-algorithm names a release accepts: the parser's choices when it has them (0.5.11),
+    else its captured SpeculativeAlgorithm members plus NEXTN (an alias of EAGLE in every release)."""
+    choices = rel["flags"]["--speculative-algorithm"][2]
+    if choices:
+        return tuple(choices)
+    captured = getattr(parsers.MODULES.get(rel["parser"]), "ALGORITHMS", ())
+    return tuple(captured) + ("NEXTN",) if captured else _ALGOS_V1
 
 
 def _flag_table(rel):
