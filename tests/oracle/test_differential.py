@@ -44,8 +44,9 @@ def selected_releases():
         n = int(want.split(":", 1)[1])
         seed = os.environ.get("SPECDEPLOY_ORACLE_SEED") or datetime.date.today().isoformat()
         rng = random.Random(seed)
-        return sorted(rng.sample(known, min(n, len(known))), key=known.index)
-    return [v.strip() for v in want.split(",") if v.strip()]
+        others = known[:-1]  # the newest release runs in full in every `make oracle`
+        return sorted(rng.sample(others, min(n, len(others))), key=known.index)
+    return [v.strip() for v in want.replace(",", " ").split() if v.strip()]
 
 
 def python_for(version):
