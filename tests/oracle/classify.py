@@ -43,6 +43,9 @@ TABLE = (
     ("CONTEXT_TOO_LONG", r"^Warning: User-specified context_length \(\d+\) is greater than the derived context_length", None),
     ("WATERMARK_ALGORITHM", r"^--enable-watermark supports speculative algorithms", None),
     ("BASE_GPU_ID", r"^base_gpu_id must be non-negative", None),
+    ("PD_DECODE_RADIX_BACKEND", r"^--disaggregation-decode-enable-radix-cache currently requires "
+                                r"--disaggregation-transfer-backend nixl", None),
+    ("PP_SPECULATIVE", r"^Pipeline parallelism is not compatible with overlap schedule, speculative decoding", None),
     ("PD_DECODE_RADIX", r"^--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding", None),
     ("BLOCK_VERIFICATION_ALGORITHM", r"^--speculative-use-block-verification only supports EAGLE", None),
     ("BLOCK_VERIFICATION_DEVICE", r"^--speculative-use-block-verification only supports CUDA", None),

@@ -44,6 +44,8 @@ _SGLANG_MESSAGES = (
     ("CONTEXT_TOO_LONG", r"User-specified context_length \(\d+\) is greater than the derived"),
     ("WATERMARK_ALGORITHM", r"enable-watermark supports speculative algorithms"),
     ("BASE_GPU_ID", r"base_gpu_id must be non-negative"),
+    ("PD_DECODE_RADIX_BACKEND", r"decode-enable-radix-cache currently requires --disaggregation-transfer-backend"),
+    ("PP_SPECULATIVE", r"Pipeline parallelism is not compatible with overlap schedule, speculative"),
     ("PD_DECODE_RADIX", r"disaggregation-decode-enable-radix-cache is incompatible with speculative"),
     ("BLOCK_VERIFICATION_ALGORITHM", r"use-block-verification only supports EAGLE"),
     ("BLOCK_VERIFICATION_DEVICE", r"use-block-verification only supports CUDA"),

@@ -48,7 +48,13 @@ _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 #   dflash_overlap_off       DFLASH forces the overlap scheduler off (V1 worker)
 #   dflash_mixed_chunk_off   DFLASH forces mixed chunked prefill off
 #   dflash_resets            the fields DFLASH resets to 1 with a warning (num_steps, eagle_topk)
-#   attention_sm_checks      trtllm_mha SM checks run at argument resolution (attention hook)
+#   trtllm_mha_sms           {phase: SMs} trtllm_mha accepts at argument resolution (None: not checked there)
+#   draft_trtllm_sets_page_size  a trtllm_mha draft backend also moves the target page size to 64
+#   draft_backend_at_resolution  the draft attention backend is resolved (and falls back) at argument time;
+#                            else the draft worker picks it at start and resolution leaves it as given
+#   dp_spec_prefill_env_check    SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION is validated against the algorithm
+#   pd_decode_radix_needs_nixl   PD decode radix cache requires --disaggregation-transfer-backend nixl
+#   pp_speculation_refused   pp > 1 refuses every speculative algorithm
 #   dp_attention_tp_divisible   --enable-dp-attention asserts tp_size % dp_size == 0 (parallel hook)
 #   cpu_default_attention    attention backend --device cpu resolves to when none is given (None: not modelled)
 #   pd_decode_radix_algorithms  algorithms PD decode with radix cache accepts (None: no check)
@@ -62,9 +68,23 @@ _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 #   mask_token_id_top_level  parse_dflash_draft_config reads mask_token_id at the top level too
 #   draft_archs              DFLASH draft architectures the release registers
 #   meta_info                /generate meta_info names of the draft count fields (correct, proposed)
-ORDER = ("0.5.11", "0.5.16", "0.5.23")
+ORDER = (
+    "0.5.11",
+    "0.5.12",
+    "0.5.16",
+    "0.5.23",
+)
 
 _CHANGES = {
+    "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
+        "parser": "0.5.12",
+        "parser_derived": None,
+        "window_flag": "--speculative-draft-window-size",
+        "deprecated": {"--speculative-dflash-draft-window-size": "--speculative-draft-window-size"},
+        "algorithm_case_sensitive": False,
+        "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
+                      "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
+    },
     "0.5.11": {
         "parser": "0.5.11",
         "parser_derived": None,
@@ -78,13 +98,18 @@ _CHANGES = {
         "dflash_overlap_off": True,
         "dflash_mixed_chunk_off": True,
         "dflash_resets": ("speculative_num_steps", "speculative_eagle_topk"),
-        "attention_sm_checks": False,
+        "trtllm_mha_sms": {"prefill": (100,), "decode": None},
+        "draft_trtllm_sets_page_size": False,
+        "draft_backend_at_resolution": False,
+        "dp_spec_prefill_env_check": False,
+        "pd_decode_radix_needs_nixl": True,
+        "pp_speculation_refused": True,
         "dp_attention_tp_divisible": False,
         "cpu_default_attention": None,
-        "pd_decode_radix_algorithms": ("EAGLE", "EAGLE3"),
+        "pd_decode_radix_algorithms": None,
         "block_verification_algorithms": None,
         "check_base_gpu_id": True,
-        "context_check_at_resolution": False,
+        "context_check_at_resolution": True,
         "watermark_algorithms": None,
         "pp_spec_checks": False,
         "trtllm_mha_prefill_sm120": False,
@@ -110,6 +135,7 @@ _CHANGES = {
         },
         "window_flag": "--speculative-draft-window-size",
         "deprecated": dict(RENAMED),
+        "draft_backend_at_resolution": True,
         "algorithm_case_sensitive": False,
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend"),
         "dflash_devices": ("cuda",),
@@ -131,7 +157,12 @@ _CHANGES = {
         "dflash_device_message": "DFLASH speculative decoding is not supported by",
         "dp_attention_rejected": False,
         "dflash_mixed_chunk_off": False,
-        "attention_sm_checks": True,
+        "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
+        "draft_trtllm_sets_page_size": True,
+        "draft_backend_at_resolution": True,
+        "dp_spec_prefill_env_check": True,
+        "pd_decode_radix_needs_nixl": False,
+        "pp_speculation_refused": False,
         "dp_attention_tp_divisible": True,
         "cpu_default_attention": "torch_native",
         "pd_decode_radix_algorithms": ("DSPARK", "EAGLE", "EAGLE3"),

@@ -41,20 +41,24 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     prefill = r["prefill_attention_backend"] or r["attention_backend"]
     decode = args.get("decode_attention_backend") or r["attention_backend"]
     sm = platform.get("sm")
-    if rules["attention_sm_checks"] and platform.get("gpus_known"):
+    sms = rules["trtllm_mha_sms"]
+    if sms and platform.get("gpus_known"):
         # attention hook, before the speculative one: SM-dependent trtllm_mha checks
         for phase, backend in (("prefill", prefill), ("decode", decode)):
-            if backend == "trtllm_mha" and sm not in (90, 100, 120):
-                raise Refused("TRTLLM_MHA_GPU", "TRTLLM MHA backend for %s needs a Hopper (SM90), Blackwell (SM100) or "
-                               "SM120 GPU; this host has %s. Use flashinfer or triton." % (
-                                   phase, ("sm_%s" % sm) if sm else "no visible GPU"), "attention_backend")
+            if backend == "trtllm_mha" and sms.get(phase) is not None and sm not in sms[phase]:
+                raise Refused("TRTLLM_MHA_GPU", "TRTLLM MHA backend for %s needs an %s GPU in SGLang %s; this host has "
+                               "%s. Use flashinfer or triton." % (
+                                   phase, "/".join("SM%s" % x for x in sms[phase]), version,
+                                   ("sm_%s" % sm) if sm else "no visible GPU"), "attention_backend")
             if phase == "prefill" and backend == "trtllm_mha" and sm == 120 and args.get("kv_cache_dtype") == "fp8_e4m3":
                 raise Refused("TRTLLM_MHA_SM120_FP8", "TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV "
                                "cache: use another kv_cache_dtype or attention backend.", "kv_cache_dtype")
 
     page = get(args, "page_size", 1)
-    if "trtllm_mha" in (r["attention_backend"], args.get("decode_attention_backend"), r["prefill_attention_backend"],
-                        args.get("speculative_draft_attention_backend")) and page not in (16, 32, 64, 128):
+    backends = [r["attention_backend"], args.get("decode_attention_backend"), r["prefill_attention_backend"]]
+    if rules["draft_trtllm_sets_page_size"]:
+        backends.append(args.get("speculative_draft_attention_backend"))
+    if "trtllm_mha" in backends and page not in (16, 32, 64, 128):
         page = 64  # TensorRT-LLM MHA page sizes (SGLang warns and changes it)
     r["page_size"] = page
 
@@ -68,6 +72,10 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     else:
         algo_known = algo is None or algo in rules["algorithms"]
     r["speculative_algorithm"] = algo
+    if rules["pd_decode_radix_needs_nixl"] and args.get("disaggregation_mode") == "decode" and \
+            args.get("disaggregation_decode_enable_radix_cache") and args.get("disaggregation_transfer_backend") != "nixl":
+        raise Refused("PD_DECODE_RADIX_BACKEND", "--disaggregation-decode-enable-radix-cache currently requires "
+                      "--disaggregation-transfer-backend nixl (SGLang %s)." % version, "disaggregation_transfer_backend")
     allowed = rules["pd_decode_radix_algorithms"]
     if allowed is not None and args.get("disaggregation_mode") == "decode" and \
             args.get("disaggregation_decode_enable_radix_cache") and algo is not None and algo not in allowed:
@@ -103,7 +111,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                        "tree-verify build (use verify: tree with a probe)." % (
                            args.get("speculative_algorithm"), version, ", ".join(rules["algorithms"])),
                        "speculative_algorithm")
-    if truthy_env(env, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION") and (
+    if rules["dp_spec_prefill_env_check"] and truthy_env(env, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION") and (
             algo not in ("EAGLE", "EAGLE3", "DSPARK") or args.get("enable_multi_layer_eagle")):
         raise Refused("ENV_DP_SPEC_PREFILL", "DP spec/prefill coordination requires single-layer EAGLE, EAGLE3 or "
                        "DSPARK: remove SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION from env (got algorithm %s)." % algo,
@@ -123,6 +131,9 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if allowed is not None and args.get("enable_watermark") and algo is not None and algo not in allowed:
         raise Refused("WATERMARK_ALGORITHM", "--enable-watermark supports speculative algorithms %s, got %r." % (
             ", ".join(allowed), algo), "enable_watermark")
+    if rules["pp_speculation_refused"] and r["pp_size"] > 1 and algo is not None:
+        raise Refused("PP_SPECULATIVE", "Pipeline parallelism is not compatible with speculative decoding in SGLang %s "
+                      "(--pp-size %s with %s)." % (version, r["pp_size"], algo), "pp_size")
     # pipeline parallelism takes only single-layer EAGLE
     if rules["pp_spec_checks"] and r["pp_size"] > 1 and algo is not None and algo != "EAGLE":
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism currently only supports EAGLE (non-multi-layer) "
@@ -209,7 +220,15 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
     chosen = explicit if explicit is not None else prefill
     how = "speculative_draft_attention_backend" if explicit is not None else \
         "the target's prefill attention backend (inherited by the draft)"
-    if chosen is None:
+    if not rules["draft_backend_at_resolution"]:
+        # the draft worker picks (and falls back) at start: argument resolution leaves the flag as given
+        r["speculative_draft_attention_backend"] = explicit
+        chosen = None if chosen is None or chosen in rules["draft_backends"] else chosen
+        if chosen is not None:
+            result.warn("SGLANG_OVERRIDE", "DFLASH draft worker does not support attention_backend %r from %s (SGLang "
+                        "%s accepts %s); its worker falls back to %r at start." % (
+                            chosen, how, version, ", ".join(rules["draft_backends"]), fallback))
+    elif chosen is None:
         r["speculative_draft_attention_backend"] = None  # GPU-dependent default, decided on the host
     elif chosen not in rules["draft_backends"]:
         accepted = ", ".join(rules["draft_backends"])

@@ -5,10 +5,10 @@
 in its own CPU kit by tools/sglang-release. Regenerate, never hand-edit. stdlib only."""
 
 VERSION = '0.5.23'
-BASE = '0.5.11'
+BASE = '0.5.12'
 # SpeculativeAlgorithm members (empty: the parser choices are the list)
 ALGORITHMS = ('DFLASH', 'UNO', 'DSPARK', 'EAGLE', 'EAGLE3', 'FROZEN_KV_MTP', 'STANDALONE', 'NGRAM')
-# flags new in 0.5.23 or changed since 0.5.11 (kind, type, choices or dest)
+# flags new in 0.5.23 or changed since 0.5.12 (kind, type, choices or dest)
 ADDED = {
     '--allowed-media-domains': ('list', 'str', None, 'allowed_media_domains'),
     '--asr-max-buffer-seconds': ('store', 'int', None, 'asr_max_buffer_seconds'),
@@ -82,7 +82,6 @@ ADDED = {
     ),
     '--deepep-v2-mode': ('store', 'str', ('direct', 'hybrid'), 'deepep_v2_mode'),
     '--default-chat-template-kwargs': ('store', 'loads', None, 'default_chat_template_kwargs'),
-    '--detokenizer-worker-num': ('store', 'int', None, 'detokenizer_worker_num'),
     '--disable-aiter-allreduce-fusion-in-decode': ('flag', None, None, 'disable_aiter_allreduce_fusion_in_decode'),
     '--disable-aiter-allreduce-fusion-in-prefill': ('flag', None, None, 'disable_aiter_allreduce_fusion_in_prefill'),
     '--disable-attn-tp-gather': ('flag', None, None, 'disable_attn_tp_gather'),
@@ -165,7 +164,6 @@ ADDED = {
     '--enable-dsa-fused-indexer': ('flag', None, None, 'enable_dsa_fused_indexer'),
     '--enable-encoder-swa-bounded-replay': ('flag', None, None, 'enable_encoder_swa_bounded_replay'),
     '--enable-flexkv': ('flag', None, None, 'enable_flexkv'),
-    '--enable-forward-pass-metrics': ('flag', None, None, 'enable_forward_pass_metrics'),
     '--enable-hicache': ('flag', None, None, 'enable_hierarchical_cache'),
     '--enable-http-worker-reuseport': ('flag', None, None, 'enable_http_worker_reuseport'),
     '--enable-int8-mamba-checkpoint': ('flag', None, None, 'enable_int8_mamba_checkpoint'),
@@ -184,11 +182,9 @@ ADDED = {
     '--enable-prefill-cp': ('flag', None, None, 'enable_prefill_cp'),
     '--enable-response-store': ('flag', None, None, 'enable_response_store'),
     '--enable-return-aux-hidden-states': ('flag', None, None, 'enable_return_aux_hidden_states'),
-    '--enable-return-indexer-topk': ('flag', None, None, 'enable_return_indexer_topk'),
     '--enable-scattered-sconv': ('flag', None, None, 'enable_scattered_sconv'),
     '--enable-session-radix-cache': ('flag', None, None, 'enable_session_radix_cache'),
     '--enable-shared-experts-attn-tp': ('flag', None, None, 'enable_shared_experts_attn_tp'),
-    '--enable-strict-thinking': ('flag', None, None, 'enable_strict_thinking'),
     '--enable-tf32-matmul': ('flag', None, None, 'enable_tf32_matmul'),
     '--enable-tp-lm-head-all-to-all': ('flag', None, None, 'enable_tp_lm_head_all_to_all'),
     '--enable-unified-cache-external-linker': ('flag', None, None, 'enable_unified_cache_external_linker'),
@@ -240,8 +236,6 @@ ADDED = {
     '--flashinfer-autotune-skip-ops': ('list', 'str', None, 'flashinfer_autotune_skip_ops'),
     '--flashinfer-mxfp4-moe-precision': ('store', 'str', ('bf16', 'default', 'fp8'), 'flashinfer_mxfp4_moe_precision'),
     '--flexkv-config-file': ('store', 'str', None, 'flexkv_config_file'),
-    '--forward-pass-metrics-ipc-name': ('store', 'str', None, 'forward_pass_metrics_ipc_name'),
-    '--forward-pass-metrics-worker-id': ('store', 'str', None, 'forward_pass_metrics_worker_id'),
     '--fp4-gemm-backend': (
         'store', 'str',
         (
@@ -283,7 +277,6 @@ ADDED = {
         None,
         'hicache_storage_prefetch_retry_poll_interval',
     ),
-    '--hierarchical-sparse-attention-extra-config': ('store', 'str', None, 'hisparse_config'),
     '--http2-initial-connection-window-size': ('store', 'int', None, 'http2_initial_connection_window_size'),
     '--http2-max-concurrent-streams': ('store', 'int', None, 'http2_max_concurrent_streams'),
     '--image-processor-backend': ('store', 'str', ('auto', 'pil', 'torchvision'), 'image_processor_backend'),
@@ -342,7 +335,6 @@ ADDED = {
     '--load-publish-endpoint': ('store', 'str', None, 'load_publish_endpoint'),
     '--load-snapshot-publish-interval': ('store', 'int', None, 'load_snapshot_publish_interval'),
     '--lora-backend': ('store', 'str', ('ascend', 'csgmv', 'torch_native', 'triton', 'triton_v2'), 'lora_backend'),
-    '--lora-drain-wait-threshold': ('store', 'float', None, 'lora_drain_wait_threshold'),
     '--lora-target-modules': (
         'list', 'str',
         (
@@ -378,7 +370,6 @@ ADDED = {
     '--mm-io-worker-num': ('store', 'int', None, 'mm_io_worker_num'),
     '--mm-preprocess-cache-size-mb': ('store', 'int', None, 'mm_preprocess_cache_size_mb'),
     '--mm-processor-worker-num': ('store', 'int', None, 'mm_processor_worker_num'),
-    '--model-config-parser': ('store', 'str', None, 'model_config_parser'),
     '--moe-a2a-backend': (
         'store', 'str',
         (
@@ -430,8 +421,6 @@ ADDED = {
     ),
     '--prefill-decode-interval': ('store', 'int', None, 'prefill_decode_interval'),
     '--prefill-decode-interval-min-bs': ('store', 'int', None, 'prefill_decode_interval_min_bs'),
-    '--prefill-delayer-max-delay-ms': ('store', 'float', None, 'prefill_delayer_max_delay_ms'),
-    '--prefill-delayer-queue-min-ratio': ('store', 'float', None, 'prefill_delayer_queue_min_ratio'),
     '--prefill-kv-cache-dequant-dtype': (
         'store', 'str',
         (
@@ -439,7 +428,6 @@ ADDED = {
         ),
         'prefill_kv_cache_dequant_dtype',
     ),
-    '--prefill-only-disable-kv-cache': ('flag', None, None, 'prefill_only_disable_kv_cache'),
     '--qsa-indexer-dtype': ('store', 'str', ('auto', 'bfloat16', 'fp8_e4m3'), 'qsa_indexer_dtype'),
     '--quantization': (
         'store', 'str',
@@ -487,7 +475,6 @@ ADDED = {
     '--smg-grpc-mode': ('flag', None, None, 'smg_grpc_mode'),
     '--smg-http-sidecar-port': ('store', 'int', None, 'smg_http_sidecar_port'),
     '--spec-trace-dir': ('store', 'str', None, 'spec_trace_dir'),
-    '--speculative-algorithm': ('store', 'str', None, 'speculative_algorithm'),
     '--speculative-domino-candidate-pool-size': ('store', 'int', None, 'speculative_domino_candidate_pool_size'),
     '--speculative-draft-kv-cache-dtype': (
         'store', 'str',
@@ -517,7 +504,6 @@ ADDED = {
         'speculative_draft_model_quantization',
     ),
     '--speculative-draft-sink-size': ('store', 'int', None, 'speculative_draft_sink_size'),
-    '--speculative-draft-window-size': ('store', 'int', None, 'speculative_draft_window_size'),
     '--speculative-dsa-topk-backend': (
         'store', 'str',
         (
@@ -586,7 +572,6 @@ ADDED = {
     '--weight-cache-mode': ('store', 'str', ('client', 'daemon', 'off'), 'weight_cache_mode'),
     '--weight-cache-socket': ('store', 'str', None, 'weight_cache_socket'),
     '--weight-cache-timeout': ('store', 'int', None, 'weight_cache_timeout'),
-    '--weight-loader-drop-cache-after-load': ('flag', None, None, 'weight_loader_drop_cache_after_load'),
 }
 # flags 0.5.23 no longer has
 REMOVED = (
@@ -598,6 +583,7 @@ REMOVED = (
     '--disable-piecewise-cuda-graph',
     '--elastic-ep-rejoin',
     '--enable-breakable-cuda-graph',
+    '--enable-deepep-waterfill',
     '--enable-expert-distribution-metrics',
     '--enable-nan-detection',
     '--enable-nsa-prefill-context-parallel',
