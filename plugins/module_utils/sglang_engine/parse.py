@@ -11,6 +11,8 @@ import shlex
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused
 
+_DEST_ALIASES = releases.DEST_ALIASES
+
 
 _PROGRAM_HINT = re.compile(r"(python|sglang|launch_server|^serve$|^-m$)")
 
@@ -98,6 +100,7 @@ def parse_argv(argv, version, extra_flags=None):
             notes.append(("FLAG_ABBREVIATED", "%s is an abbreviation of %s: write the full flag (a new SGLang flag "
                           "sharing the prefix would make it ambiguous)." % (name, flag)))
         kind, typ, choices, dest = table[flag]
+        dest = _DEST_ALIASES.get(dest, dest)
         if kind == "flag":
             if eq:
                 raise Refused("PARSE_INVALID_VALUE", "argument %s: ignored explicit argument %r" % (flag, inline), flag)

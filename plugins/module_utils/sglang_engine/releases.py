@@ -33,6 +33,10 @@ RENAMED = {
     "--cuda-graph-bs": "--cuda-graph-bs-decode",
 }
 
+# argparse dests older parsers use for ServerArgs fields (ServerArgs.from_cli_args maps them: 0.5.11 and
+# 0.5.12 name --tp-size/--dp-size/--pp-size tensor_parallel_size, data_parallel_size, pipeline_parallel_size).
+DEST_ALIASES = {"tensor_parallel_size": "tp_size", "data_parallel_size": "dp_size", "pipeline_parallel_size": "pp_size"}
+
 _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 
 # Traits (see docs/sglang-releases.md):
@@ -71,11 +75,16 @@ _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 ORDER = (
     "0.5.11",
     "0.5.12",
+    "0.5.12.post1",
     "0.5.16",
     "0.5.23",
 )
 
 _CHANGES = {
+    "0.5.12.post1": {  # added by tools/sglang-release: traits are 0.5.12's until reviewed
+        "parser": "0.5.12.post1",
+        "parser_derived": None,
+    },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
         "parser": "0.5.12",
         "parser_derived": None,
@@ -98,7 +107,7 @@ _CHANGES = {
         "dflash_overlap_off": True,
         "dflash_mixed_chunk_off": True,
         "dflash_resets": ("speculative_num_steps", "speculative_eagle_topk"),
-        "trtllm_mha_sms": {"prefill": (100,), "decode": None},
+        "trtllm_mha_sms": {"prefill": (100,), "decode": (90, 100, 120)},
         "draft_trtllm_sets_page_size": False,
         "draft_backend_at_resolution": False,
         "dp_spec_prefill_env_check": False,

@@ -17,12 +17,14 @@ from __future__ import annotations
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.parsers import (  # noqa: F401
     v0_5_11,
     v0_5_12,
+    v0_5_12_post1,
     v0_5_23,
 )
 
 MODULES = {
     "0.5.11": v0_5_11,
     "0.5.12": v0_5_12,
+    "0.5.12.post1": v0_5_12_post1,
     "0.5.23": v0_5_23,
 }
 

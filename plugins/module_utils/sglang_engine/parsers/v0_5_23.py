@@ -5,10 +5,10 @@
 in its own CPU kit by tools/sglang-release. Regenerate, never hand-edit. stdlib only."""
 
 VERSION = '0.5.23'
-BASE = '0.5.12'
+BASE = '0.5.12.post1'
 # SpeculativeAlgorithm members (empty: the parser choices are the list)
 ALGORITHMS = ('DFLASH', 'UNO', 'DSPARK', 'EAGLE', 'EAGLE3', 'FROZEN_KV_MTP', 'STANDALONE', 'NGRAM')
-# flags new in 0.5.23 or changed since 0.5.12 (kind, type, choices or dest)
+# flags new in 0.5.23 or changed since 0.5.12.post1 (kind, type, choices or dest)
 ADDED = {
     '--allowed-media-domains': ('list', 'str', None, 'allowed_media_domains'),
     '--asr-max-buffer-seconds': ('store', 'int', None, 'asr_max_buffer_seconds'),
