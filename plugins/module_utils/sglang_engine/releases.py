@@ -76,12 +76,26 @@ ORDER = (
     "0.5.11",
     "0.5.12",
     "0.5.12.post1",
+    "0.5.14",
     "0.5.16",
     "0.5.23",
 )
 
 _CHANGES = {
-    "0.5.12.post1": {  # added by tools/sglang-release: traits are 0.5.12's until reviewed
+    "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
+        "parser": "0.5.14",
+        "parser_derived": None,
+        "dflash_overlap_off": False,
+    },
+    "0.5.13.post1": {  # parser captured; traits as the release before it
+        "parser": "0.5.13.post1",
+        "parser_derived": None,
+    },
+    "0.5.13": {  # parser captured; traits as the release before it
+        "parser": "0.5.13",
+        "parser_derived": None,
+    },
+    "0.5.12.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.12.post1",
         "parser_derived": None,
     },

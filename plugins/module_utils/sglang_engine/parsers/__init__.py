@@ -18,6 +18,9 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.pa
     v0_5_11,
     v0_5_12,
     v0_5_12_post1,
+    v0_5_13,
+    v0_5_13_post1,
+    v0_5_14,
     v0_5_23,
 )
 
@@ -25,6 +28,9 @@ MODULES = {
     "0.5.11": v0_5_11,
     "0.5.12": v0_5_12,
     "0.5.12.post1": v0_5_12_post1,
+    "0.5.13": v0_5_13,
+    "0.5.13.post1": v0_5_13_post1,
+    "0.5.14": v0_5_14,
     "0.5.23": v0_5_23,
 }
 

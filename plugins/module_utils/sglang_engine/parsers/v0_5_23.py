@@ -5,14 +5,12 @@
 in its own CPU kit by tools/sglang-release. Regenerate, never hand-edit. stdlib only."""
 
 VERSION = '0.5.23'
-BASE = '0.5.12.post1'
+BASE = '0.5.14'
 # SpeculativeAlgorithm members (empty: the parser choices are the list)
 ALGORITHMS = ('DFLASH', 'UNO', 'DSPARK', 'EAGLE', 'EAGLE3', 'FROZEN_KV_MTP', 'STANDALONE', 'NGRAM')
-# flags new in 0.5.23 or changed since 0.5.12.post1 (kind, type, choices or dest)
+# flags new in 0.5.23 or changed since 0.5.14 (kind, type, choices or dest)
 ADDED = {
     '--allowed-media-domains': ('list', 'str', None, 'allowed_media_domains'),
-    '--asr-max-buffer-seconds': ('store', 'int', None, 'asr_max_buffer_seconds'),
-    '--asr-max-concurrent-sessions': ('store', 'int', None, 'asr_max_concurrent_sessions'),
     '--attention-backend': (
         'store', 'str',
         (
@@ -23,16 +21,13 @@ ADDED = {
         ),
         'attention_backend',
     ),
-    '--attention-context-parallel-size': ('store', 'int', None, 'attn_cp_size'),
     '--attention-data-parallel-size': ('store', 'int', None, 'attn_dp_size'),
-    '--attn-cp-size': ('store', 'int', None, 'attn_cp_size'),
     '--attn-dp-size': ('store', 'int', None, 'attn_dp_size'),
     '--bf16-gemm-backend': ('store', 'str', ('auto', 'cutedsl', 'gemv', 'torch'), 'bf16_gemm_backend'),
     '--boundary-reduction': ('store', 'str', ('ar', 'auto', 'rs', 'rs+rsv', 'rsv'), 'boundary_reduction'),
     '--c128-page-size': ('store', 'int', None, 'c128_page_size'),
     '--constrained-json-max-whitespace-cnt': ('store', 'int', None, 'constrained_json_max_whitespace_cnt'),
     '--context-bucket': ('store', 'human_readable_int', None, 'cuda_graph_prefill_max_context'),
-    '--cp-strategy': ('store', 'str', ('interleave', 'zigzag'), 'cp_strategy'),
     '--cuda-graph-backend-decode': (
         'store', 'parse_cuda_graph_backend_arg',
         (
@@ -47,14 +42,8 @@ ADDED = {
         ),
         'cuda_graph_backend_prefill',
     ),
-    '--cuda-graph-bs-decode': ('list', 'int', None, 'cuda_graph_bs_decode'),
-    '--cuda-graph-bs-prefill': ('list', 'int', None, 'cuda_graph_bs_prefill'),
-    '--cuda-graph-config': ('store', 'parse_cuda_graph_config_arg', None, 'cuda_graph_config'),
-    '--cuda-graph-max-bs-decode': ('store', 'int', None, 'cuda_graph_max_bs_decode'),
-    '--cuda-graph-max-bs-prefill': ('store', 'int', None, 'cuda_graph_max_bs_prefill'),
     '--cuda-graph-max-seq-len-prefill': ('store', 'int', None, 'cuda_graph_max_seq_len_prefill'),
     '--cuda-graph-prefill-max-context': ('store', 'human_readable_int', None, 'cuda_graph_prefill_max_context'),
-    '--data-parallel-size': ('store', 'int', None, 'dp_size'),
     '--dcp-comm-backend': ('store', 'str', ('a2a', 'ag_rs', 'fi_a2a'), 'dcp_comm_backend'),
     '--dcp-replicate-q-proj': ('flag', None, None, 'dcp_replicate_q_proj'),
     '--dcp-size': ('store', 'int', None, 'dcp_size'),
@@ -73,20 +62,10 @@ ADDED = {
     '--decoupled-spec-connect-endpoints': ('store', 'json_list_type', None, 'decoupled_spec_connect_endpoints'),
     '--decoupled-spec-rank': ('store', 'int', None, 'decoupled_spec_rank'),
     '--decoupled-spec-role': ('store', 'str', ('drafter', 'null', 'verifier'), 'decoupled_spec_role'),
-    '--deepep-dispatcher-output-dtype': (
-        'store', 'str',
-        (
-            'auto', 'bf16', 'fp8', 'int8', 'nvfp4',
-        ),
-        'deepep_dispatcher_output_dtype',
-    ),
     '--deepep-v2-mode': ('store', 'str', ('direct', 'hybrid'), 'deepep_v2_mode'),
     '--default-chat-template-kwargs': ('store', 'loads', None, 'default_chat_template_kwargs'),
     '--disable-aiter-allreduce-fusion-in-decode': ('flag', None, None, 'disable_aiter_allreduce_fusion_in_decode'),
     '--disable-aiter-allreduce-fusion-in-prefill': ('flag', None, None, 'disable_aiter_allreduce_fusion_in_prefill'),
-    '--disable-attn-tp-gather': ('flag', None, None, 'disable_attn_tp_gather'),
-    '--disable-decode-cuda-graph': ('flag', None, None, 'disable_decode_cuda_graph'),
-    '--disable-prefill-cuda-graph': ('flag', None, None, 'disable_prefill_cuda_graph'),
     '--disaggregation-decode-allocation-policy': (
         'store', 'str',
         (
@@ -94,7 +73,6 @@ ADDED = {
         ),
         'disaggregation_decode_allocation_policy',
     ),
-    '--disaggregation-decode-extra-slots': ('store', 'int', None, 'disaggregation_decode_extra_slots'),
     '--disaggregation-decode-host-receive-threshold': (
         'store', 'float',
         None,
@@ -108,15 +86,7 @@ ADDED = {
         'disaggregation_decode_retraction_backup',
     ),
     '--disaggregation-enable-kv-checksum': ('flag', None, None, 'disaggregation_enable_kv_checksum'),
-    '--disaggregation-transfer-backend': (
-        'store', 'str',
-        (
-            'ascend', 'fake', 'mooncake', 'mooncake_tcp', 'mori', 'nixl',
-        ),
-        'disaggregation_transfer_backend',
-    ),
     '--dllm-fdfo': ('flag', None, None, 'dllm_fdfo'),
-    '--dp-size': ('store', 'int', None, 'dp_size'),
     '--dsa-decode-backend': (
         'store', 'str',
         (
@@ -140,7 +110,6 @@ ADDED = {
         ),
         'dsa_prefill_backend',
     ),
-    '--dsa-topk-backend': ('store', 'str', ('flashinfer', 'sgl-kernel', 'torch'), 'dsa_topk_backend'),
     '--dsa-triton-union': ('store', 'int', ('0', '2', '4'), 'dsa_triton_union'),
     '--dsv4-attn-backend': ('store', 'str', ('auto', 'flashmla', 'flashmla_mega', 'trtllm'), 'dsv4_attn_backend'),
     '--dsv4-prefill-backend': (
@@ -158,7 +127,6 @@ ADDED = {
     '--enable-amd-monokernel': ('flag', None, None, 'enable_amd_monokernel'),
     '--enable-cp-decode-attn-tp': ('flag', None, None, 'enable_cp_decode_attn_tp'),
     '--enable-decoder-swa-bounded-replay': ('flag', None, None, 'enable_decoder_swa_bounded_replay'),
-    '--enable-deepseek-v4-fp4-indexer': ('flag', None, None, 'enable_deepseek_v4_fp4_indexer'),
     '--enable-dense-mlp-attn-tp': ('flag', None, None, 'enable_dense_mlp_attn_tp'),
     '--enable-dsa-cache-layer-split': ('flag', None, None, 'enable_dsa_cache_layer_split'),
     '--enable-dsa-fused-indexer': ('flag', None, None, 'enable_dsa_fused_indexer'),
@@ -166,7 +134,6 @@ ADDED = {
     '--enable-flexkv': ('flag', None, None, 'enable_flexkv'),
     '--enable-hicache': ('flag', None, None, 'enable_hierarchical_cache'),
     '--enable-http-worker-reuseport': ('flag', None, None, 'enable_http_worker_reuseport'),
-    '--enable-int8-mamba-checkpoint': ('flag', None, None, 'enable_int8_mamba_checkpoint'),
     '--enable-kv-cache-sharding': ('flag', None, None, 'enable_kv_cache_sharding'),
     '--enable-layernorm-sp': ('flag', None, None, 'enable_layernorm_sp'),
     '--enable-lean-attention': ('flag', None, None, 'enable_lean_attention'),
@@ -179,7 +146,6 @@ ADDED = {
     '--enable-page-major-kv-layout': ('flag', None, None, 'enable_page_major_kv_layout'),
     '--enable-paged-experts': ('flag', None, None, 'enable_paged_experts'),
     '--enable-pd-role-switch': ('flag', None, None, 'enable_pd_role_switch'),
-    '--enable-prefill-cp': ('flag', None, None, 'enable_prefill_cp'),
     '--enable-response-store': ('flag', None, None, 'enable_response_store'),
     '--enable-return-aux-hidden-states': ('flag', None, None, 'enable_return_aux_hidden_states'),
     '--enable-scattered-sconv': ('flag', None, None, 'enable_scattered_sconv'),
@@ -192,8 +158,6 @@ ADDED = {
     '--enable-w4a4-mxfp4-megamoe': ('flag', None, None, 'enable_w4a4_mxfp4_megamoe'),
     '--enable-waterfill': ('flag', None, None, 'enable_waterfill'),
     '--enable-watermark': ('flag', None, None, 'enable_watermark'),
-    '--encoder-bootstrap-port': ('store', 'int', None, 'encoder_bootstrap_port'),
-    '--encoder-register-urls': ('list', 'str', None, 'encoder_register_urls'),
     '--encoder-transfer-backend': (
         'store', 'str',
         (
@@ -201,9 +165,6 @@ ADDED = {
         ),
         'encoder_transfer_backend',
     ),
-    '--ep': ('store', 'int', None, 'ep_size'),
-    '--ep-dispatch-algorithm': ('store', 'str', ('dynamic', 'fake', 'lp', 'static'), 'ep_dispatch_algorithm'),
-    '--ep-size': ('store', 'int', None, 'ep_size'),
     '--expert-balancedness-report-mode': (
         'store', 'str',
         (
@@ -211,14 +172,6 @@ ADDED = {
         ),
         'expert_balancedness_report_mode',
     ),
-    '--expert-distribution-recorder-mode': (
-        'store', 'str',
-        (
-            'per_pass', 'per_token', 'stat', 'stat_approx',
-        ),
-        'expert_distribution_recorder_mode',
-    ),
-    '--expert-parallel-size': ('store', 'int', None, 'ep_size'),
     '--flashinfer-a2a-dispatch-type': (
         'store', 'str',
         (
@@ -280,7 +233,6 @@ ADDED = {
     '--http2-initial-connection-window-size': ('store', 'int', None, 'http2_initial_connection_window_size'),
     '--http2-max-concurrent-streams': ('store', 'int', None, 'http2_max_concurrent_streams'),
     '--image-processor-backend': ('store', 'str', ('auto', 'pil', 'torchvision'), 'image_processor_backend'),
-    '--int8-mamba-ckpt-size': ('store', 'int', None, 'int8_mamba_ckpt_size'),
     '--kv-cache-dtype': (
         'store', 'str',
         (
@@ -288,9 +240,6 @@ ADDED = {
         ),
         'kv_cache_dtype',
     ),
-    '--kv-canary': ('store', 'str', ('log', 'none', 'raise'), 'kv_canary'),
-    '--kv-canary-real-data': ('store', 'str', ('all', 'none', 'partial'), 'kv_canary_real_data'),
-    '--kv-canary-sweep-interval': ('store', 'int', None, 'kv_canary_sweep_interval'),
     '--language-model-only': ('flag', None, None, 'language_model_only'),
     '--linear-attn-backend': (
         'store', 'str',
@@ -322,7 +271,6 @@ ADDED = {
         'linear_attn_verify_backend',
     ),
     '--linear-replayssm-cache-len': ('store', 'int', None, 'linear_replayssm_cache_len'),
-    '--lmcache-config-file': ('store', 'str', None, 'lmcache_config_file'),
     '--load-format': (
         'store', 'str',
         (
@@ -333,7 +281,6 @@ ADDED = {
         'load_format',
     ),
     '--load-publish-endpoint': ('store', 'str', None, 'load_publish_endpoint'),
-    '--load-snapshot-publish-interval': ('store', 'int', None, 'load_snapshot_publish_interval'),
     '--lora-backend': ('store', 'str', ('ascend', 'csgmv', 'torch_native', 'triton', 'triton_v2'), 'lora_backend'),
     '--lora-target-modules': (
         'list', 'str',
@@ -346,25 +293,10 @@ ADDED = {
     ),
     '--mamba-cache-philox-rounds': ('store', 'int', None, 'mamba_cache_philox_rounds'),
     '--mamba-max-states-per-path': ('store', 'int', None, 'mamba_max_states_per_path'),
-    '--mamba-radix-cache-strategy': (
-        'store', 'str',
-        (
-            'auto', 'extra_buffer', 'extra_buffer_lazy', 'no_buffer',
-        ),
-        'mamba_radix_cache_strategy',
-    ),
     '--max-ep-size': ('store', 'int', None, 'max_ep_size'),
     '--media-url-max-file-size-mb': ('store', 'int', None, 'media_url_max_file_size_mb'),
     '--min-free-slots-delay': ('store', 'int', None, 'min_free_slots_delay'),
     '--mlx-enable-sampling': ('flag', None, None, 'mlx_enable_sampling'),
-    '--mm-attention-backend': (
-        'store', 'str',
-        (
-            'aiter_attn', 'amx_attn', 'ascend_attn', 'fa3', 'fa4', 'flashinfer_cudnn', 'sdpa', 'triton_attn',
-            'xpu_attn',
-        ),
-        'mm_attention_backend',
-    ),
     '--mm-feature-transport': ('store', 'str', ('cpu', 'cuda_ipc', 'cuda_vmm'), 'mm_feature_transport'),
     '--mm-global-cache-backend': ('store', 'str', ('mooncake',), 'mm_global_cache_backend'),
     '--mm-io-worker-num': ('store', 'int', None, 'mm_io_worker_num'),
@@ -378,8 +310,6 @@ ADDED = {
         ),
         'moe_a2a_backend',
     ),
-    '--moe-data-parallel-size': ('store', 'int', None, 'moe_dp_size'),
-    '--moe-dp-size': ('store', 'int', None, 'moe_dp_size'),
     '--moe-runner-backend': (
         'store', 'str',
         (
@@ -404,11 +334,9 @@ ADDED = {
     '--optimistic-prefill-attempts': ('store', 'int', None, 'optimistic_prefill_attempts'),
     '--otlp-service-name': ('store', 'str', None, 'otlp_service_name'),
     '--paged-experts-num-resident': ('store', 'int', None, 'paged_experts_num_resident'),
-    '--pipeline-parallel-size': ('store', 'int', None, 'pp_size'),
     '--ple-offload-backend': ('store', 'str', ('file', 'pinned'), 'ple_offload_backend'),
     '--ple-offload-dir': ('store', 'str', None, 'ple_offload_dir'),
     '--ple-offload-embedding': ('flag', None, None, 'ple_offload_embedding'),
-    '--pp-size': ('store', 'int', None, 'pp_size'),
     '--prefill-attention-backend': (
         'store', 'str',
         (
@@ -440,7 +368,6 @@ ADDED = {
         ),
         'quantization',
     ),
-    '--radix-cache-backend': ('store', 'str', None, 'radix_cache_backend'),
     '--radix-eviction-policy': ('store', 'str', ('lfu', 'lru', 'priority', 'slru', 'tlru'), 'radix_eviction_policy'),
     '--radix-eviction-policy-config': ('store', 'loads', None, 'radix_eviction_policy_config'),
     '--reasoning-parser': (
@@ -539,10 +466,8 @@ ADDED = {
         'speculative_moe_runner_backend',
     ),
     '--speculative-use-block-verification': ('flag', None, None, 'speculative_use_block_verification'),
-    '--speculative-use-rejection-sampling': ('flag', None, None, 'speculative_use_rejection_sampling'),
     '--startup-weight-load-mode': ('store', 'str', ('overlap', 'serial'), 'startup_weight_load_mode'),
     '--swa-prefix-tails': ('store', 'int', None, 'swa_prefix_tails'),
-    '--tensor-parallel-size': ('store', 'int', None, 'tp_size'),
     '--tool-call-parser': (
         'store', 'str',
         (
@@ -555,8 +480,6 @@ ADDED = {
         ),
         'tool_call_parser',
     ),
-    '--tp-size': ('store', 'int', None, 'tp_size'),
-    '--trace-modules': ('store', 'str', None, 'trace_modules'),
     '--trust-mm-content-hashes': ('flag', None, None, 'trust_mm_content_hashes'),
     '--trust-request-chat-template': ('flag', None, None, 'trust_request_chat_template'),
     '--unified-cache-external-linker-backend': (
@@ -578,31 +501,28 @@ REMOVED = (
     '--collect-tokens-histogram',
     '--cuda-graph-bs',
     '--cuda-graph-max-bs',
-    '--custom-sigquit-handler',
-    '--debug-tensor-dump-inject',
+    '--cuda-graph-tc-compiler',
     '--disable-piecewise-cuda-graph',
+    '--dsa-prefill-cp-mode',
     '--elastic-ep-rejoin',
     '--enable-breakable-cuda-graph',
     '--enable-deepep-waterfill',
+    '--enable-dsa-prefill-context-parallel',
     '--enable-expert-distribution-metrics',
-    '--enable-nan-detection',
     '--enable-nsa-prefill-context-parallel',
-    '--enable-piecewise-cuda-graph',
     '--enable-prefill-context-parallel',
     '--enforce-piecewise-cuda-graph',
-    '--hybrid-kvcache-ratio',
     '--keep-mm-feature-on-device',
     '--mamba-scheduler-strategy',
-    '--no-record-nolora-graph',
     '--nsa-decode-backend',
     '--nsa-prefill-backend',
     '--nsa-prefill-cp-mode',
+    '--optimistic-prefill-retries',
     '--piecewise-cuda-graph-compiler',
     '--piecewise-cuda-graph-max-tokens',
     '--piecewise-cuda-graph-tokens',
     '--prefill-cp-mode',
     '--prefill-round-robin-balance',
-    '--record-nolora-graph',
     '--speculative-dflash-draft-window-size',
     '--speculative-skip-dp-mlp-sync',
     '--stream-output',
