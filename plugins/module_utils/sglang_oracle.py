@@ -157,11 +157,6 @@ def resolve(case):
     undo = None
     if case.get("platform"):
         undo = install_platform(case["platform"])
-        if undo is None:
-            os.environ.clear()
-            os.environ.update(saved)
-            return {"id": case.get("id"), "stage": None, "error": None, "error_type": None, "warnings": [],
-                    "resolved": None, "where": None, "platform": "unsupported"}
     grab = Grab()
     # prepare_server_args runs logging.basicConfig(force=True), which drops ROOT handlers: listen on
     # the "sglang" logger instead (every SGLang logger propagates through it).
@@ -170,7 +165,7 @@ def resolve(case):
     err = io.StringIO()
     out = {"id": case.get("id"), "stage": None, "error": None, "error_type": None,
            "warnings": grab.records, "resolved": None, "where": None,
-           "platform": "override" if undo else None}
+           "platform": ("override" if undo else "unsupported") if case.get("platform") else None}
     try:
         out["stage"] = "parse"
         try:

@@ -110,14 +110,12 @@ def run(request, tmp_path_factory):
     src = R.source_root(version)
     rows = []
     for case, argv, answer in zip(cases, argvs, answers):
-        if answer.get("platform") == "unsupported":
-            rows.append({"case": case, "argv": argv, "answer": answer, "static": None, "why": None, "skipped": True})
-            continue
-        static = engine.validate_argv(argv, version, env=case.get("env") or {}, gpus=C.GPUS[case.get("gpu")],
-                                      read_paths=True)
-        rows.append({"case": case, "argv": argv, "answer": answer, "static": static, "skipped": False,
+        # a release without SGLang's platform override resolved the case as this host: no visible GPU
+        gpus = [] if answer.get("platform") == "unsupported" else C.GPUS[case.get("gpu")]
+        static = engine.validate_argv(argv, version, env=case.get("env") or {}, gpus=gpus, read_paths=True)
+        rows.append({"case": case, "argv": argv, "answer": answer, "static": static,
                      "why": C.compare(static, answer, lambda a: K.classify(a, src))})
-    judged = [r for r in rows if not r["skipped"]]
+    judged = rows
     generated = [r for r in judged if r["case"]["origin"] == "hypothesis"]
     enumerated = R.enumerate_refusals(version)
     hit = R.reached(enumerated, [r["answer"] for r in judged])
@@ -126,7 +124,7 @@ def run(request, tmp_path_factory):
         "hypothesis_cases": len(generated), "hypothesis_agreed": sum(1 for r in generated if r["why"] is None),
         "regression_cases": len(judged) - len(generated),
         "regression_agreed": sum(1 for r in judged if r["case"]["origin"] == "regression" and r["why"] is None),
-        "gpu_cases_without_platform_override": sum(1 for r in rows if r["skipped"]),
+        "gpu_cases_without_platform_override": sum(1 for r in rows if r["answer"].get("platform") == "unsupported"),
         "sglang_refused": sum(1 for r in judged if r["answer"].get("error")),
         "refusal_codes": dict(collections.Counter(K.classify(r["answer"], src) for r in judged if r["answer"].get("error"))),
         "refusals_enumerated": len(enumerated), "refusals_reached": len(hit),
@@ -148,6 +146,8 @@ def run(request, tmp_path_factory):
 def test_enough_generated_cases(run):
     n = sum(1 for r in run["rows"] if r["case"]["origin"] == "hypothesis")
     assert n >= (500 if run["version"] == "0.5.23" else 150), n
+    # GPU-host cases either went through SGLang's platform override or are counted as resolved without one
+    assert all(r["answer"].get("platform") in (None, "override", "unsupported") for r in run["rows"])
 
 
 def test_cases_cover_both_verdicts(run):

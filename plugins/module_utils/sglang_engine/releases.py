@@ -105,6 +105,7 @@ _CHANGES = {
         "window_flag": "--speculative-draft-window-size",
         "deprecated": {"--speculative-dflash-draft-window-size": "--speculative-draft-window-size"},
         "algorithm_case_sensitive": False,
+        "pd_decode_radix_algorithms": (),  # every speculative algorithm refused (observed in its resolver)
         "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
     },

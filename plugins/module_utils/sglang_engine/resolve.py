@@ -72,16 +72,16 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     else:
         algo_known = algo is None or algo in rules["algorithms"]
     r["speculative_algorithm"] = algo
-    if rules["pd_decode_radix_needs_nixl"] and args.get("disaggregation_mode") == "decode" and \
-            args.get("disaggregation_decode_enable_radix_cache") and args.get("disaggregation_transfer_backend") != "nixl":
-        raise Refused("PD_DECODE_RADIX_BACKEND", "--disaggregation-decode-enable-radix-cache currently requires "
-                      "--disaggregation-transfer-backend nixl (SGLang %s)." % version, "disaggregation_transfer_backend")
     allowed = rules["pd_decode_radix_algorithms"]
     if allowed is not None and args.get("disaggregation_mode") == "decode" and \
             args.get("disaggregation_decode_enable_radix_cache") and algo is not None and algo not in allowed:
         raise Refused("PD_DECODE_RADIX", "--disaggregation-decode-enable-radix-cache is incompatible with speculative "
                       "decoding (--speculative-algorithm %s); it works with %s only." % (algo, ", ".join(allowed)),
                       "disaggregation_decode_enable_radix_cache")
+    if rules["pd_decode_radix_needs_nixl"] and args.get("disaggregation_mode") == "decode" and \
+            args.get("disaggregation_decode_enable_radix_cache") and args.get("disaggregation_transfer_backend") != "nixl":
+        raise Refused("PD_DECODE_RADIX_BACKEND", "--disaggregation-decode-enable-radix-cache currently requires "
+                      "--disaggregation-transfer-backend nixl (SGLang %s)." % version, "disaggregation_transfer_backend")
     allowed = rules["block_verification_algorithms"]
     if allowed is not None and args.get("speculative_use_block_verification"):
         if algo not in allowed:
