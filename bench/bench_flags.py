@@ -4,7 +4,7 @@
     .venv/bin/python bench/bench_flags.py [--seconds 3] [--hosts 200]
 
 1. Static validations per second (goal >= 5,000/s): sglang_spec.validate() over a varied set of
-   specs (DFLASH/EAGLE, several versions, good and bad), single process, single core. Baseline run
+   specs (DFLASH/EAGLE, every known release in turn, good and bad), single process, single core. Baseline run
    side by side: parsing the same argvs with a real argparse parser holding the same 560 SGLang
    0.5.23 flags (what `sglang serve` spends on parsing alone); the ratio is engine / baseline.
 2. Preflight wall time for a generated 200-host inventory (goal < 10 s): tools/specdeploy-preflight
@@ -38,7 +38,7 @@ DRAFT = {"architectures": ["DFlashDraftModel"], "block_size": 16, "num_hidden_la
 def specs():
     out = []
     for i in range(64):
-        version = S.KNOWN_VERSIONS[i % 3]
+        version = S.KNOWN_VERSIONS[i % len(S.KNOWN_VERSIONS)]
         sp = {"algorithm": "DFLASH", "draft_model_path": "/opt/specdeploy/models/d%d" % i,
               "block_size": [16, 8, None, 16][i % 4]}
         if i % 5 == 0:
