@@ -63,6 +63,7 @@ _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 #   cpu_default_attention    attention backend --device cpu resolves to when none is given (None: not modelled)
 #   pd_decode_radix_algorithms  algorithms PD decode with radix cache accepts (None: no check)
 #   block_verification_algorithms  algorithms --speculative-use-block-verification accepts (None: no flag)
+#   eagle_paged_tree_backends  attention backends EAGLE topk > 1 accepts with page_size > 1
 #   check_base_gpu_id        check_server_args asserts base_gpu_id >= 0
 #   context_check_at_resolution  a context_length above the target's is refused at argument time (else at load)
 #   watermark_algorithms     algorithms --enable-watermark accepts (check_server_args; None: not checked)
@@ -76,6 +77,8 @@ ORDER = (
     "0.5.11",
     "0.5.12",
     "0.5.12.post1",
+    "0.5.13",
+    "0.5.13.post1",
     "0.5.14",
     "0.5.16",
     "0.5.23",
@@ -94,6 +97,7 @@ _CHANGES = {
     "0.5.13": {  # parser captured; traits as the release before it
         "parser": "0.5.13",
         "parser_derived": None,
+        "eagle_paged_tree_backends": ("flashinfer", "fa3", "triton"),  # server_args.py: the "unstable" message is gone
     },
     "0.5.12.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.12.post1",
@@ -128,8 +132,9 @@ _CHANGES = {
         "dp_spec_prefill_env_check": False,
         "pd_decode_radix_needs_nixl": True,
         "pp_speculation_refused": True,
-        "dp_attention_tp_divisible": False,
-        "cpu_default_attention": None,
+        "dp_attention_tp_divisible": True,
+        "cpu_default_attention": "torch_native",
+        "eagle_paged_tree_backends": ("flashinfer", "fa3"),
         "pd_decode_radix_algorithms": None,
         "block_verification_algorithms": None,
         "check_base_gpu_id": True,
@@ -187,8 +192,6 @@ _CHANGES = {
         "dp_spec_prefill_env_check": True,
         "pd_decode_radix_needs_nixl": False,
         "pp_speculation_refused": False,
-        "dp_attention_tp_divisible": True,
-        "cpu_default_attention": "torch_native",
         "pd_decode_radix_algorithms": ("DSPARK", "EAGLE", "EAGLE3"),
         "block_verification_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),
         "context_check_at_resolution": True,

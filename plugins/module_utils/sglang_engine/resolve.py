@@ -300,11 +300,12 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
                     "when speculative_eagle_topk == 1." % (steps + 1))
         ndt = steps + 1
     r["speculative_num_steps"], r["speculative_eagle_topk"], r["speculative_num_draft_tokens"] = steps, topk, ndt
-    if topk is not None and topk > 1 and r.get("page_size", 1) > 1 and r.get("attention_backend") not in (
-            "flashinfer", "fa3", "triton"):
+    if topk is not None and topk > 1 and r.get("page_size", 1) > 1 and r.get("attention_backend") not in \
+            rules["eagle_paged_tree_backends"]:
         raise Refused("EAGLE_PAGE_TREE", "speculative_eagle_topk > 1 with page_size > 1 (%s) is only supported on "
-                       "flashinfer, fa3 and triton; got attention_backend=%r. Use page_size 1 or one of those "
-                       "backends." % (r["page_size"], r.get("attention_backend")), "speculative_eagle_topk")
+                       "%s; got attention_backend=%r. Use page_size 1 or one of those backends." % (
+                           r["page_size"], ", ".join(rules["eagle_paged_tree_backends"]), r.get("attention_backend")),
+                       "speculative_eagle_topk")
 
 
 def _norm_allow(allow):
