@@ -73,6 +73,7 @@ _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 #   mask_token_id_top_level  parse_dflash_draft_config reads mask_token_id at the top level too
 #   draft_archs              DFLASH draft architectures the release registers
 #   meta_info                /generate meta_info names of the draft count fields (correct, proposed)
+#   verified                 its differential tests against its own resolver pass (make oracle samples these)
 ORDER = (
     "0.5.11",
     "0.5.12",
@@ -80,11 +81,50 @@ ORDER = (
     "0.5.13",
     "0.5.13.post1",
     "0.5.14",
+    "0.5.15",
+    "0.5.15.post1",
     "0.5.16",
+    "0.5.17",
+    "0.5.18",
+    "0.5.19",
+    "0.5.20",
     "0.5.23",
 )
 
 _CHANGES = {
+    "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed (not yet checked)
+        "parser": "0.5.20",
+        "parser_derived": None,
+        "verified": False,
+        "dp_attention_rejected": False,
+    },
+    "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120 (not yet checked)
+        "parser": "0.5.19",
+        "parser_derived": None,
+        "verified": False,
+        "dflash_mixed_chunk_off": False,
+        "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
+    },
+    "0.5.18": {  # parser captured; traits as 0.5.17's (not yet checked against its resolver)
+        "parser": "0.5.18",
+        "parser_derived": None,
+        "verified": False,
+    },
+    "0.5.17": {  # parser captured; traits as 0.5.16's (not yet checked against its resolver)
+        "parser": "0.5.17",
+        "parser_derived": None,
+        "verified": False,
+    },
+    "0.5.15.post1": {  # parser captured; traits as 0.5.15's (not yet checked against its resolver)
+        "parser": "0.5.15.post1",
+        "parser_derived": None,
+        "verified": False,
+    },
+    "0.5.15": {  # parser captured; traits as 0.5.14's (not yet checked against its resolver)
+        "parser": "0.5.15",
+        "parser_derived": None,
+        "verified": False,
+    },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
         "parser": "0.5.14",
         "parser_derived": None,
@@ -147,8 +187,10 @@ _CHANGES = {
         "mask_token_id_top_level": False,
         "draft_archs": ("DFlashDraftModel",),
         "meta_info": {"correct": ("spec_accepted_drafts",), "proposed": ("spec_proposed_drafts",)},
+        "verified": True,
     },
     "0.5.16": {
+        "verified": False,
         "parser": "0.5.23",
         "parser_derived": {
             "drop": ("--speculative-draft-kv-cache-dtype", "--speculative-use-block-verification",
@@ -177,6 +219,7 @@ _CHANGES = {
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
     },
     "0.5.23": {
+        "verified": True,
         "parser": "0.5.23",
         "parser_derived": None,
         "deprecated": {"--enable-dp-attention": "--attn-dp-size",

@@ -5,12 +5,11 @@
 in its own CPU kit by tools/sglang-release. Regenerate, never hand-edit. stdlib only."""
 
 VERSION = '0.5.23'
-BASE = '0.5.14'
+BASE = '0.5.20'
 # SpeculativeAlgorithm members (empty: the parser choices are the list)
 ALGORITHMS = ('DFLASH', 'UNO', 'DSPARK', 'EAGLE', 'EAGLE3', 'FROZEN_KV_MTP', 'STANDALONE', 'NGRAM')
-# flags new in 0.5.23 or changed since 0.5.14 (kind, type, choices or dest)
+# flags new in 0.5.23 or changed since 0.5.20 (kind, type, choices or dest)
 ADDED = {
-    '--allowed-media-domains': ('list', 'str', None, 'allowed_media_domains'),
     '--attention-backend': (
         'store', 'str',
         (
@@ -23,9 +22,7 @@ ADDED = {
     ),
     '--attention-data-parallel-size': ('store', 'int', None, 'attn_dp_size'),
     '--attn-dp-size': ('store', 'int', None, 'attn_dp_size'),
-    '--bf16-gemm-backend': ('store', 'str', ('auto', 'cutedsl', 'gemv', 'torch'), 'bf16_gemm_backend'),
     '--boundary-reduction': ('store', 'str', ('ar', 'auto', 'rs', 'rs+rsv', 'rsv'), 'boundary_reduction'),
-    '--c128-page-size': ('store', 'int', None, 'c128_page_size'),
     '--constrained-json-max-whitespace-cnt': ('store', 'int', None, 'constrained_json_max_whitespace_cnt'),
     '--context-bucket': ('store', 'human_readable_int', None, 'cuda_graph_prefill_max_context'),
     '--cuda-graph-backend-decode': (
@@ -44,9 +41,6 @@ ADDED = {
     ),
     '--cuda-graph-max-seq-len-prefill': ('store', 'int', None, 'cuda_graph_max_seq_len_prefill'),
     '--cuda-graph-prefill-max-context': ('store', 'human_readable_int', None, 'cuda_graph_prefill_max_context'),
-    '--dcp-comm-backend': ('store', 'str', ('a2a', 'ag_rs', 'fi_a2a'), 'dcp_comm_backend'),
-    '--dcp-replicate-q-proj': ('flag', None, None, 'dcp_replicate_q_proj'),
-    '--dcp-size': ('store', 'int', None, 'dcp_size'),
     '--decode-attention-backend': (
         'store', 'str',
         (
@@ -57,13 +51,6 @@ ADDED = {
         ),
         'decode_attention_backend',
     ),
-    '--decode-context-parallel-size': ('store', 'int', None, 'dcp_size'),
-    '--decoupled-spec-bind-endpoint': ('store', 'str', None, 'decoupled_spec_bind_endpoint'),
-    '--decoupled-spec-connect-endpoints': ('store', 'json_list_type', None, 'decoupled_spec_connect_endpoints'),
-    '--decoupled-spec-rank': ('store', 'int', None, 'decoupled_spec_rank'),
-    '--decoupled-spec-role': ('store', 'str', ('drafter', 'null', 'verifier'), 'decoupled_spec_role'),
-    '--deepep-v2-mode': ('store', 'str', ('direct', 'hybrid'), 'deepep_v2_mode'),
-    '--default-chat-template-kwargs': ('store', 'loads', None, 'default_chat_template_kwargs'),
     '--disable-aiter-allreduce-fusion-in-decode': ('flag', None, None, 'disable_aiter_allreduce_fusion_in_decode'),
     '--disable-aiter-allreduce-fusion-in-prefill': ('flag', None, None, 'disable_aiter_allreduce_fusion_in_prefill'),
     '--disaggregation-decode-allocation-policy': (
@@ -86,7 +73,6 @@ ADDED = {
         'disaggregation_decode_retraction_backup',
     ),
     '--disaggregation-enable-kv-checksum': ('flag', None, None, 'disaggregation_enable_kv_checksum'),
-    '--dllm-fdfo': ('flag', None, None, 'dllm_fdfo'),
     '--dsa-decode-backend': (
         'store', 'str',
         (
@@ -94,13 +80,6 @@ ADDED = {
             'flashmla_sparse_q8', 'intel_xpu', 'tilelang', 'triton', 'trtllm',
         ),
         'dsa_decode_backend',
-    ),
-    '--dsa-paged-mqa-logits-backend': (
-        'store', 'str',
-        (
-            'aiter', 'auto', 'cutedsl', 'deepgemm',
-        ),
-        'dsa_paged_mqa_logits_backend',
     ),
     '--dsa-prefill-backend': (
         'store', 'str',
@@ -112,73 +91,20 @@ ADDED = {
     ),
     '--dsa-triton-union': ('store', 'int', ('0', '2', '4'), 'dsa_triton_union'),
     '--dsv4-attn-backend': ('store', 'str', ('auto', 'flashmla', 'flashmla_mega', 'trtllm'), 'dsv4_attn_backend'),
-    '--dsv4-prefill-backend': (
-        'store', 'str',
-        (
-            'auto', 'flashmla_sparse', 'flashmla_sparse_q8',
-        ),
-        'dsv4_prefill_backend',
-    ),
-    '--dwdp-size': ('store', 'int', None, 'dwdp_size'),
-    '--elastic-ep-initial-size': ('store', 'int', None, 'elastic_ep_initial_size'),
-    '--elastic-ep-join-mode': ('store', 'str', ('recover', 'scale'), 'ep_join_mode'),
-    '--elastic-ep-join-rank-offset': ('store', 'int', None, 'ep_join_rank_offset'),
-    '--elastic-ep-scale-timeout': ('store', 'float', None, 'elastic_ep_scale_timeout'),
     '--enable-amd-monokernel': ('flag', None, None, 'enable_amd_monokernel'),
-    '--enable-cp-decode-attn-tp': ('flag', None, None, 'enable_cp_decode_attn_tp'),
     '--enable-decoder-swa-bounded-replay': ('flag', None, None, 'enable_decoder_swa_bounded_replay'),
-    '--enable-dense-mlp-attn-tp': ('flag', None, None, 'enable_dense_mlp_attn_tp'),
-    '--enable-dsa-cache-layer-split': ('flag', None, None, 'enable_dsa_cache_layer_split'),
     '--enable-dsa-fused-indexer': ('flag', None, None, 'enable_dsa_fused_indexer'),
     '--enable-encoder-swa-bounded-replay': ('flag', None, None, 'enable_encoder_swa_bounded_replay'),
-    '--enable-flexkv': ('flag', None, None, 'enable_flexkv'),
     '--enable-hicache': ('flag', None, None, 'enable_hierarchical_cache'),
     '--enable-http-worker-reuseport': ('flag', None, None, 'enable_http_worker_reuseport'),
     '--enable-kv-cache-sharding': ('flag', None, None, 'enable_kv_cache_sharding'),
-    '--enable-layernorm-sp': ('flag', None, None, 'enable_layernorm_sp'),
-    '--enable-lean-attention': ('flag', None, None, 'enable_lean_attention'),
-    '--enable-linear-replayssm': ('flag', None, None, 'enable_linear_replayssm'),
-    '--enable-linear-replayssm-spec': ('flag', None, None, 'enable_linear_replayssm_spec'),
     '--enable-linker-mla-dedup': ('flag', None, None, 'enable_linker_mla_dedup'),
-    '--enable-mamba-cache-stochastic-rounding': ('flag', None, None, 'enable_mamba_cache_stochastic_rounding'),
     '--enable-megamoe-for-layernorm-sp': ('flag', None, None, 'enable_megamoe_for_layernorm_sp'),
     '--enable-nvidia-megakernel': ('flag', None, None, 'enable_nvidia_megakernel'),
-    '--enable-page-major-kv-layout': ('flag', None, None, 'enable_page_major_kv_layout'),
     '--enable-paged-experts': ('flag', None, None, 'enable_paged_experts'),
     '--enable-pd-role-switch': ('flag', None, None, 'enable_pd_role_switch'),
-    '--enable-response-store': ('flag', None, None, 'enable_response_store'),
     '--enable-return-aux-hidden-states': ('flag', None, None, 'enable_return_aux_hidden_states'),
-    '--enable-scattered-sconv': ('flag', None, None, 'enable_scattered_sconv'),
-    '--enable-session-radix-cache': ('flag', None, None, 'enable_session_radix_cache'),
-    '--enable-shared-experts-attn-tp': ('flag', None, None, 'enable_shared_experts_attn_tp'),
-    '--enable-tf32-matmul': ('flag', None, None, 'enable_tf32_matmul'),
-    '--enable-tp-lm-head-all-to-all': ('flag', None, None, 'enable_tp_lm_head_all_to_all'),
-    '--enable-unified-cache-external-linker': ('flag', None, None, 'enable_unified_cache_external_linker'),
-    '--enable-unified-memory': ('flag', None, None, 'enable_unified_memory'),
-    '--enable-w4a4-mxfp4-megamoe': ('flag', None, None, 'enable_w4a4_mxfp4_megamoe'),
-    '--enable-waterfill': ('flag', None, None, 'enable_waterfill'),
     '--enable-watermark': ('flag', None, None, 'enable_watermark'),
-    '--encoder-transfer-backend': (
-        'store', 'str',
-        (
-            'auto', 'mooncake', 'zmq_to_scheduler', 'zmq_to_tokenizer',
-        ),
-        'encoder_transfer_backend',
-    ),
-    '--expert-balancedness-report-mode': (
-        'store', 'str',
-        (
-            'both', 'off', 'prometheus', 'server_log',
-        ),
-        'expert_balancedness_report_mode',
-    ),
-    '--flashinfer-a2a-dispatch-type': (
-        'store', 'str',
-        (
-            'auto', 'bf16', 'mxfp8', 'nvfp4',
-        ),
-        'flashinfer_a2a_dispatch_type',
-    ),
     '--flashinfer-allreduce-fusion-backend': (
         'store', 'str',
         (
@@ -186,32 +112,8 @@ ADDED = {
         ),
         'flashinfer_allreduce_fusion_backend',
     ),
-    '--flashinfer-autotune-skip-ops': ('list', 'str', None, 'flashinfer_autotune_skip_ops'),
-    '--flashinfer-mxfp4-moe-precision': ('store', 'str', ('bf16', 'default', 'fp8'), 'flashinfer_mxfp4_moe_precision'),
-    '--flexkv-config-file': ('store', 'str', None, 'flexkv_config_file'),
-    '--fp4-gemm-backend': (
-        'store', 'str',
-        (
-            'auto', 'flashinfer_cudnn', 'flashinfer_cutedsl', 'flashinfer_cutlass', 'flashinfer_trtllm',
-            'marlin',
-        ),
-        'fp4_gemm_runner_backend',
-    ),
-    '--fp8-gemm-backend': (
-        'store', 'str',
-        (
-            'aiter', 'auto', 'cutlass', 'deep_gemm', 'flashinfer_cutedsl', 'flashinfer_cutlass',
-            'flashinfer_deepgemm', 'flashinfer_trtllm', 'triton',
-        ),
-        'fp8_gemm_runner_backend',
-    ),
-    '--fuseep-mode': ('store', 'int', ('1', '2'), 'fuseep_mode'),
-    '--gated-launch-port': ('store', 'int', None, 'gated_launch_port'),
-    '--grpc-http-sidecar-port': ('store', 'int', None, 'smg_http_sidecar_port'),
-    '--grpc-port': ('store', 'int', None, 'grpc_port'),
     '--grpc-response-timeout-secs': ('store', 'int', None, 'grpc_response_timeout_secs'),
     '--hicache-host-memory-fraction': ('store', 'float', None, 'hicache_host_memory_fraction'),
-    '--hicache-host-memory-mode': ('store', 'str', ('buffer_only', 'cache'), 'hicache_host_memory_mode'),
     '--hicache-storage-backend': (
         'store', 'str',
         (
@@ -220,19 +122,6 @@ ADDED = {
         ),
         'hicache_storage_backend',
     ),
-    '--hicache-storage-prefetch-retry-max-attempts': (
-        'store', 'int',
-        None,
-        'hicache_storage_prefetch_retry_max_attempts',
-    ),
-    '--hicache-storage-prefetch-retry-poll-interval': (
-        'store', 'int',
-        None,
-        'hicache_storage_prefetch_retry_poll_interval',
-    ),
-    '--http2-initial-connection-window-size': ('store', 'int', None, 'http2_initial_connection_window_size'),
-    '--http2-max-concurrent-streams': ('store', 'int', None, 'http2_max_concurrent_streams'),
-    '--image-processor-backend': ('store', 'str', ('auto', 'pil', 'torchvision'), 'image_processor_backend'),
     '--kv-cache-dtype': (
         'store', 'str',
         (
@@ -240,37 +129,6 @@ ADDED = {
         ),
         'kv_cache_dtype',
     ),
-    '--language-model-only': ('flag', None, None, 'language_model_only'),
-    '--linear-attn-backend': (
-        'store', 'str',
-        (
-            'cutedsl', 'flashinfer', 'flashkda', 'helion', 'intel_xpu', 'nvidia_kda', 'ptx_kda', 'triton',
-        ),
-        'linear_attn_backend',
-    ),
-    '--linear-attn-decode-backend': (
-        'store', 'str',
-        (
-            'cutedsl', 'flashinfer', 'flashkda', 'helion', 'intel_xpu', 'nvidia_kda', 'ptx_kda', 'triton',
-        ),
-        'linear_attn_decode_backend',
-    ),
-    '--linear-attn-prefill-backend': (
-        'store', 'str',
-        (
-            'cutedsl', 'flashinfer', 'flashkda', 'helion', 'intel_xpu', 'nvidia_kda', 'ptx_kda', 'triton',
-        ),
-        'linear_attn_prefill_backend',
-    ),
-    '--linear-attn-verify-backend': (
-        'store', 'str',
-        (
-            'cutedsl', 'flashinfer', 'flashkda', 'helion', 'intel_xpu', 'nv_cutedsl', 'nvidia_kda', 'ptx_kda',
-            'triton',
-        ),
-        'linear_attn_verify_backend',
-    ),
-    '--linear-replayssm-cache-len': ('store', 'int', None, 'linear_replayssm_cache_len'),
     '--load-format': (
         'store', 'str',
         (
@@ -280,36 +138,7 @@ ADDED = {
         ),
         'load_format',
     ),
-    '--load-publish-endpoint': ('store', 'str', None, 'load_publish_endpoint'),
     '--lora-backend': ('store', 'str', ('ascend', 'csgmv', 'torch_native', 'triton', 'triton_v2'), 'lora_backend'),
-    '--lora-target-modules': (
-        'list', 'str',
-        (
-            'all', 'down_proj', 'embed_tokens', 'gate_proj', 'gate_up_proj', 'k_proj', 'kv_a_proj_with_mqa',
-            'kv_b_proj', 'lm_head', 'o_proj', 'q_a_proj', 'q_b_proj', 'q_proj', 'qkv_proj', 'qkvr', 'up_proj',
-            'v_proj', 'weights_proj', 'wk', 'wo_ud', 'wq_b',
-        ),
-        'lora_target_modules',
-    ),
-    '--mamba-cache-philox-rounds': ('store', 'int', None, 'mamba_cache_philox_rounds'),
-    '--mamba-max-states-per-path': ('store', 'int', None, 'mamba_max_states_per_path'),
-    '--max-ep-size': ('store', 'int', None, 'max_ep_size'),
-    '--media-url-max-file-size-mb': ('store', 'int', None, 'media_url_max_file_size_mb'),
-    '--min-free-slots-delay': ('store', 'int', None, 'min_free_slots_delay'),
-    '--mlx-enable-sampling': ('flag', None, None, 'mlx_enable_sampling'),
-    '--mm-feature-transport': ('store', 'str', ('cpu', 'cuda_ipc', 'cuda_vmm'), 'mm_feature_transport'),
-    '--mm-global-cache-backend': ('store', 'str', ('mooncake',), 'mm_global_cache_backend'),
-    '--mm-io-worker-num': ('store', 'int', None, 'mm_io_worker_num'),
-    '--mm-preprocess-cache-size-mb': ('store', 'int', None, 'mm_preprocess_cache_size_mb'),
-    '--mm-processor-worker-num': ('store', 'int', None, 'mm_processor_worker_num'),
-    '--moe-a2a-backend': (
-        'store', 'str',
-        (
-            'ascend_fuseep', 'ascend_tp', 'deepep', 'deepep_v2', 'flashinfer', 'flashinfer_megamoe', 'megamoe',
-            'mooncake', 'mori', 'nixl', 'none', 'pplx',
-        ),
-        'moe_a2a_backend',
-    ),
     '--moe-runner-backend': (
         'store', 'str',
         (
@@ -321,22 +150,14 @@ ADDED = {
         'moe_runner_backend',
     ),
     '--monokernel-backend': ('store', None, ('amd',), 'enable_amd_monokernel'),
-    '--no-dcp-replicate-q-proj': ('flag', None, None, 'dcp_replicate_q_proj'),
-    '--no-dllm-fdfo': ('flag', None, None, 'dllm_fdfo'),
     '--no-enable-decoder-swa-bounded-replay': ('flag', None, None, 'enable_decoder_swa_bounded_replay'),
     '--no-enable-dsa-fused-indexer': ('flag', None, None, 'enable_dsa_fused_indexer'),
     '--no-enable-fused-qk-norm-rope': ('flag', None, None, 'enable_fused_qk_norm_rope'),
     '--no-enable-tf32-matmul': ('flag', None, None, 'enable_tf32_matmul'),
-    '--no-enable-tp-lm-head-all-to-all': ('flag', None, None, 'enable_tp_lm_head_all_to_all'),
     '--no-mm-enable-dp-encoder': ('flag', None, None, 'mm_enable_dp_encoder'),
-    '--no-ple-offload-embedding': ('flag', None, None, 'ple_offload_embedding'),
     '--no-speculative-enable-w4a4-mxfp4-megamoe': ('flag', None, None, 'speculative_enable_w4a4_mxfp4_megamoe'),
-    '--optimistic-prefill-attempts': ('store', 'int', None, 'optimistic_prefill_attempts'),
     '--otlp-service-name': ('store', 'str', None, 'otlp_service_name'),
     '--paged-experts-num-resident': ('store', 'int', None, 'paged_experts_num_resident'),
-    '--ple-offload-backend': ('store', 'str', ('file', 'pinned'), 'ple_offload_backend'),
-    '--ple-offload-dir': ('store', 'str', None, 'ple_offload_dir'),
-    '--ple-offload-embedding': ('flag', None, None, 'ple_offload_embedding'),
     '--prefill-attention-backend': (
         'store', 'str',
         (
@@ -347,7 +168,6 @@ ADDED = {
         ),
         'prefill_attention_backend',
     ),
-    '--prefill-decode-interval': ('store', 'int', None, 'prefill_decode_interval'),
     '--prefill-decode-interval-min-bs': ('store', 'int', None, 'prefill_decode_interval_min_bs'),
     '--prefill-kv-cache-dequant-dtype': (
         'store', 'str',
@@ -357,19 +177,7 @@ ADDED = {
         'prefill_kv_cache_dequant_dtype',
     ),
     '--qsa-indexer-dtype': ('store', 'str', ('auto', 'bfloat16', 'fp8_e4m3'), 'qsa_indexer_dtype'),
-    '--quantization': (
-        'store', 'str',
-        (
-            'auto-round', 'auto-round-int8', 'awq', 'awq_marlin', 'bitsandbytes', 'compressed-tensors', 'fp8',
-            'gguf', 'gptq', 'gptq_marlin', 'humming', 'mlx_q4', 'mlx_q8', 'modelopt', 'modelopt_fp4',
-            'modelopt_fp8', 'modelopt_mixed', 'modelslim', 'moe_wna16', 'mxfp4', 'mxfp8', 'mxfp_w4a8',
-            'nvfp4_online', 'petit_nvfp4', 'quark', 'quark_int4fp8_moe', 'quark_mxfp4', 'unquant', 'w4afp8',
-            'w8a8_fp8', 'w8a8_int8',
-        ),
-        'quantization',
-    ),
     '--radix-eviction-policy': ('store', 'str', ('lfu', 'lru', 'priority', 'slru', 'tlru'), 'radix_eviction_policy'),
-    '--radix-eviction-policy-config': ('store', 'loads', None, 'radix_eviction_policy_config'),
     '--reasoning-parser': (
         'store', 'str',
         (
@@ -381,13 +189,8 @@ ADDED = {
         ),
         'reasoning_parser',
     ),
-    '--retraction-policy': ('store', 'str', ('length', 'priority'), 'retraction_policy'),
     '--return-aux-hidden-state-layer-ids': ('list', 'int', None, 'return_aux_hidden_state_layer_ids'),
-    '--return-hidden-states-mode': ('store', 'str', ('full', 'last'), 'return_hidden_states_mode'),
-    '--return-input-ids': ('flag', None, None, 'return_input_ids'),
-    '--return-output-ids': ('flag', None, None, 'return_output_ids'),
     '--sampling-backend': ('store', 'str', ('ascend', 'flashinfer', 'intel_xpu', 'pytorch'), 'sampling_backend'),
-    '--sampling-mask-max-tokens': ('store', 'int', None, 'sampling_mask_max_tokens'),
     '--schedule-policy': (
         'store', 'str',
         (
@@ -397,19 +200,6 @@ ADDED = {
         'schedule_policy',
     ),
     '--shared-experts-tp-size': ('store', 'int', None, 'shared_experts_tp_size'),
-    '--sidecar': ('store', 'str', None, 'sidecar'),
-    '--sidecar-args': ('store', 'json_list_type', None, 'sidecar_args'),
-    '--smg-grpc-mode': ('flag', None, None, 'smg_grpc_mode'),
-    '--smg-http-sidecar-port': ('store', 'int', None, 'smg_http_sidecar_port'),
-    '--spec-trace-dir': ('store', 'str', None, 'spec_trace_dir'),
-    '--speculative-domino-candidate-pool-size': ('store', 'int', None, 'speculative_domino_candidate_pool_size'),
-    '--speculative-draft-kv-cache-dtype': (
-        'store', 'str',
-        (
-            'auto', 'bf16', 'bfloat16', 'fp8_e4m3', 'fp8_e5m2',
-        ),
-        'speculative_draft_kv_cache_dtype',
-    ),
     '--speculative-draft-load-format': (
         'store', 'str',
         (
@@ -419,42 +209,8 @@ ADDED = {
         ),
         'speculative_draft_load_format',
     ),
-    '--speculative-draft-model-quantization': (
-        'store', 'str',
-        (
-            'auto-round', 'auto-round-int8', 'awq', 'awq_marlin', 'bitsandbytes', 'compressed-tensors', 'fp8',
-            'gguf', 'gptq', 'gptq_marlin', 'humming', 'mlx_q4', 'mlx_q8', 'modelopt', 'modelopt_fp4',
-            'modelopt_fp8', 'modelopt_mixed', 'modelslim', 'moe_wna16', 'mxfp4', 'mxfp8', 'mxfp_w4a8',
-            'nvfp4_online', 'petit_nvfp4', 'quark', 'quark_int4fp8_moe', 'quark_mxfp4', 'unquant', 'w4afp8',
-            'w8a8_fp8', 'w8a8_int8',
-        ),
-        'speculative_draft_model_quantization',
-    ),
     '--speculative-draft-sink-size': ('store', 'int', None, 'speculative_draft_sink_size'),
-    '--speculative-dsa-topk-backend': (
-        'store', 'str',
-        (
-            'flashinfer', 'sgl-kernel', 'torch',
-        ),
-        'speculative_dsa_topk_backend',
-    ),
-    '--speculative-dspark-align-verify-tokens-to-graph-tier': (
-        'flag', None,
-        None,
-        'speculative_dspark_align_verify_tokens_to_graph_tier',
-    ),
-    '--speculative-dspark-block-size': ('store', 'int', None, 'speculative_dspark_block_size'),
-    '--speculative-dspark-confidence-sts-path': ('store', 'str', None, 'speculative_dspark_confidence_sts_path'),
-    '--speculative-dspark-sps-table-path': ('store', 'str', None, 'speculative_dspark_sps_table_path'),
     '--speculative-enable-w4a4-mxfp4-megamoe': ('flag', None, None, 'speculative_enable_w4a4_mxfp4_megamoe'),
-    '--speculative-moe-a2a-backend': (
-        'store', 'str',
-        (
-            'ascend_fuseep', 'ascend_tp', 'deepep', 'deepep_v2', 'flashinfer', 'megamoe', 'mooncake', 'mori',
-            'nixl', 'none', 'pplx',
-        ),
-        'speculative_moe_a2a_backend',
-    ),
     '--speculative-moe-runner-backend': (
         'store', 'str',
         (
@@ -466,7 +222,6 @@ ADDED = {
         'speculative_moe_runner_backend',
     ),
     '--speculative-use-block-verification': ('flag', None, None, 'speculative_use_block_verification'),
-    '--startup-weight-load-mode': ('store', 'str', ('overlap', 'serial'), 'startup_weight_load_mode'),
     '--swa-prefix-tails': ('store', 'int', None, 'swa_prefix_tails'),
     '--tool-call-parser': (
         'store', 'str',
@@ -480,7 +235,6 @@ ADDED = {
         ),
         'tool_call_parser',
     ),
-    '--trust-mm-content-hashes': ('flag', None, None, 'trust_mm_content_hashes'),
     '--trust-request-chat-template': ('flag', None, None, 'trust_request_chat_template'),
     '--unified-cache-external-linker-backend': (
         'store', 'str',
@@ -490,41 +244,12 @@ ADDED = {
         'unified_cache_external_linker_backend',
     ),
     '--unified-cache-external-linker-config': ('store', 'loads', None, 'unified_cache_external_linker_config'),
-    '--uno-lora-path': ('store', 'str', None, 'uno_lora_path'),
     '--watermark-config': ('store', 'str', None, 'watermark_config'),
-    '--weight-cache-mode': ('store', 'str', ('client', 'daemon', 'off'), 'weight_cache_mode'),
-    '--weight-cache-socket': ('store', 'str', None, 'weight_cache_socket'),
-    '--weight-cache-timeout': ('store', 'int', None, 'weight_cache_timeout'),
 }
 # flags 0.5.23 no longer has
 REMOVED = (
-    '--collect-tokens-histogram',
-    '--cuda-graph-bs',
-    '--cuda-graph-max-bs',
     '--cuda-graph-tc-compiler',
-    '--disable-piecewise-cuda-graph',
-    '--dsa-prefill-cp-mode',
     '--elastic-ep-rejoin',
-    '--enable-breakable-cuda-graph',
-    '--enable-deepep-waterfill',
-    '--enable-dsa-prefill-context-parallel',
-    '--enable-expert-distribution-metrics',
-    '--enable-nsa-prefill-context-parallel',
-    '--enable-prefill-context-parallel',
-    '--enforce-piecewise-cuda-graph',
     '--keep-mm-feature-on-device',
-    '--mamba-scheduler-strategy',
-    '--nsa-decode-backend',
-    '--nsa-prefill-backend',
-    '--nsa-prefill-cp-mode',
-    '--optimistic-prefill-retries',
-    '--piecewise-cuda-graph-compiler',
-    '--piecewise-cuda-graph-max-tokens',
-    '--piecewise-cuda-graph-tokens',
-    '--prefill-cp-mode',
-    '--prefill-round-robin-balance',
-    '--speculative-dflash-draft-window-size',
     '--speculative-skip-dp-mlp-sync',
-    '--stream-output',
-    '--torchao-config',
 )
