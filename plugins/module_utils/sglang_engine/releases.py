@@ -150,6 +150,7 @@ _CHANGES = {
         "deprecated": {"--speculative-dflash-draft-window-size": "--speculative-draft-window-size"},
         "algorithm_case_sensitive": False,
         "pd_decode_radix_algorithms": (),  # every speculative algorithm refused (observed in its resolver)
+        "pd_decode_radix_first": True,  # checked before the attention backends (observed in its resolver)
         "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
     },
@@ -171,6 +172,7 @@ _CHANGES = {
         "draft_backend_at_resolution": False,
         "dp_spec_prefill_env_check": False,
         "pd_decode_radix_needs_nixl": True,
+        "pd_decode_radix_first": False,
         "pp_speculation_refused": True,
         "dp_attention_tp_divisible": True,
         "cpu_default_attention": "torch_native",
@@ -234,6 +236,7 @@ _CHANGES = {
         "draft_backend_at_resolution": True,
         "dp_spec_prefill_env_check": True,
         "pd_decode_radix_needs_nixl": False,
+        "pd_decode_radix_first": False,
         "pp_speculation_refused": False,
         "pd_decode_radix_algorithms": ("DSPARK", "EAGLE", "EAGLE3"),
         "block_verification_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),

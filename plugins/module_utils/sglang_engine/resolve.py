@@ -41,6 +41,11 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     prefill = r["prefill_attention_backend"] or r["attention_backend"]
     decode = args.get("decode_attention_backend") or r["attention_backend"]
     sm = platform.get("sm")
+    if rules["pd_decode_radix_first"]:
+        # these releases check PD decode + radix cache in __post_init__ before the attention backends
+        raw = args.get("speculative_algorithm")
+        _check_pd_decode_radix(args, rules, raw.upper() if raw and not rules["algorithm_case_sensitive"] else raw,
+                               version)
     sms = rules["trtllm_mha_sms"]
     if sms and platform.get("gpus_known"):
         # attention hook, before the speculative one: SM-dependent trtllm_mha checks
@@ -72,16 +77,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     else:
         algo_known = algo is None or algo in rules["algorithms"]
     r["speculative_algorithm"] = algo
-    allowed = rules["pd_decode_radix_algorithms"]
-    if allowed is not None and args.get("disaggregation_mode") == "decode" and \
-            args.get("disaggregation_decode_enable_radix_cache") and algo is not None and algo not in allowed:
-        raise Refused("PD_DECODE_RADIX", "--disaggregation-decode-enable-radix-cache is incompatible with speculative "
-                      "decoding (--speculative-algorithm %s); it works with %s only." % (algo, ", ".join(allowed)),
-                      "disaggregation_decode_enable_radix_cache")
-    if rules["pd_decode_radix_needs_nixl"] and args.get("disaggregation_mode") == "decode" and \
-            args.get("disaggregation_decode_enable_radix_cache") and args.get("disaggregation_transfer_backend") != "nixl":
-        raise Refused("PD_DECODE_RADIX_BACKEND", "--disaggregation-decode-enable-radix-cache currently requires "
-                      "--disaggregation-transfer-backend nixl (SGLang %s)." % version, "disaggregation_transfer_backend")
+    if not rules["pd_decode_radix_first"]:
+        _check_pd_decode_radix(args, rules, algo, version)
     allowed = rules["block_verification_algorithms"]
     if allowed is not None and args.get("speculative_use_block_verification"):
         if algo not in allowed:
@@ -343,3 +340,17 @@ def record_overrides(result, requested, resolved, allow_overrides=()):
                          stage="policy")
 
 
+def _check_pd_decode_radix(args, rules, algo, version):
+    """PD decode with a radix cache: which speculative algorithms it takes, and (0.5.11) its transfer backend."""
+    allowed = rules["pd_decode_radix_algorithms"]
+    if allowed is not None and args.get("disaggregation_mode") == "decode" and \
+            args.get("disaggregation_decode_enable_radix_cache") and algo is not None and algo not in allowed:
+        raise Refused("PD_DECODE_RADIX", "--disaggregation-decode-enable-radix-cache is incompatible with speculative "
+                      "decoding (--speculative-algorithm %s) in SGLang %s; %s." % (
+                          algo, version, ("it works with %s only" % ", ".join(allowed)) if allowed else
+                          "drop one of them"),
+                      "disaggregation_decode_enable_radix_cache")
+    if rules["pd_decode_radix_needs_nixl"] and args.get("disaggregation_mode") == "decode" and \
+            args.get("disaggregation_decode_enable_radix_cache") and args.get("disaggregation_transfer_backend") != "nixl":
+        raise Refused("PD_DECODE_RADIX_BACKEND", "--disaggregation-decode-enable-radix-cache currently requires "
+                      "--disaggregation-transfer-backend nixl (SGLang %s)." % version, "disaggregation_transfer_backend")
