@@ -24,6 +24,8 @@ export CONTAINERS_CONF := $(ROOT)/containers.conf
 export ANSIBLE_COLLECTIONS_PATH := $(COLLECTIONS)
 export ANSIBLE_CONFIG := $(ROOT)/ansible.cfg
 export SPECDEPLOY_SGLANG_PYTHON := $(LAB)/sglang-venv/bin/python
+# Per-release SGLang CPU kits: $(SPECDEPLOY_LAB_KITS)/<version>/bin/python (sglang_engine/kits.py).
+export SPECDEPLOY_LAB_KITS ?= $(LAB)/kits
 export SPECDEPLOY_LAB_MODELS := $(LAB)/models
 export SPECDEPLOY_LAB_LOCK := $(ROOT)/lab/sglang-0.5.23-cpu.lock
 export SPECDEPLOY_LAB_WHEELHOUSE := $(LAB)/wheelhouse
@@ -31,7 +33,7 @@ export SPECDEPLOY_LAB_WHEELHOUSE := $(LAB)/wheelhouse
 # server and fleet scenarios so their hosts skip the 2.9 GB install (gpu_env_weights installs for real).
 export SPECDEPLOY_LAB_PREBUILT_ENV := $(LAB)/sglang-venv
 
-.PHONY: help venv lab-deps lab-image lab-kit lab-up lab-down lab-status lab lint reference unit oracle \
+.PHONY: help venv lab-deps lab-image lab-kit lab-up lab-down lab-status lab lint reference unit oracle oracle-releases \
 	sanity molecule bench test build clean
 
 help:
@@ -105,8 +107,17 @@ reference: venv
 unit: venv lab-deps lab-kit
 	pytest -q -p no:cacheprovider tests/unit
 
+# Differential tests against SGLang's own resolver. `make oracle`: the newest release in full (1000
+# generated cases) plus ORACLE_SAMPLE other releases drawn by a seed that rotates daily (300 cases each,
+# SPECDEPLOY_ORACLE_SEED fixes it); `make oracle-releases`: every release the engine knows (or
+# RELEASES="0.5.16 0.5.22"), by hand. A missing kit fails the run. Reports: .lab/oracle/<release>.json.
+ORACLE_SAMPLE ?= 2
 oracle: venv lab-kit
 	pytest -q -p no:cacheprovider tests/oracle
+	SPECDEPLOY_ORACLE_RELEASES="sample:$(ORACLE_SAMPLE)" pytest -q -p no:cacheprovider tests/oracle/test_differential.py
+
+oracle-releases: venv
+	SPECDEPLOY_ORACLE_RELEASES="$${RELEASES:-all}" pytest -q -p no:cacheprovider tests/oracle/test_differential.py
 
 # ansible-test's own pip bootstrap comes from ci-files.testing.ansible.com, which these machines
 # cannot reach: tests/sanity/get_pip_offline.py stands in for it with pip's wheel from PyPI.

@@ -4,7 +4,7 @@
     .venv/bin/python bench/bench_flags.py [--seconds 3] [--hosts 200] [--authority]
 
 1. Static validations per second (goal >= 20,000/s): sglang_spec.validate() over a varied set of
-   specs (DFLASH/EAGLE, several versions, good and bad), single process, single core. Baseline run
+   specs (DFLASH/EAGLE, every known release in turn, good and bad), single process, single core. Baseline run
    side by side: parsing the same argvs with a real argparse parser holding the same 560 SGLang
    0.5.23 flags (what `sglang serve` spends on parsing alone); the ratio is engine / baseline.
 2. Preflight wall time for a generated 200-host inventory that uses server_instances like
@@ -30,8 +30,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 exec(open(os.path.join(ROOT, "tests", "conftest.py")).read(), {"__file__": os.path.join(ROOT, "tests", "conftest.py")})
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec as S  # noqa: E402
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_flagdata import FLAGS_0_5_23  # noqa: E402
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as S  # noqa: E402
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.parsers import table as _parser_table  # noqa: E402
+FLAGS_0_5_23 = _parser_table("0.5.23")
 
 PRO6000 = [{"name": "NVIDIA RTX PRO 6000 Blackwell Server Edition", "compute_capability": "12.0"}]
 TARGET = {"architectures": ["Qwen3ForCausalLM"], "num_hidden_layers": 36, "vocab_size": 151936,
@@ -44,7 +45,7 @@ DRAFT = {"architectures": ["DFlashDraftModel"], "block_size": 16, "num_hidden_la
 def specs():
     out = []
     for i in range(64):
-        version = S.KNOWN_VERSIONS[i % 3]
+        version = S.KNOWN_VERSIONS[i % len(S.KNOWN_VERSIONS)]
         sp = {"algorithm": "DFLASH", "draft_model_path": "/opt/specdeploy/models/d%d" % i,
               "block_size": [16, 8, None, 16][i % 4]}
         if i % 5 == 0:

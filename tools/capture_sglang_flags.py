@@ -1,28 +1,23 @@
-"""Write plugins/module_utils/sglang_flagdata.py from an installed SGLang's real `sglang serve` parser.
+"""Print, as JSON, the `sglang serve` parser table of the SGLang this python imports (run INSIDE a kit).
 
-Run with the SGLang venv's python (lab: SPECDEPLOY_LAB_SHIM_MODULES=sgl_kernel,torchvision):
-    $SPECDEPLOY_SGLANG_PYTHON tools/capture_sglang_flags.py > plugins/module_utils/sglang_flagdata.py
-Each long option becomes (kind, type, choices, dest), kind in store | flag | list | optional.
+    $SPECDEPLOY_LAB_KITS/<version>/bin/python tools/capture_sglang_flags.py > table.json
+
+Lab kits need SPECDEPLOY_LAB_SHIM_MODULES=sgl_kernel,torchvision (tools/sglang-release sets it).
+Output: {"version", "flags": {flag: [kind, type, choices, dest]}, "algorithms": [...]}; kind is
+store | flag | list | optional. tools/sglang-release turns it into plugins/module_utils/sglang_engine/
+parsers/v<version>.py. Python >= 3.10, SGLang only.
 """
 import argparse
+import contextlib
+import io
+import json
 import sys
-import textwrap
-
-import sglang
-from sglang.srt.server_args import ServerArgs
-
-HEADER = '''# -*- coding: utf-8 -*-
-# Copyright: specdeploy developers
-# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Parser table of SGLang %s, captured from its real argparse parser by tools/capture_sglang_flags.py.
-
-Each long option: (kind, type, choices, dest); kind is store | flag | list | optional.
-Regenerate, never hand-edit. stdlib only."""
-
-'''
 
 
 def main():
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        import sglang
+        from sglang.srt.server_args import ServerArgs
     parser = argparse.ArgumentParser(prog="sglang serve")
     ServerArgs.add_cli_args(parser)
     flags = {}
@@ -38,28 +33,20 @@ def main():
             kind = "optional"
         else:
             kind = "store"
-        choices = tuple(sorted(str(c) for c in action.choices)) if action.choices else None
+        choices = sorted(str(c) for c in action.choices) if action.choices else None
         for o in longs:
-            flags[o] = (kind, getattr(action.type, "__name__", None), choices, action.dest)
-    name = "FLAGS_" + sglang.__version__.replace(".", "_")
-    out = [HEADER % sglang.__version__ + name + " = {"]
-    for k in sorted(flags):
-        kind, typ, ch, dest = flags[k]
-        line = "    %r: (%r, %r, %r, %r)," % (k, kind, typ, ch, dest)
-        if len(line) <= 120:
-            out.append(line)
-            continue
-        out += ["    %r: (" % k, "        %r, %r," % (kind, typ)]
-        if ch:
-            out.append("        (")
-            items = ", ".join(repr(c) for c in ch) + ","
-            out += ["            " + w for w in textwrap.wrap(items, 100, break_long_words=False, break_on_hyphens=False)]
-            out.append("        ),")
-        else:
-            out.append("        None,")
-        out += ["        %r," % dest, "    ),"]
-    out.append("}")
-    sys.stdout.write("\n".join(out) + "\n")
+            flags[o] = [kind, getattr(action.type, "__name__", None), choices, action.dest]
+    algos = []
+    try:
+        from sglang.srt.speculative.spec_info import SpeculativeAlgorithm
+        algos = [m.name for m in SpeculativeAlgorithm if m.name != "NONE"]
+    except Exception:  # noqa: BLE001 -- older layouts: the parser's choices are the list
+        pass
+    version = getattr(sglang, "__version__", None)
+    if version is None:
+        from importlib.metadata import version as _v
+        version = _v("sglang")
+    sys.stdout.write(json.dumps({"version": version, "flags": flags, "algorithms": algos}, sort_keys=True) + "\n")
 
 
 main()

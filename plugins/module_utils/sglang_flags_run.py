@@ -11,7 +11,7 @@ from __future__ import annotations
 import traceback
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
-from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec as spec
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as spec
 
 
 def summary(out):

@@ -23,7 +23,7 @@ import json
 import os
 import subprocess
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec as spec
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as spec
 
 # --------------------------------------------------------------------------------------------
 # Code executed by the host's SGLang python (python -c RUNNER_SOURCE < request.json).
@@ -99,11 +99,64 @@ def probe():
             "tree_verify": tree, "algorithms": algos}
 
 
+MEMORY_IMPORTERS = ("sglang.srt.utils.common", "sglang.srt.arg_groups.memory_hook",
+                    "sglang.srt.arg_groups.kv_shard_hook", "sglang.srt.arg_groups.model_overrides.qwen3_vl")
+
+
+def install_platform(platform):
+    """Resolve as a GPU host: SGLang's own platform override (facts it does not know are dropped) and
+    get_device_memory_capacity replaced where it is imported by name. Returns an undo callable, or
+    None when this release has no platform override."""
+    import importlib
+    try:
+        from sglang.srt import runtime_context as rc
+    except ImportError:
+        return None
+    if not hasattr(rc, "override_platform"):
+        return None
+    known = set(getattr(rc, "_PLATFORM_PROBES", {})) | set(getattr(rc, "_PLATFORM_VALUES", {}))
+    facts = {k: (tuple(v) if isinstance(v, list) else v) for k, v in (platform.get("facts") or {}).items()
+             if not known or k in known}
+    ov = rc.override_platform(**facts)
+    ov.install()
+    patched = []
+    mem = platform.get("memory_mib")
+    if mem is not None:
+        for name in MEMORY_IMPORTERS:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa -- not every release has every hook
+                pass
+        for name, mod in list(sys.modules.items()):
+            if name.startswith("sglang.") and hasattr(mod, "get_device_memory_capacity"):
+                patched.append((mod, mod.get_device_memory_capacity))
+                mod.get_device_memory_capacity = lambda *a, **k: float(mem)
+
+    def undo():
+        for mod, fn in patched:
+            mod.get_device_memory_capacity = fn
+        ov.restore()
+    return undo
+
+
+def where(exc):
+    """(path inside the sglang package's parent, line) of the innermost sglang frame of `exc`."""
+    found = None
+    for fr in traceback.extract_tb(exc.__traceback__):
+        fn = fr.filename.replace(os.sep, "/")
+        if "/sglang/" in fn:
+            found = ("sglang/" + fn.rsplit("/sglang/", 1)[1], fr.lineno)
+    return found
+
+
 def resolve(case):
     from sglang.srt import server_args as sa_mod
     argv = list(case["argv"])
     saved = dict(os.environ)
     os.environ.update({k: str(v) for k, v in (case.get("env") or {}).items()})
+    undo = None
+    if case.get("platform"):
+        undo = install_platform(case["platform"])
     grab = Grab()
     # prepare_server_args runs logging.basicConfig(force=True), which drops ROOT handlers: listen on
     # the "sglang" logger instead (every SGLang logger propagates through it).
@@ -111,7 +164,8 @@ def resolve(case):
     root.addHandler(grab)
     err = io.StringIO()
     out = {"id": case.get("id"), "stage": None, "error": None, "error_type": None,
-           "warnings": grab.records, "resolved": None}
+           "warnings": grab.records, "resolved": None, "where": None,
+           "platform": ("override" if undo else "unsupported") if case.get("platform") else None}
     try:
         out["stage"] = "parse"
         try:
@@ -121,6 +175,7 @@ def resolve(case):
             lines = err.getvalue().strip().splitlines()
             out["error_type"] = "SystemExit"
             out["error"] = lines[-1] if lines else "exit %s" % e.code
+            out["where"] = where(e)
             return out
         except BaseException:
             # 0.5.11/0.5.16 validate in ServerArgs.__post_init__, inside prepare_server_args
@@ -143,7 +198,10 @@ def resolve(case):
     except BaseException as e:  # noqa: B902 -- SGLang raises ValueError, AssertionError, ...
         out["error_type"] = type(e).__name__
         out["error"] = str(e) or traceback.format_exc().strip().splitlines()[-1]
+        out["where"] = where(e)
     finally:
+        if undo is not None:
+            undo()
         root.removeHandler(grab)
         os.environ.clear()
         os.environ.update(saved)

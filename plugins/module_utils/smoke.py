@@ -6,12 +6,10 @@
 Standard library only (urllib), importable without Ansible, so pytest and the host's Python 3.11 both
 run it. The module plugins/modules/smoke_decode.py is a thin wrapper around `run_smoke`.
 
-Speculative-decoding fields in `meta_info` differ per SGLang version (docs/sglang.md, HTTP endpoints and meta_info):
-- 0.5.11: spec_verify_ct, spec_accept_length, spec_accept_rate, spec_accepted_drafts, spec_proposed_drafts
-- 0.5.16: the 0.5.23 names below plus the 0.5.11 count names kept as aliases
-- 0.5.23: spec_verify_ct, spec_accept_length, spec_accept_rate, spec_num_correct_drafts,
-  spec_num_proposed_drafts (the aliases are gone)
-They appear only on the final response and only when spec_verify_ct > 0.
+Speculative-decoding fields in `meta_info` (spec_verify_ct, spec_accept_length, spec_accept_rate and
+the draft counts) appear only on the final response and only when spec_verify_ct > 0. The names of the
+draft counts differ per release; they come from the flags engine's release table (trait meta_info,
+docs/sglang-releases.md).
 """
 from __future__ import annotations
 
@@ -22,6 +20,8 @@ import time
 import urllib.error
 import urllib.request
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
+
 __metaclass__ = type
 
 DEFAULT_PROMPTS = (
@@ -30,47 +30,23 @@ DEFAULT_PROMPTS = (
     "def fibonacci(n):",
 )
 
-# Field names per meta_info schema. Keys are the first version that emits that schema.
-SPEC_SCHEMAS = {
-    "0.5.11": {"correct": ("spec_accepted_drafts",), "proposed": ("spec_proposed_drafts",)},
-    "0.5.16": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
-               "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
-    "0.5.23": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
-}
-
-
 class SmokeError(Exception):
     """Bad input to the smoke decode (a message a person can act on)."""
 
 
-def _vtuple(version):
-    parts = []
-    for piece in str(version).split("."):
-        digits = ""
-        for ch in piece:
-            if not ch.isdigit():
-                break
-            digits += ch
-        parts.append(int(digits) if digits else 0)
-    return tuple(parts)
-
-
 def spec_schema(version):
-    """Schema of the newest listed version that is <= `version` (0.5.12-0.5.15 read as 0.5.11's,
-    the first release carrying V2 being unverified)."""
+    """(release the names come from, {"correct": names, "proposed": names}) for `version`'s meta_info.
+
+    The names live in the flags engine's release table (sglang_engine.releases, trait meta_info); a
+    release the table does not list reads as the newest listed release before it."""
     if not version:
         raise SmokeError("sglang_version is required to read the speculative fields of meta_info")
-    want = _vtuple(version)
-    known = sorted(SPEC_SCHEMAS, key=_vtuple)
-    if want < _vtuple(known[0]):
+    name, schema = releases.meta_info_fields(version)
+    if schema is None:
         raise SmokeError(
             "SGLang %s has no DFLASH speculative fields to read; known schemas: %s"
-            % (version, ", ".join(known)))
-    chosen = known[0]
-    for name in known:
-        if _vtuple(name) <= want:
-            chosen = name
-    return chosen, SPEC_SCHEMAS[chosen]
+            % (version, releases.known_versions_text()))
+    return name, schema
 
 
 def _first(meta, names):

@@ -29,7 +29,7 @@ import stat
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as engine
 
 MANIFEST_NAME = ".specdeploy-manifest.json"
 STAGING_DIR = ".staging"
@@ -581,15 +581,15 @@ def describe_published(checked):
 def check_draft_against_target(target_config, draft_config, sglang_version="0.5.23", env=None):
     """Problems [{code, message}] for a DFLASH drafter config.json against its target's.
 
-    The rules are the flags engine's (sglang_spec.check_draft_config): one engine for the controller
+    The rules are the flags engine's (sglang_engine.check_draft_config): one engine for the controller
     preflight, the host validation and this post-stage check. Only errors are problems; `env` matters
     for the context-length rule (SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN).
     """
-    result = sglang_spec.Result()
-    sglang_spec.version_rules(sglang_version, result)
+    result = engine.Result()
+    engine.version_rules(sglang_version, result)
     if result.errors:
         return [{"code": e["code"], "message": e["message"]} for e in result.errors]
-    sglang_spec.check_draft_config(draft_config, target_config, sglang_version, {}, env or {}, result)
+    engine.check_draft_config(draft_config, target_config, sglang_version, {}, env or {}, result)
     return [{"code": e["code"], "message": e["message"]} for e in result.errors]
 
 

@@ -12,8 +12,9 @@ version_added: "0.1.0"
 description:
   - Renders a structured SGLang spec (or takes an existing command line) into the exact argv for one
     SGLang version and checks it the way SGLang would, before any server is restarted.
-  - C(mode=static) uses the collection's rule tables (SGLang 0.5.11, 0.5.16, 0.5.23) and needs no SGLang;
-    it runs anywhere, typically on the controller.
+  - C(mode=static) uses the collection's release table (the SGLang releases listed in
+    docs/sglang-releases.md, each with its parser captured from that release) and needs no SGLang; it runs
+    anywhere, typically on the controller. An unknown release fails naming the nearest known ones.
   - C(mode=installed) runs the host's installed SGLang's own argument resolution in the given venv
     (C(prepare_server_args), C(resolve_once), C(check_server_args)), without a server, a GPU or weights;
     only the two C(config.json) files are read, and probes which flags and tree-verify flavors it has.
@@ -114,8 +115,8 @@ options:
 notes:
   - Installed mode adds C(--device cuda) when the argv names no device, so a host without a visible GPU
     resolves like the GPU host would (SGLang would otherwise pick C(cpu)).
-  - The rule tables of 0.5.11 and 0.5.16 are derived from the 0.5.23 parser and the documented renames;
-    flags they do not list are warnings, not errors. Use installed mode for the final word.
+  - A release whose parser table is still derived rather than captured (docs/sglang-releases.md) reports
+    flags it does not list as notes, not errors. Use installed mode for the final word.
 seealso:
   - module: specdeploy.sglang.sglang_probe
 """

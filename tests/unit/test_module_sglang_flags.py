@@ -80,7 +80,7 @@ def test_migrating_a_nextn_unit_reports_the_override_and_the_spec():
     ({}, "one of the following is required"),
     ({"argv": ["--model-path", "/m"]}, "sglang_version"),
     ({"spec": GOOD, "mode": "installed"}, "python"),
-    ({"spec": dict(GOOD, sglang_version="0.4.0")}, "known versions"),
+    ({"spec": dict(GOOD, sglang_version="0.4.0")}, "nearest known: 0.5.11"),
     ({"spec": dict(GOOD, speculatve={})}, "unknown key 'speculatve'"),
     ({"spec": dict(GOOD, tp_size="two")}, "spec.tp_size must be a integer"),
     ({"spec": GOOD, "draft_config": "/nonexistent/config.json"}, "cannot read /nonexistent/config.json"),

@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec as S
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as S
 
 PRO6000 = [{"name": "NVIDIA RTX PRO 6000 Blackwell Server Edition", "compute_capability": "12.0"}]
 TARGET = {"architectures": ["Qwen3ForCausalLM"], "num_hidden_layers": 36, "vocab_size": 151936,
@@ -237,10 +237,12 @@ def test_device(version, refused):
 @pytest.mark.parametrize("version,code", [("0.5.11", "DFLASH_DP_ATTENTION"), ("0.5.16", "DFLASH_DP_ATTENTION"),
                                           ("0.5.23", "DFLASH_DP_LM_HEAD")])
 def test_dp_attention(version, code):
-    r = check(base_spec(version, dp_size=2, extra_args=["--enable-dp-attention"]), gpus=PRO6000 * 2)
+    r = check(base_spec(version, tp_size=2, dp_size=2, extra_args=["--enable-dp-attention"]), gpus=PRO6000 * 2)
     assert code in r.codes()
     if version == "0.5.23":
-        r = check(base_spec(version, dp_size=2, extra_args=["--enable-dp-attention", "--enable-dp-lm-head"]),
+        r = check(base_spec(version, tp_size=1, dp_size=2, extra_args=["--enable-dp-attention"]), gpus=PRO6000 * 2)
+        assert "DP_ATTENTION_TP" in r.codes()  # attention DP splits the TP ranks
+        r = check(base_spec(version, tp_size=2, dp_size=2, extra_args=["--enable-dp-attention", "--enable-dp-lm-head"]),
                   gpus=PRO6000 * 2)
         assert r.ok, r.errors
 
@@ -427,8 +429,15 @@ def test_draft_block_size_missing_warns():
     assert "DRAFT_BLOCK_SIZE_MISSING" in [w["code"] for w in check(draft=draft).warnings]
 
 
-def test_block_size_mismatch_warns():
-    assert "BLOCK_SIZE_MISMATCH" in [w["code"] for w in check(sp(block_size=8)).warnings]
+def test_block_size_differing_from_the_drafter_is_an_error():
+    """A block-size-8 drafter with block_size: 16 in the spec is refused (SGLang itself only warns)."""
+    draft8 = dict(DRAFT, block_size=8, dflash_config=dict(DRAFT["dflash_config"], block_size=8))
+    r = check(sp(block_size=16), draft=draft8)
+    assert not r.ok and "BLOCK_SIZE_MISMATCH" in r.codes()
+    err = next(e for e in r.errors if e["code"] == "BLOCK_SIZE_MISMATCH")
+    assert err["stage"] == "policy" and "block_size 8" in err["message"]
+    assert check(sp(block_size=8), draft=draft8).ok
+    assert check(sp(block_size=None), draft=draft8).ok  # unset: SGLang takes the drafter's 8
 
 
 @pytest.mark.parametrize("layers", [None, 0])
@@ -602,7 +611,7 @@ def test_argv_to_spec_roundtrip():
 def test_argv_to_spec_garbage_is_a_readable_error():
     with pytest.raises(ValueError, match="would not parse"):
         S.argv_to_spec(["--model-path", "/m", "--cuda-graph-max-bs", "8"], "0.5.23")
-    with pytest.raises(ValueError, match="known versions"):
+    with pytest.raises(ValueError, match="all known"):
         S.argv_to_spec(["--model-path", "/m"], "9")
 
 

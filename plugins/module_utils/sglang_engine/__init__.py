@@ -1,0 +1,183 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy developers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""THE flags engine: SGLang speculative-decoding flags per SGLang release, without SGLang.
+
+One code path for the controller preflight and the host validation:
+
+    spec (docs/interfaces.md)  --render.render()-->  argv  --parse.parse_argv()-->  args
+    args --resolve.resolve()--> what the release's own argument resolution would do
+         + checks: config.json pairing (what SGLang only finds at worker start)
+         + gpu: what fails on the hardware
+         + overrides (requested vs resolved; a speculative one is an error unless allowed)
+
+Every per-release difference is a trait in releases.py (parser tables in parsers/, captured from each
+release's real parser); the modules here read traits, never version strings. docs/sglang-releases.md
+lists the traits and their sources. A hand-written command line takes the same path from parse_argv()
+on (validate_argv), and render.argv_to_spec() turns it back into a spec for migration.
+
+stdlib only; no Ansible import.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import ConfigError, check_context, check_draft_config, infer_block_size, load_config  # noqa: F401
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (  # noqa: F401
+    DFLASH_TARGET_ARCHS, HYBRID_GDN_ARCH, LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, SPECULATIVE_FIELDS,
+    TREE_FLAVORS, TREE_ORDER, Refused, Result, is_int,
+)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.gpu import check_gpus, platform_from_gpus  # noqa: F401
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.messages import code_for_sglang_message  # noqa: F401
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.parse import parse_argv, strip_program  # noqa: F401
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.releases import KNOWN_VERSIONS, RELEASES, known_versions_text, version_rules  # noqa: F401
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.render import SPEC_KEYS, SPECULATIVE_KEYS, argv_to_spec, normalize_spec, render, tree_flavor  # noqa: F401
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.resolve import record_overrides, requested_fields, resolve
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.systemd import SECRET_ENV, argv_diff, flag_groups, systemd_quote, unit_exec_lines  # noqa: F401
+
+_MTP_TARGETS = re.compile(r"(Deepseek|Glm4Moe|GlmMoeDsa|BailingMoe|MistralLarge3|Pixtral|HYV|Qwen4Exp)")
+
+
+def _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides, tree_flavor, platform):
+    version = rel["version"]
+    try:
+        r = resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor)
+    except Refused as e:
+        result.error(e.code, "SGLang %s would refuse to start: %s" % (version, e.message), field=e.field,
+                     stage="resolve")
+        result.sglang_verdict = {"accepted": False, "code": e.code, "stage": "resolve", "message": e.message}
+        r = result.resolved
+    else:
+        record_overrides(result, requested_fields(args), r, allow_overrides)
+    algo = r.get("speculative_algorithm")
+    if algo in ("DFLASH", "DDTREE") and draft_cfg is not None:
+        check_draft_config(draft_cfg, target_cfg, rel, args, env, result)
+    elif target_cfg is not None:
+        check_context(None, target_cfg, args, env, result, draft_too=False,
+                      target_too=not rel["context_check_at_resolution"])
+    if algo in ("DFLASH", "DDTREE") and target_cfg is not None:
+        arch = (target_cfg.get("architectures") or [None])[0]
+        if arch not in DFLASH_TARGET_ARCHS:
+            result.warn("TARGET_ARCH_UNVERIFIED", "target architecture %r is not in the list of classes known to "
+                        "support DFLASH (set_dflash_layers_to_capture); check with mode: installed." % (arch,))
+    if algo in ("EAGLE", "EAGLE3") and args.get("speculative_draft_model_path") is None and target_cfg is not None:
+        arch = (target_cfg.get("architectures") or [None])[0]
+        if arch and not _MTP_TARGETS.match(arch):
+            result.error("EAGLE_NO_DRAFT", "%s needs speculative.draft_model_path for target %s (only MTP targets "
+                         "carry their own draft layer)." % (algo, arch), field="speculative_draft_model_path",
+                         stage="load")
+    for k in (env or {}):
+        if SECRET_ENV.search(str(k)):
+            result.error("ENV_SECRET", "env %s looks like a secret: put it in the instance's EnvironmentFile "
+                         "(/etc/specdeploy/<instance>.env), never in the spec, the unit or the release record." % k,
+                         field="env.%s" % k, stage="input")
+    check_gpus(gpus, rel, r, args, target_cfg, result)
+    return result
+
+
+def _load_configs(result, args, draft_config, target_config, read_paths):
+    cfgs = {}
+    for name, given, path_key in (("draft", draft_config, "speculative_draft_model_path"),
+                                  ("target", target_config, "model_path")):
+        src = given
+        if src is None and read_paths and args.get(path_key) and os.path.isfile(
+                os.path.join(str(args[path_key]), "config.json")):
+            src = args[path_key]
+        try:
+            cfgs[name] = load_config(src)
+        except ConfigError as e:
+            result.error("CONFIG_UNREADABLE", "%s config: %s. Give a readable config.json (dir or file) or a mapping." % (
+                name, e), field="%s_config" % name, stage="input")
+            cfgs[name] = None
+    if cfgs["draft"] is None and cfgs["target"] is None and not any(e["code"] == "CONFIG_UNREADABLE" for e in result.errors):
+        result.warn("CONFIG_UNCHECKED", "no config.json given or readable: drafter/target checks skipped (the host "
+                    "validation reads them).")
+    return cfgs["draft"], cfgs["target"]
+
+
+def validate_argv(argv, version, env=None, gpus=None, draft_config=None, target_config=None, capabilities=None,
+                  allow_overrides=(), read_paths=True, result=None):
+    """Validate an SGLang argv (flags, or a whole command line) for `version`. Returns a Result."""
+    result = result or Result()
+    rel = version_rules(version, result)
+    if rel is None:
+        return result
+    version = rel["version"]
+    if not isinstance(argv, (list, tuple, str)):
+        result.error("ARGV_TYPE", "argv must be a list of strings or a command line string, got %s." %
+                     type(argv).__name__, field="argv", stage="input")
+        return result
+    try:
+        argv = strip_program(argv)
+    except ValueError as e:
+        result.error("ARGV_SYNTAX", "cannot split the command line: %s (check the quoting)." % e, field="argv",
+                     stage="input")
+        return result
+    env = {str(k): str(v) for k, v in (env or {}).items()}
+    result.argv = argv
+    result.env = env
+    extra = {}
+    flavor = tree_flavor(capabilities)
+    if capabilities and isinstance(capabilities, dict):
+        result.capabilities = capabilities
+        for fid in capabilities.get("tree_verify") or []:
+            extra.update(TREE_FLAVORS.get(fid, {}).get("flags", {}))
+    try:
+        args, _used, notes = parse_argv(argv, rel, extra)
+    except Refused as e:
+        hint = ""
+        name = (e.field or "").split("=")[0]
+        if name in releases.RENAMED and name not in rel["flags"]:
+            hint = " Use %s." % releases.RENAMED[name]
+        result.error(e.code, "SGLang %s would exit at argument parsing: %s.%s" % (version, e.message, hint),
+                     field=e.field, stage="parse")
+        result.sglang_verdict = {"accepted": False, "code": e.code, "stage": "parse", "message": e.message}
+        return result
+    for code, msg in notes:
+        result.warn(code, msg)
+    if "model_path" not in args:
+        result.error("ARGV_NO_MODEL", "argv has no --model-path: SGLang needs the target model.", field="argv",
+                     stage="input")
+        return result
+    for k, v in args.items():
+        if isinstance(v, bool) or v is None:
+            continue
+        if k.endswith("_size") and is_int(v) and v < 1 and k in ("tp_size", "dp_size", "pp_size"):
+            result.error("PARALLEL_SIZE", "%s must be >= 1, got %s." % (k, v), field=k, stage="input")
+    mfs = args.get("mem_fraction_static")
+    if mfs is not None and not 0 < mfs < 1:
+        result.error("MEM_FRACTION", "mem_fraction_static %s is outside (0, 1): SGLang accepts it and fails when it "
+                     "sizes the KV cache. Use e.g. 0.85." % mfs, field="mem_fraction_static", stage="load")
+    ndt = args.get("speculative_num_draft_tokens")
+    if ndt is not None and ndt < 1:
+        result.error("NUM_DRAFT_TOKENS", "speculative_num_draft_tokens %s: SGLang accepts it but cannot draft. Use the "
+                     "drafter's block size." % ndt, field="speculative_num_draft_tokens", stage="load")
+    draft_cfg, target_cfg = _load_configs(result, args, draft_config, target_config, read_paths)
+    platform = platform_from_gpus(gpus if isinstance(gpus, list) else None)
+    return _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides, flavor, platform)
+
+
+def validate(spec, gpus=None, draft_config=None, target_config=None, capabilities=None, allow_overrides=(),
+             read_paths=True):
+    """Validate a structured spec: render it for its SGLang version, then check the argv. Returns a Result."""
+    result = Result()
+    s = normalize_spec(spec, result)
+    if s is None or not result.ok:
+        return result
+    argv = render(s, result, capabilities)
+    if argv is None:
+        return result
+    allow = list(allow_overrides or []) + list((s.get("speculative") or {}).get("allow_overrides") or [])
+    flavor = result.tree_verify
+    validate_argv(argv, s["sglang_version"], env=s.get("env"), gpus=gpus, draft_config=draft_config,
+                  target_config=target_config, capabilities=capabilities, allow_overrides=allow,
+                  read_paths=read_paths, result=result)
+    result.tree_verify = flavor
+    if flavor:
+        result.resolved["tree_verify"] = flavor
+    return result
+
+
+# dest -> spec key, for argv_to_spec

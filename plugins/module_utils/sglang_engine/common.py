@@ -1,0 +1,110 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy developers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Shared vocabulary of the engine: the result record, the refusal signal, resolved field names. stdlib only."""
+from __future__ import annotations
+
+import re
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.systemd import unit_exec_lines
+
+DFLASH_TARGET_ARCHS = ("Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3NextForCausalLM",
+                       "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration",
+                       "Qwen3_5ForCausalLM", "Qwen3_5MoeForCausalLM", "Qwen3VLForConditionalGeneration",
+                       "GptOssForCausalLM", "LlamaForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM")
+HYBRID_GDN_ARCH = re.compile(r"^Qwen3(_5|_6|Next)")
+
+# DDTree / tree-verify flavors (docs/sglang.md, DDTree). Order = preference when several are present.
+TREE_FLAVORS = {
+    "sglang-pr31069": {"flags": {"--speculative-dflash-tree-verify": ("flag", None, None, "speculative_dflash_tree_verify")},
+                       "what": "SGLang PR #31069 (--speculative-dflash-tree-verify, topk 4/8/16, spec-V2)"},
+    "sglang-pr29907": {"flags": {"--speculative-ddtree-budget": ("store", "int", None, "speculative_ddtree_budget")},
+                       "what": "SGLang PR #29907 (--speculative-algorithm DDTREE, --speculative-ddtree-budget)"},
+    "sglang-pr36196": {"flags": {"--speculative-dflash-tree-width": ("store", "int", None, "speculative_dflash_tree_width")},
+                       "what": "SGLang PR #36196 (--speculative-dflash-tree-width, greedy only)"},
+    "fork-db-guo": {"flags": {"--speculative-dflash-enable-ddtree": ("flag", None, None, "speculative_dflash_enable_ddtree")},
+                    "what": "fork DB-Guo/sglang-ddtree-dev (--speculative-dflash-enable-ddtree)"},
+}
+TREE_ORDER = ("sglang-pr31069", "sglang-pr29907", "sglang-pr36196", "fork-db-guo")
+
+# What the result's `resolved` reports (SGLang's field names, as in /server_info).
+RESOLVED_KEYS = (
+    "speculative_algorithm", "speculative_draft_model_path", "speculative_num_draft_tokens",
+    "speculative_num_steps", "speculative_eagle_topk", "speculative_draft_attention_backend",
+    "speculative_draft_window_size", "speculative_draft_sink_size", "speculative_dflash_block_size",
+    "attention_backend", "prefill_attention_backend", "max_running_requests", "disable_overlap_schedule",
+    "enable_mixed_chunk", "page_size", "tp_size", "dp_size", "pp_size", "device", "context_length", "mem_fraction_static",
+)
+SPECULATIVE_FIELDS = tuple(k for k in RESOLVED_KEYS if k.startswith("speculative_"))
+
+SECRET_ENV = re.compile(r"(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|CREDENTIAL)", re.I)
+LONG_CONTEXT_ENV = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"
+
+SPEC_TO_SGLANG = {
+    "algorithm": "speculative_algorithm", "draft_model_path": "speculative_draft_model_path",
+    "block_size": "speculative_num_draft_tokens", "num_draft_tokens": "speculative_num_draft_tokens",
+    "draft_window_size": "speculative_draft_window_size", "num_steps": "speculative_num_steps",
+    "eagle_topk": "speculative_eagle_topk", "draft_attention_backend": "speculative_draft_attention_backend",
+}
+
+
+class Result(object):
+    """ok, errors [{code, message, field, stage}], warnings [{code, message}], resolved, overrides."""
+
+    def __init__(self):
+        self.errors = []
+        self.warnings = []
+        self.resolved = {}
+        self.overrides = []
+        self.argv = []
+        self.env = {}
+        self.capabilities = None
+        self.tree_verify = None
+        self.sglang_verdict = {"accepted": True, "code": None, "stage": None, "message": None}
+
+    @property
+    def ok(self):
+        return not self.errors
+
+    def error(self, code, message, field=None, stage="policy"):
+        self.errors.append({"code": code, "message": message, "field": field, "stage": stage})
+
+    def warn(self, code, message):
+        self.warnings.append({"code": code, "message": message})
+
+    def codes(self):
+        return [e["code"] for e in self.errors]
+
+    def as_dict(self):
+        return {
+            "ok": self.ok, "argv": list(self.argv), "env": dict(self.env), "errors": list(self.errors),
+            "notes": list(self.warnings), "resolved": dict(self.resolved), "overrides": list(self.overrides),
+            "capabilities": self.capabilities, "tree_verify": self.tree_verify,
+            "sglang_verdict": dict(self.sglang_verdict),
+            "unit_exec_lines": unit_exec_lines(self.argv),
+        }
+
+
+class Refused(Exception):
+    """SGLang's own resolution would raise here (it stops at its first error)."""
+
+    def __init__(self, code, message, field=None):
+        Exception.__init__(self, message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def truthy_env(env, name):
+    return str((env or {}).get(name, "")).strip().lower() in ("1", "true", "yes", "on")
+
+
+def get(args, key, default=None):
+    v = args.get(key)
+    return default if v is None else v
+
+

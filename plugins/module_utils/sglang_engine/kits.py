@@ -1,0 +1,29 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy developers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Where the per-release SGLang CPU kits live (venvs that import one release and run its resolver).
+
+One variable: SPECDEPLOY_LAB_KITS (default <repo>/.lab/kits); a release's python is
+$SPECDEPLOY_LAB_KITS/<version>/bin/python. Used by tools/sglang-release (parser capture) and the
+per-release differential tests. stdlib only.
+"""
+from __future__ import annotations
+
+import os
+
+KITS_ENV = "SPECDEPLOY_LAB_KITS"
+# The lab's CPU venvs have no CUDA kernels; the lab shim stands in for these imports.
+KIT_ENV = {"SPECDEPLOY_LAB_SHIM_MODULES": "sgl_kernel,torchvision", "HF_HUB_OFFLINE": "1",
+           "TRANSFORMERS_OFFLINE": "1"}
+
+
+def kits_root(repo_root=None):
+    if os.environ.get(KITS_ENV):
+        return os.environ[KITS_ENV]
+    if repo_root is None:
+        repo_root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+    return os.path.join(repo_root, ".lab", "kits")
+
+
+def kit_python(version, repo_root=None):
+    return os.path.join(kits_root(repo_root), str(version), "bin", "python")

@@ -1,0 +1,55 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy developers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""SGLang error text -> the engine's stable codes, for the installed mode (the host's SGLang answers in
+text). The differential tests classify SGLang's messages with a table of their own. stdlib only."""
+from __future__ import annotations
+
+import re
+
+
+def code_for_sglang_message(message, parse=False):
+    """Map an error text from SGLang (or argparse) onto the engine's stable code."""
+    for code, rx in _SGLANG_MESSAGES:
+        if re.search(rx, message):
+            return code
+    return "PARSE_ERROR" if parse else "SGLANG_REJECTED"
+
+
+_SGLANG_MESSAGES = (
+    ("PARSE_AMBIGUOUS", r"ambiguous option"),
+    ("PARSE_UNRECOGNIZED", r"unrecognized arguments"),
+    ("PARSE_MISSING_VALUE", r"expected one argument"),
+    ("PARSE_INVALID_VALUE", r"invalid (int|float|choice|human_readable_int)|ignored explicit argument"),
+    ("UNKNOWN_ALGORITHM", r"Unknown speculative algorithm name"),
+    ("DFLASH_DEVICE", r"DFLASH speculative decoding (is not supported by|only supports CUDA)"),
+    ("DFLASH_DP_ATTENTION", r"DFLASH speculative decoding does not support dp attention"),
+    ("DFLASH_DP_LM_HEAD", r"DFLASH with dp attention requires --enable-dp-lm-head"),
+    ("DFLASH_PP", r"DFLASH speculative decoding only supports pp_size == 1"),
+    ("DFLASH_NO_DRAFT", r"DFLASH speculative decoding requires setting --speculative-draft-model-path"),
+    ("DFLASH_BLOCK_SIZE_NONPOSITIVE", r"dflash-block-size to be positive"),
+    ("DFLASH_BLOCK_SIZE_MISMATCH", r"are set but they differ"),
+    ("WINDOW_NONPOSITIVE", r"window-size (must be positive|to be positive)"),
+    ("WINDOW_LT_BLOCK", r"window-size must be >="),
+    ("SINK_NEGATIVE", r"sink-size must be non-negative"),
+    ("SINK_WITHOUT_WINDOW", r"sink-size requires"),
+    ("EAGLE_TRTLLM_TOPK", r"trtllm_mha backend only supports topk = 1"),
+    ("ENV_DP_SPEC_PREFILL", r"DP spec/prefill coordination requires"),
+    ("PP_SPEC_PREFILL_ONLY", r"PP \+ speculative decoding \(MTP\) is only supported on prefill"),
+    ("PP_SPEC_ENV", r"SGLANG_ENABLE_PP_SPEC is not compatible"),
+    ("PP_SPECULATIVE", r"Pipeline parallelism currently only supports EAGLE"),
+    ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1"),
+    ("TRTLLM_MHA_GPU", r"TRTLLM MHA backend for (prefill|decode)"),
+    ("TRTLLM_MHA_SM120_FP8", r"TRTLLM FMHAv2 prefill on SM120"),
+    ("CONTEXT_TOO_LONG", r"User-specified context_length \(\d+\) is greater than the derived"),
+    ("WATERMARK_ALGORITHM", r"enable-watermark supports speculative algorithms"),
+    ("BASE_GPU_ID", r"base_gpu_id must be non-negative"),
+    ("PD_DECODE_RADIX_BACKEND", r"decode-enable-radix-cache currently requires --disaggregation-transfer-backend"),
+    ("PP_SPECULATIVE", r"Pipeline parallelism is not compatible with overlap schedule, speculative"),
+    ("PD_DECODE_RADIX", r"disaggregation-decode-enable-radix-cache is incompatible with speculative"),
+    ("BLOCK_VERIFICATION_ALGORITHM", r"use-block-verification only supports EAGLE"),
+    ("BLOCK_VERIFICATION_DEVICE", r"use-block-verification only supports CUDA"),
+    ("EAGLE_PARAMS_PARTIAL", r"^AssertionError$|^$"),
+    ("EAGLE_TOPK_MISSING", r"'>' not supported between instances of 'NoneType'"),
+)
+

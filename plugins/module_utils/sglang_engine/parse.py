@@ -1,0 +1,147 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy developers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""argv parsing with argparse semantics, per release parser table (unique prefixes, ambiguity,
+"unrecognized arguments"). stdlib only."""
+from __future__ import annotations
+
+import re
+import shlex
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused
+
+_DEST_ALIASES = releases.DEST_ALIASES
+
+
+_PROGRAM_HINT = re.compile(r"(python|sglang|launch_server|^serve$|^-m$)")
+
+
+def strip_program(argv):
+    """Drop a leading program (`python -m sglang.launch_server`, `sglang serve`, ...) from argv."""
+    if isinstance(argv, str):
+        # a unit's ExecStart: continuation lines ("\\" + newline) and systemd's %%/$$ escapes
+        argv = shlex.split(re.sub(r"\\\s*\n", " ", argv).replace("%%", "%").replace("$$", "$"))
+    argv = [str(a) for a in argv]
+    i = 0
+    while i < len(argv) and not argv[i].startswith("-") and _PROGRAM_HINT.search(argv[i]):
+        i += 1
+        if i < len(argv) and argv[i] == "-m":
+            i += 2
+    if i and i < len(argv) and argv[i] == "serve":
+        i += 1
+    return argv[i:]
+
+
+NUM = re.compile(r"^-\d+$|^-\d*\.\d+$")
+_HUMAN = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgG]?)\s*$")
+
+
+def _convert(flag, typ, choices, raw):
+    if typ == "int":
+        try:
+            value = int(raw)
+        except ValueError:
+            raise Refused("PARSE_INVALID_VALUE", "argument %s: invalid int value: %r" % (flag, raw), flag)
+    elif typ == "float":
+        try:
+            value = float(raw)
+        except ValueError:
+            raise Refused("PARSE_INVALID_VALUE", "argument %s: invalid float value: %r" % (flag, raw), flag)
+    elif typ == "human_readable_int":
+        m = _HUMAN.match(raw)
+        if not m:
+            raise Refused("PARSE_INVALID_VALUE", "argument %s: invalid human_readable_int value: %r" % (flag, raw), flag)
+        value = int(float(m.group(1)) * {"": 1, "k": 1000, "m": 1000 ** 2, "g": 1000 ** 3}[m.group(2).lower()])
+    else:
+        value = raw
+    if choices is not None and str(value) not in choices:
+        raise Refused("PARSE_INVALID_VALUE", "argument %s: invalid choice: %r (choose from %s)" % (
+            flag, raw, ", ".join(choices)), flag)
+    return value
+
+
+def parse_argv(argv, version, extra_flags=None):
+    """Parse argv like `sglang serve`'s parser of `version`.
+
+    Returns (args {dest: value}, used {dest: flag as written}, notes [(code, message)]).
+    Raises Refused on the first error argparse would exit with (status 2).
+    """
+    rules = version if isinstance(version, dict) else releases.RELEASES[version]
+    version = rules["version"]
+    table = rules["flags"]
+    if extra_flags:
+        table = dict(table)
+        table.update(extra_flags)
+    args, used, notes, unrecognized = {}, {}, [], []
+    i = 0
+    n = len(argv)
+    while i < n:
+        tok = argv[i]
+        i += 1
+        if not tok.startswith("--") or tok == "--":
+            if tok.startswith("-") and not NUM.match(tok) and tok != "-":
+                raise Refused("PARSE_UNRECOGNIZED", "unrecognized arguments: %s (short options are not used by "
+                               "sglang serve)" % tok, tok)
+            unrecognized.append(tok)
+            continue
+        name, eq, inline = tok.partition("=")
+        if name in table:
+            flag = name
+        else:
+            cands = [f for f in table if f.startswith(name)]
+            if len(cands) > 1:
+                raise Refused("PARSE_AMBIGUOUS", "ambiguous option: %s could match %s" % (name, ", ".join(sorted(cands))),
+                               name)
+            if not cands:
+                unrecognized.append(tok)
+                continue
+            flag = cands[0]
+            notes.append(("FLAG_ABBREVIATED", "%s is an abbreviation of %s: write the full flag (a new SGLang flag "
+                          "sharing the prefix would make it ambiguous)." % (name, flag)))
+        kind, typ, choices, dest = table[flag]
+        dest = _DEST_ALIASES.get(dest, dest)
+        if kind == "flag":
+            if eq:
+                raise Refused("PARSE_INVALID_VALUE", "argument %s: ignored explicit argument %r" % (flag, inline), flag)
+            value = not (flag.startswith("--no-") and not dest.startswith("no_"))
+        elif kind == "list":
+            vals = [inline] if eq else []
+            while not eq and i < n and (not argv[i].startswith("-") or NUM.match(argv[i])):
+                vals.append(argv[i])
+                i += 1
+            value = [_convert(flag, typ, choices, v) for v in vals]
+        else:
+            if eq:
+                raw = inline
+            elif i < n and (argv[i][:1] != "-" or NUM.match(argv[i])):
+                raw = argv[i]
+                i += 1
+            elif kind == "optional":
+                raw = None
+            else:
+                raise Refused("PARSE_MISSING_VALUE", "argument %s: expected one argument" % flag, flag)
+            value = _convert(flag, typ, choices, raw) if raw is not None else None
+        args[dest] = value
+        used[dest] = flag
+        if flag in rules["deprecated"]:
+            notes.append(("FLAG_DEPRECATED", "'%s' is deprecated in SGLang %s and will be removed: use '%s' instead." % (
+                flag, version, rules["deprecated"][flag])))
+    if unrecognized:
+        removed = [t for t in unrecognized if t.split("=")[0] in releases.RENAMED]
+        newer = [t for t in unrecognized if t.split("=")[0] in rules["added_later"]]
+        hint = ""
+        if newer:
+            hint = " (%s: not in SGLang %s, added in a later release)" % (", ".join(newer), version)
+        elif removed:
+            hint = " (SGLang %s removed %s: use %s)" % (version, ", ".join(removed), ", ".join(
+                releases.RENAMED[t.split("=")[0]] for t in removed))
+        elif not rules["exact_table"]:
+            notes.append(("FLAG_UNVERIFIED", "the SGLang %s flag table is derived, not captured: %s not checked; "
+                          "validate with mode: installed." % (version, " ".join(unrecognized))))
+            return args, used, notes
+        raise Refused("PARSE_UNRECOGNIZED", "unrecognized arguments: %s%s" % (" ".join(unrecognized), hint),
+                       unrecognized[0])
+    return args, used, notes
+
+

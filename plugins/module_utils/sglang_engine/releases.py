@@ -1,0 +1,370 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy developers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The release table: every difference between SGLang releases the engine knows, in one place.
+
+Rendering, parsing, resolution, config checks, GPU checks, the smoke decode's meta_info reader and
+the weights role's drafter check read their per-release behaviour from here; no other module branches
+on a version string. docs/sglang-releases.md explains each trait with its source (release, file).
+
+A release entry lists only what changed against the release before it in ORDER; `release(v)` returns
+the merged traits. The parser table of a release comes from parsers/ (captured from that release's
+real parser by tools/sglang-release); `parser` here names it.
+
+Adding a release: `tools/sglang-release add X.Y.Z` (captures the parser in the release's CPU kit,
+writes parsers/vX_Y_Z.py and a stub entry here inheriting the previous release's traits), then review
+the diff and run `make oracle-releases RELEASES=X.Y.Z`.
+
+stdlib only.
+"""
+from __future__ import annotations
+
+import re
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import parsers
+
+ADD_RELEASE_COMMAND = "tools/sglang-release add <version>"
+
+# Flags that were renamed (old -> new); a release without the old one gets the new one as a hint.
+RENAMED = {
+    "--speculative-dflash-draft-window-size": "--speculative-draft-window-size",
+    "--mamba-scheduler-strategy": "--mamba-radix-cache-strategy",
+    "--cuda-graph-max-bs": "--cuda-graph-max-bs-decode",
+    "--cuda-graph-bs": "--cuda-graph-bs-decode",
+}
+
+# argparse dests older parsers use for ServerArgs fields (ServerArgs.from_cli_args maps them: 0.5.11 and
+# 0.5.12 name --tp-size/--dp-size/--pp-size tensor_parallel_size, data_parallel_size, pipeline_parallel_size).
+DEST_ALIASES = {"tensor_parallel_size": "tp_size", "data_parallel_size": "dp_size", "pipeline_parallel_size": "pp_size"}
+
+_ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
+
+# Traits (see docs/sglang-releases.md):
+#   parser                   release whose captured table this release uses (itself once captured)
+#   parser_derived           None, or how the table is derived from `parser` (drop/add/choices) while
+#                            no capture exists; a derived table tolerates flags it does not list
+#   window_flag              the flag the renderer writes for speculative.draft_window_size
+#   deprecated               flag -> replacement, printed by SGLang's parser (startup continues)
+#   algorithms               accepted --speculative-algorithm names; algorithm_case_sensitive
+#   draft_backends           draft attention backends DFLASH accepts (others fall back, with a warning)
+#   dflash_devices           None (no device check) or the devices DFLASH accepts; dflash_device_message
+#   dp_attention_rejected    DFLASH refuses --enable-dp-attention (else: needs --enable-dp-lm-head)
+#   dflash_overlap_off       DFLASH forces the overlap scheduler off (V1 worker)
+#   dflash_mixed_chunk_off   DFLASH forces mixed chunked prefill off
+#   dflash_resets            the fields DFLASH resets to 1 with a warning (num_steps, eagle_topk)
+#   trtllm_mha_sms           {phase: SMs} trtllm_mha accepts at argument resolution (None: not checked there)
+#   draft_trtllm_sets_page_size  a trtllm_mha draft backend also moves the target page size to 64
+#   draft_backend_at_resolution  the draft attention backend is resolved (and falls back) at argument time;
+#                            else the draft worker picks it at start and resolution leaves it as given
+#   dp_spec_prefill_env_check    SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION is validated against the algorithm
+#   pd_decode_radix_needs_nixl   PD decode radix cache requires --disaggregation-transfer-backend nixl
+#   pp_speculation_refused   pp > 1 refuses every speculative algorithm
+#   dp_attention_tp_divisible   --enable-dp-attention asserts tp_size % dp_size == 0 (parallel hook)
+#   cpu_default_attention    attention backend --device cpu resolves to when none is given (None: not modelled)
+#   pd_decode_radix_algorithms  algorithms PD decode with radix cache accepts (None: no check)
+#   block_verification_algorithms  algorithms --speculative-use-block-verification accepts (None: no flag)
+#   eagle_paged_tree_backends  attention backends EAGLE topk > 1 accepts with page_size > 1
+#   check_base_gpu_id        check_server_args asserts base_gpu_id >= 0
+#   context_check_at_resolution  a context_length above the target's is refused at argument time (else at load)
+#   watermark_algorithms     algorithms --enable-watermark accepts (check_server_args; None: not checked)
+#   pp_spec_checks           check_server_args refuses pp > 1 with speculation other than EAGLE
+#   trtllm_mha_prefill_sm120, fa4_sm120   sm_120 paths
+#   hybrid_gdn_sm120_backends   None, or the backends hybrid GDN models may use on Blackwell
+#   mask_token_id_top_level  parse_dflash_draft_config reads mask_token_id at the top level too
+#   draft_archs              DFLASH draft architectures the release registers
+#   meta_info                /generate meta_info names of the draft count fields (correct, proposed)
+#   verified                 its differential tests against its own resolver pass (make oracle samples these)
+ORDER = (
+    "0.5.11",
+    "0.5.12",
+    "0.5.12.post1",
+    "0.5.13",
+    "0.5.13.post1",
+    "0.5.14",
+    "0.5.15",
+    "0.5.15.post1",
+    "0.5.16",
+    "0.5.17",
+    "0.5.18",
+    "0.5.19",
+    "0.5.20",
+    "0.5.23",
+)
+
+_CHANGES = {
+    "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed (not yet checked)
+        "parser": "0.5.20",
+        "parser_derived": None,
+        "verified": False,
+        "dp_attention_rejected": False,
+    },
+    "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120 (not yet checked)
+        "parser": "0.5.19",
+        "parser_derived": None,
+        "verified": False,
+        "dflash_mixed_chunk_off": False,
+        "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
+    },
+    "0.5.18": {  # parser captured; traits as 0.5.17's (not yet checked against its resolver)
+        "parser": "0.5.18",
+        "parser_derived": None,
+        "verified": False,
+    },
+    "0.5.17": {  # parser captured; traits as 0.5.16's (not yet checked against its resolver)
+        "parser": "0.5.17",
+        "parser_derived": None,
+        "verified": False,
+    },
+    "0.5.15.post1": {  # parser captured; traits as 0.5.15's (not yet checked against its resolver)
+        "parser": "0.5.15.post1",
+        "parser_derived": None,
+        "verified": False,
+    },
+    "0.5.15": {  # parser captured; traits as 0.5.14's (not yet checked against its resolver)
+        "parser": "0.5.15",
+        "parser_derived": None,
+        "verified": False,
+    },
+    "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
+        "parser": "0.5.14",
+        "parser_derived": None,
+        "dflash_overlap_off": False,
+    },
+    "0.5.13.post1": {  # parser captured; traits as the release before it
+        "parser": "0.5.13.post1",
+        "parser_derived": None,
+    },
+    "0.5.13": {  # parser captured; traits as the release before it
+        "parser": "0.5.13",
+        "parser_derived": None,
+        "eagle_paged_tree_backends": ("flashinfer", "fa3", "triton"),  # server_args.py: the "unstable" message is gone
+    },
+    "0.5.12.post1": {  # parser captured; traits as the release before it
+        "parser": "0.5.12.post1",
+        "parser_derived": None,
+    },
+    "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
+        "parser": "0.5.12",
+        "parser_derived": None,
+        "window_flag": "--speculative-draft-window-size",
+        "deprecated": {"--speculative-dflash-draft-window-size": "--speculative-draft-window-size"},
+        "algorithm_case_sensitive": False,
+        "pd_decode_radix_algorithms": (),  # every speculative algorithm refused (observed in its resolver)
+        "pd_decode_radix_first": True,  # checked before the attention backends (observed in its resolver)
+        "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
+                      "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
+    },
+    "0.5.11": {
+        "parser": "0.5.11",
+        "parser_derived": None,
+        "window_flag": "--speculative-dflash-draft-window-size",
+        "deprecated": {},
+        "algorithm_case_sensitive": True,
+        "draft_backends": ("flashinfer", "fa3", "fa4", "triton"),
+        "dflash_devices": None,
+        "dflash_device_message": None,
+        "dp_attention_rejected": True,
+        "dflash_overlap_off": True,
+        "dflash_mixed_chunk_off": True,
+        "dflash_resets": ("speculative_num_steps", "speculative_eagle_topk"),
+        "trtllm_mha_sms": {"prefill": (100,), "decode": (90, 100, 120)},
+        "draft_trtllm_sets_page_size": False,
+        "draft_backend_at_resolution": False,
+        "dp_spec_prefill_env_check": False,
+        "pd_decode_radix_needs_nixl": True,
+        "pd_decode_radix_first": False,
+        "pp_speculation_refused": True,
+        "dp_attention_tp_divisible": True,
+        "cpu_default_attention": "torch_native",
+        "eagle_paged_tree_backends": ("flashinfer", "fa3"),
+        "pd_decode_radix_algorithms": None,
+        "block_verification_algorithms": None,
+        "check_base_gpu_id": True,
+        "context_check_at_resolution": True,
+        "watermark_algorithms": None,
+        "pp_spec_checks": False,
+        "trtllm_mha_prefill_sm120": False,
+        "fa4_sm120": False,
+        "hybrid_gdn_sm120_backends": None,
+        "mask_token_id_top_level": False,
+        "draft_archs": ("DFlashDraftModel",),
+        "meta_info": {"correct": ("spec_accepted_drafts",), "proposed": ("spec_proposed_drafts",)},
+        "verified": True,
+    },
+    "0.5.16": {
+        "verified": False,
+        "parser": "0.5.23",
+        "parser_derived": {
+            "drop": ("--speculative-draft-kv-cache-dtype", "--speculative-use-block-verification",
+                     "--speculative-draft-sink-size", "--attn-dp-size"),
+            "add": {
+                "--speculative-dflash-draft-window-size": ("store", "int", None, "speculative_draft_window_size"),
+                "--mamba-scheduler-strategy": ("store", "str", ("auto", "extra_buffer", "no_buffer"),
+                                               "mamba_radix_cache_strategy"),
+                "--cuda-graph-max-bs": ("store", "int", None, "cuda_graph_max_bs_decode"),
+                "--cuda-graph-bs": ("list", "int", None, "cuda_graph_bs_decode"),
+            },
+            "choices": {},
+        },
+        "window_flag": "--speculative-draft-window-size",
+        "deprecated": dict(RENAMED),
+        "draft_backend_at_resolution": True,
+        "algorithm_case_sensitive": False,
+        "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend"),
+        "dflash_devices": ("cuda",),
+        "dflash_device_message": "DFLASH speculative decoding only supports CUDA device",
+        "dflash_overlap_off": False,
+        "hybrid_gdn_sm120_backends": ("triton", "trtllm_mha", "flashinfer"),
+        "mask_token_id_top_level": True,
+        "draft_archs": ("DFlashDraftModel", "DFlashLagunaForCausalLM"),
+        "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
+                      "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
+    },
+    "0.5.23": {
+        "verified": True,
+        "parser": "0.5.23",
+        "parser_derived": None,
+        "deprecated": {"--enable-dp-attention": "--attn-dp-size",
+                       "--disable-cuda-graph": "--cuda-graph-backend-decode=disabled"},
+        "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
+        "dflash_devices": ("cuda", "npu", "xpu"),
+        "dflash_device_message": "DFLASH speculative decoding is not supported by",
+        "dp_attention_rejected": False,
+        "dflash_mixed_chunk_off": False,
+        "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
+        "draft_trtllm_sets_page_size": True,
+        "draft_backend_at_resolution": True,
+        "dp_spec_prefill_env_check": True,
+        "pd_decode_radix_needs_nixl": False,
+        "pd_decode_radix_first": False,
+        "pp_speculation_refused": False,
+        "pd_decode_radix_algorithms": ("DSPARK", "EAGLE", "EAGLE3"),
+        "block_verification_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),
+        "context_check_at_resolution": True,
+        "watermark_algorithms": ("NGRAM", "EAGLE", "EAGLE3"),
+        "pp_spec_checks": True,
+        "trtllm_mha_prefill_sm120": True,
+        "fa4_sm120": True,
+        "draft_archs": ("DFlashDraftModel", "DFlashLagunaForCausalLM", "DFlash2DraftModel", "DFlash2BeamDraftModel",
+                        "MiniMaxDFlash2DraftModel", "MuseGlimmerAssistantModel"),
+        "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
+    },
+}
+
+
+def vtuple(version):
+    """'0.5.13.post1' -> (0, 5, 13, 1); a plain release sorts before its post releases."""
+    m = re.match(r"^\s*(\d+)\.(\d+)\.(\d+)(?:\.post(\d+))?\s*$", str(version))
+    if not m:
+        return None
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3)), int(m.group(4) or 0) if m.group(4) else -1)
+
+
+def _build():
+    out = {}
+    prev = {}
+    for v in ORDER:
+        cur = dict(prev)
+        cur.update(_CHANGES[v])
+        cur["version"] = v
+        out[v] = cur
+        prev = cur
+    for v, rel in out.items():
+        rel["flags"] = _flag_table(rel)
+        rel["exact_table"] = rel["parser_derived"] is None
+        if "algorithms" not in rel:
+            rel["algorithms"] = _algorithms(rel)
+    for v, rel in out.items():
+        later = set()
+        for w in ORDER[ORDER.index(v) + 1:]:
+            later.update(out[w]["flags"])
+        rel["added_later"] = frozenset(f for f in later if f not in rel["flags"])
+    return out
+
+
+def _algorithms(rel):
+    """The --speculative-algorithm names a release accepts: the parser's choices when it has them (0.5.11),
+    else its captured SpeculativeAlgorithm members plus NEXTN (an alias of EAGLE in every release)."""
+    choices = rel["flags"]["--speculative-algorithm"][2]
+    if choices:
+        return tuple(choices)
+    captured = getattr(parsers.MODULES.get(rel["parser"]), "ALGORITHMS", ())
+    return tuple(captured) + ("NEXTN",) if captured else _ALGOS_V1
+
+
+def _flag_table(rel):
+    base = dict(parsers.table(rel["parser"]))
+    how = rel["parser_derived"]
+    if how:
+        for f in how.get("drop", ()):
+            base.pop(f, None)
+        base.update(how.get("add", {}))
+        for f, choices in (how.get("choices") or {}).items():
+            kind, typ, _c, dest = base[f]
+            base[f] = (kind, typ, tuple(choices), dest)
+    return base
+
+
+RELEASES = _build()
+KNOWN_VERSIONS = tuple(ORDER)
+
+
+def known_versions_text():
+    return ", ".join(KNOWN_VERSIONS)
+
+
+def nearest(version, n=2):
+    """The known releases nearest to `version` (the one below and the one above, when they exist)."""
+    want = vtuple(version)
+    if want is None:
+        return list(KNOWN_VERSIONS[-n:])
+    below = [v for v in KNOWN_VERSIONS if vtuple(v) < want]
+    above = [v for v in KNOWN_VERSIONS if vtuple(v) > want]
+    out = below[-1:] + above[:1]
+    return out or list(KNOWN_VERSIONS[-n:])
+
+
+def unknown_version_message(version):
+    near = nearest(version)
+    return ("SGLang version %r has no release table; nearest known: %s (all known: %s). Pin a known release "
+            "(sglang_version), or add this one with `%s` (captures its parser from its own CPU kit; review the "
+            "diff and run its differential tests)." % (version, " and ".join(near), known_versions_text(),
+                                                         ADD_RELEASE_COMMAND.replace("<version>", str(version))))
+
+
+def release(version):
+    """The merged traits of `version`, or None when the engine has no table for it."""
+    return RELEASES.get(str(version) if version is not None else None)
+
+
+def meta_info_fields(version):
+    """(release the names come from, {"correct": names, "proposed": names}) for smoke.py."""
+    want = vtuple(version)
+    if want is None:
+        return None, None
+    older = [v for v in KNOWN_VERSIONS if vtuple(v) <= want]
+    if not older:
+        return None, None
+    names = RELEASES[older[-1]]["meta_info"]
+    first = older[-1]
+    for v in reversed(older):  # name the schema after the release that introduced these names
+        if RELEASES[v]["meta_info"] != names:
+            break
+        first = v
+    return first, names
+
+
+def first_with(trait):
+    """The first known release where `trait` is true (for messages), or None."""
+    for v in KNOWN_VERSIONS:
+        if RELEASES[v].get(trait):
+            return v
+    return None
+
+
+def version_rules(version, result=None):
+    """The release record for `version`, or None (with UNKNOWN_VERSION on `result`) for an unknown one."""
+    rel = release(version)
+    if rel is None and result is not None:
+        result.error("UNKNOWN_VERSION", unknown_version_message(version), field="sglang_version", stage="input")
+    return rel

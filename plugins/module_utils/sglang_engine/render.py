@@ -1,0 +1,268 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy developers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The structured spec: keys, types, defaults; rendering it into an argv for its release; argv back
+into a spec (migration). stdlib only."""
+from __future__ import annotations
+
+import difflib
+import re
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import TREE_FLAVORS, TREE_ORDER
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.parse import NUM, parse_argv, strip_program
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused
+
+_INT = (int,)
+_STR = (str,)
+SPEC_KEYS = {
+    "sglang_version": (_STR, None), "model_path": (_STR, None), "served_model_name": (_STR, None),
+    "host": (_STR, "127.0.0.1"), "port": (_INT, 30000), "device": (_STR, "cuda"),
+    "tp_size": (_INT, 1), "dp_size": (_INT, 1), "pp_size": (_INT, 1),
+    "attention_backend": (_STR, None), "prefill_attention_backend": (_STR, None),
+    "mem_fraction_static": ((int, float), None), "context_length": (_INT, None),
+    "max_running_requests": (_INT, None), "speculative": ((dict,), None),
+    "extra_args": ((list,), []), "env": ((dict,), {}),
+}
+SPECULATIVE_KEYS = {
+    "algorithm": (_STR, None), "draft_model_path": (_STR, None), "verify": (_STR, "linear"),
+    "block_size": (_INT, None), "draft_window_size": (_INT, None), "tree_budget": (_INT, None),
+    "num_steps": (_INT, None), "eagle_topk": (_INT, None), "num_draft_tokens": (_INT, None),
+    "draft_attention_backend": (_STR, None), "allow_overrides": ((list,), []),
+}
+# spec field (speculative.*) -> SGLang field, for allow_overrides and argv_to_spec
+
+
+def _type_name(types):
+    return " or ".join({int: "integer", float: "number", str: "string", dict: "mapping", list: "list"}[t] for t in types)
+
+
+def _check_keys(data, schema, where, result):
+    out = {}
+    for key in data:
+        if key not in schema:
+            close = difflib.get_close_matches(str(key), list(schema), n=1)
+            hint = (" Did you mean %r?" % close[0]) if close else ""
+            result.error("SPEC_UNKNOWN_KEY", "%s has unknown key %r.%s Valid keys: %s." % (
+                where, key, hint, ", ".join(sorted(schema))), field="%s.%s" % (where, key), stage="input")
+    for key, (types, default) in schema.items():
+        value = data.get(key, default)
+        if value is None:
+            out[key] = None
+            continue
+        ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+        if not ok:
+            result.error("SPEC_TYPE", "%s.%s must be a %s, got %s %r." % (
+                where, key, _type_name(types), type(value).__name__, value), field="%s.%s" % (where, key),
+                stage="input")
+            out[key] = default
+        else:
+            out[key] = value
+    return out
+
+
+def normalize_spec(spec, result):
+    """Check a spec's keys and types; return it with defaults filled (errors go to `result`)."""
+    if not isinstance(spec, dict):
+        result.error("SPEC_TYPE", "sglang_spec must be a mapping, got %s." % type(spec).__name__,
+                     field="spec", stage="input")
+        return None
+    s = _check_keys(spec, SPEC_KEYS, "spec", result)
+    for req in ("sglang_version", "model_path"):
+        if not s.get(req):
+            result.error("SPEC_MISSING", "spec.%s is required." % req, field="spec.%s" % req, stage="input")
+    if s.get("speculative") is not None:
+        sp = _check_keys(s["speculative"], SPECULATIVE_KEYS, "spec.speculative", result)
+        if sp.get("verify") not in ("linear", "tree"):
+            result.error("SPEC_VALUE", "spec.speculative.verify must be 'linear' or 'tree', got %r." % sp.get("verify"),
+                         field="spec.speculative.verify", stage="input")
+        if not all(isinstance(x, str) for x in sp.get("allow_overrides") or []):
+            result.error("SPEC_TYPE", "spec.speculative.allow_overrides must be a list of field names.",
+                         field="spec.speculative.allow_overrides", stage="input")
+        s["speculative"] = sp
+    if not all(isinstance(x, (str, int, float)) and not isinstance(x, bool) for x in s.get("extra_args") or []):
+        result.error("SPEC_TYPE", "spec.extra_args must be a list of strings (one argv item each).",
+                     field="spec.extra_args", stage="input")
+    for k, v in (s.get("env") or {}).items():
+        if not isinstance(k, str) or not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", k) or isinstance(v, (dict, list)):
+            result.error("SPEC_TYPE", "spec.env must map variable names to scalar values; bad entry %r." % (k,),
+                         field="spec.env", stage="input")
+    return s
+
+
+def tree_flavor(capabilities):
+    if not capabilities or not isinstance(capabilities, dict):
+        return None
+    present = capabilities.get("tree_verify") or []
+    for fid in TREE_ORDER:
+        if fid in present:
+            return fid
+    return None
+
+
+def render(spec, result, capabilities=None):
+    """Render a normalized spec into argv (flags only). Tree verify picks the probed flavor."""
+    rules = releases.version_rules(spec["sglang_version"], result)
+    if rules is None:
+        return None
+    argv = ["--model-path", spec["model_path"]]
+
+    def add(flag, value):
+        if value is not None:
+            argv.extend([flag, _fmt(value)])
+
+    add("--served-model-name", spec.get("served_model_name"))
+    add("--host", spec.get("host"))
+    add("--port", spec.get("port"))
+    add("--device", spec.get("device"))
+    add("--tp-size", spec.get("tp_size"))
+    if spec.get("dp_size") not in (None, 1):
+        add("--dp-size", spec["dp_size"])
+    if spec.get("pp_size") not in (None, 1):
+        add("--pp-size", spec["pp_size"])
+    add("--attention-backend", spec.get("attention_backend"))
+    add("--prefill-attention-backend", spec.get("prefill_attention_backend"))
+    add("--mem-fraction-static", spec.get("mem_fraction_static"))
+    add("--context-length", spec.get("context_length"))
+    add("--max-running-requests", spec.get("max_running_requests"))
+    sp = spec.get("speculative")
+    if sp:
+        algo = sp.get("algorithm")
+        tree = sp.get("verify") == "tree"
+        flavor = None
+        if tree:
+            flavor = tree_flavor(capabilities)
+            if algo is not None and str(algo).upper() != "DFLASH":
+                result.error("TREE_VERIFY_ALGORITHM", "verify: tree (DDTree) builds on DFLASH drafters; "
+                             "algorithm %s has its own tree settings (eagle_topk, num_steps). Use algorithm: DFLASH "
+                             "or verify: linear." % algo, field="spec.speculative.verify")
+            elif flavor is None:
+                have = (capabilities or {}).get("version") if isinstance(capabilities, dict) else None
+                result.error("TREE_VERIFY_UNAVAILABLE",
+                             "verify: tree needs an SGLang build with DDTree tree verification, and %s has none of "
+                             "the known flag sets (%s). Released DFLASH verify is linear: SGLang would silently "
+                             "verify a single chain. Set verify: linear, or install a tree-verify build and pass "
+                             "its probe (sglang_probe / gpu_env_sglang) as capabilities." % (
+                                 ("SGLang %s" % have) if have else "the SGLang this was checked against (no capability probe given)",
+                                 "; ".join(TREE_FLAVORS[f]["what"] for f in TREE_ORDER)),
+                             field="spec.speculative.verify")
+            result.tree_verify = flavor
+        block = sp.get("block_size")
+        ndt = sp.get("num_draft_tokens")
+        if block is not None and ndt is not None and block != ndt:
+            result.error("SPEC_BLOCK_SIZE_CONFLICT", "spec.speculative.block_size (%s) and num_draft_tokens (%s) both "
+                         "set and different; for DFLASH they are the same setting: keep one." % (block, ndt),
+                         field="spec.speculative.block_size", stage="input")
+        if flavor == "sglang-pr29907":
+            add("--speculative-algorithm", "DDTREE")
+        else:
+            add("--speculative-algorithm", algo)
+        add("--speculative-draft-model-path", sp.get("draft_model_path"))
+        add("--speculative-num-draft-tokens", block if block is not None else ndt)
+        add(rules["window_flag"], sp.get("draft_window_size"))
+        add("--speculative-num-steps", sp.get("num_steps"))
+        topk = sp.get("eagle_topk")
+        if flavor == "sglang-pr31069":
+            argv.append("--speculative-dflash-tree-verify")
+            topk = topk if topk is not None else 8
+            if topk not in (4, 8, 16):
+                result.error("TREE_VERIFY_TOPK", "%s accepts eagle_topk 4, 8 or 16 for tree verify, got %s." % (
+                    TREE_FLAVORS[flavor]["what"], topk), field="spec.speculative.eagle_topk")
+        add("--speculative-eagle-topk", topk)
+        budget = sp.get("tree_budget")
+        if budget is not None and not tree:
+            result.error("SPEC_VALUE", "spec.speculative.tree_budget only applies to verify: tree.",
+                         field="spec.speculative.tree_budget", stage="input")
+        if budget is not None and budget < 1:
+            result.error("TREE_BUDGET", "spec.speculative.tree_budget must be >= 1, got %s." % budget,
+                         field="spec.speculative.tree_budget", stage="input")
+        if flavor == "sglang-pr29907":
+            add("--speculative-ddtree-budget", budget)
+        elif flavor == "sglang-pr36196":
+            add("--speculative-dflash-tree-width", budget)
+            result.warn("TREE_VERIFY_GREEDY", "%s verifies greedily only (temperature 0)." % TREE_FLAVORS[flavor]["what"])
+        elif flavor == "fork-db-guo":
+            argv.append("--speculative-dflash-enable-ddtree")
+            if budget is not None:
+                result.warn("TREE_BUDGET_IGNORED", "%s takes no budget flag; tree_budget %s is not rendered." % (
+                    TREE_FLAVORS[flavor]["what"], budget))
+        elif flavor == "sglang-pr31069" and budget is not None:
+            result.warn("TREE_BUDGET_IGNORED", "%s sizes the tree by eagle_topk; tree_budget %s is not rendered." % (
+                TREE_FLAVORS[flavor]["what"], budget))
+        add("--speculative-draft-attention-backend", sp.get("draft_attention_backend"))
+    argv.extend(_fmt(a) for a in (spec.get("extra_args") or []))
+    return argv
+
+
+def _fmt(value):
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+_DEST_TO_SPEC = {
+    "model_path": "model_path", "served_model_name": "served_model_name", "host": "host", "port": "port",
+    "device": "device", "tp_size": "tp_size", "dp_size": "dp_size", "pp_size": "pp_size",
+    "attention_backend": "attention_backend", "prefill_attention_backend": "prefill_attention_backend",
+    "mem_fraction_static": "mem_fraction_static", "context_length": "context_length",
+    "max_running_requests": "max_running_requests",
+}
+_DEST_TO_SPECULATIVE = {
+    "speculative_algorithm": "algorithm", "speculative_draft_model_path": "draft_model_path",
+    "speculative_num_draft_tokens": "num_draft_tokens", "speculative_dflash_block_size": "block_size",
+    "speculative_draft_window_size": "draft_window_size", "speculative_num_steps": "num_steps",
+    "speculative_eagle_topk": "eagle_topk", "speculative_draft_attention_backend": "draft_attention_backend",
+}
+
+
+def argv_to_spec(argv, version, env=None):
+    """Turn an existing SGLang command line (e.g. a hand-written unit's ExecStart) into a spec.
+
+    Flags the spec does not model go to extra_args verbatim. Raises ValueError with a readable
+    message when argv does not parse for that version.
+    """
+    rel = releases.release(version)
+    if rel is None:
+        raise ValueError(releases.unknown_version_message(version))
+    version = rel["version"]
+    try:
+        argv = strip_program(argv)
+    except ValueError as e:
+        raise ValueError("cannot split the command line: %s" % e)
+    spec = {"sglang_version": version, "env": dict(env or {}), "extra_args": []}
+    speculative = {}
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        group = [tok]
+        i += 1
+        while i < len(argv) and (not argv[i].startswith("--") or NUM.match(argv[i])):
+            group.append(argv[i])
+            i += 1
+        try:
+            args, _u, _n = parse_argv(group, rel)
+        except Refused as e:
+            raise ValueError("SGLang %s would not parse %r: %s" % (version, " ".join(group), e.message))
+        mapped = False
+        for dest, value in args.items():
+            if dest in _DEST_TO_SPEC:
+                spec[_DEST_TO_SPEC[dest]] = value
+                mapped = True
+            elif dest in _DEST_TO_SPECULATIVE:
+                speculative[_DEST_TO_SPECULATIVE[dest]] = value
+                mapped = True
+        if not mapped:
+            spec["extra_args"].extend(group)
+    if speculative:
+        if speculative.get("num_draft_tokens") is not None and speculative.get("block_size") is None and \
+                str(speculative.get("algorithm", "")).upper() == "DFLASH":
+            speculative["block_size"] = speculative.pop("num_draft_tokens")
+        speculative.setdefault("verify", "linear")
+        spec["speculative"] = speculative
+    spec.setdefault("device", None)
+    spec.setdefault("host", None)
+    spec.setdefault("port", None)
+    spec.setdefault("tp_size", None)
+    return spec
+
+

@@ -1,0 +1,356 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy developers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Resolution: what SGLang's own argument resolution of a release does to the arguments (refusals,
+rewrites, defaults), read from the release table; and requested-vs-resolved overrides. stdlib only."""
+from __future__ import annotations
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, get, is_int, truthy_env
+
+
+def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor):
+    """Emulate release `rel`'s argument resolution for the speculative settings. Raises Refused."""
+    rules = rel
+    version = rel["version"]
+    r = {k: args.get(k) for k in RESOLVED_KEYS}
+    r["tp_size"] = get(args, "tp_size", 1)
+    r["dp_size"] = get(args, "dp_size", 1)
+    r["pp_size"] = get(args, "pp_size", 1)
+    r["device"] = args.get("device")
+    r["disable_overlap_schedule"] = bool(args.get("disable_overlap_schedule"))
+    r["enable_mixed_chunk"] = bool(args.get("enable_mixed_chunk"))
+    result.resolved = r
+    if rules["context_check_at_resolution"] and target_cfg is not None:
+        # the model config is read before any other hook: a context longer than the target's is refused first
+        tgt_max = text_cfg(target_cfg).get("max_position_embeddings")
+        want = args.get("context_length")
+        if want is not None and is_int(tgt_max) and want > tgt_max and not truthy_env(env, LONG_CONTEXT_ENV):
+            raise Refused("CONTEXT_TOO_LONG", "context_length %s exceeds the target's max_position_embeddings %s. "
+                          "Lower context_length or set env %s=1." % (want, tgt_max, LONG_CONTEXT_ENV), "context_length")
+    dp = r["dp_size"]
+    if rules["dp_attention_tp_divisible"] and args.get("enable_dp_attention") and dp > 1 and r["tp_size"] % dp:
+        # parallel hook (before the attention and speculative hooks): attention DP splits the TP ranks
+        raise Refused("DP_ATTENTION_TP", "--enable-dp-attention with --dp-size %s needs --tp-size divisible by it "
+                      "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, r["tp_size"]), "tp_size")
+    if r["attention_backend"] is None:
+        if str(r["device"] or "").split(":")[0] == "cpu" and rules["cpu_default_attention"]:
+            r["attention_backend"] = rules["cpu_default_attention"]
+        else:
+            r["attention_backend"] = platform.get("default_attention_backend")
+    prefill = r["prefill_attention_backend"] or r["attention_backend"]
+    decode = args.get("decode_attention_backend") or r["attention_backend"]
+    sm = platform.get("sm")
+    if rules["pd_decode_radix_first"]:
+        # these releases check PD decode + radix cache in __post_init__ before the attention backends
+        raw = args.get("speculative_algorithm")
+        _check_pd_decode_radix(args, rules, raw.upper() if raw and not rules["algorithm_case_sensitive"] else raw,
+                               version)
+    sms = rules["trtllm_mha_sms"]
+    if sms and platform.get("gpus_known"):
+        # attention hook, before the speculative one: SM-dependent trtllm_mha checks
+        for phase, backend in (("prefill", prefill), ("decode", decode)):
+            if backend == "trtllm_mha" and sms.get(phase) is not None and sm not in sms[phase]:
+                raise Refused("TRTLLM_MHA_GPU", "TRTLLM MHA backend for %s needs an %s GPU in SGLang %s; this host has "
+                               "%s. Use flashinfer or triton." % (
+                                   phase, "/".join("SM%s" % x for x in sms[phase]), version,
+                                   ("sm_%s" % sm) if sm else "no visible GPU"), "attention_backend")
+            if phase == "prefill" and backend == "trtllm_mha" and sm == 120 and args.get("kv_cache_dtype") == "fp8_e4m3":
+                raise Refused("TRTLLM_MHA_SM120_FP8", "TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV "
+                               "cache: use another kv_cache_dtype or attention backend.", "kv_cache_dtype")
+
+    page = get(args, "page_size", 1)
+    backends = [r["attention_backend"], args.get("decode_attention_backend"), r["prefill_attention_backend"]]
+    if rules["draft_trtllm_sets_page_size"]:
+        backends.append(args.get("speculative_draft_attention_backend"))
+    if "trtllm_mha" in backends and page not in (16, 32, 64, 128):
+        page = 64  # TensorRT-LLM MHA page sizes (SGLang warns and changes it)
+    r["page_size"] = page
+
+    algo = args.get("speculative_algorithm")
+    if algo is not None and not rules["algorithm_case_sensitive"]:
+        algo = algo.upper()
+    if algo in ("NEXTN", "EAGLE"):
+        algo = "EAGLE"
+    if tree_flavor == "sglang-pr29907" and algo == "DDTREE":
+        algo_known = True
+    else:
+        algo_known = algo is None or algo in rules["algorithms"]
+    r["speculative_algorithm"] = algo
+    if not rules["pd_decode_radix_first"]:
+        _check_pd_decode_radix(args, rules, algo, version)
+    allowed = rules["block_verification_algorithms"]
+    if allowed is not None and args.get("speculative_use_block_verification"):
+        if algo not in allowed:
+            raise Refused("BLOCK_VERIFICATION_ALGORITHM", "--speculative-use-block-verification only supports %s; got "
+                          "--speculative-algorithm %s." % (" / ".join(allowed), algo),
+                          "speculative_use_block_verification")
+        if str(r["device"] or "cuda") != "cuda":
+            raise Refused("BLOCK_VERIFICATION_DEVICE", "--speculative-use-block-verification only supports CUDA or ROCm; "
+                          "got --device %s." % r["device"], "speculative_use_block_verification")
+    window = args.get("speculative_draft_window_size")
+    if window is not None:
+        if window <= 0:
+            raise Refused("WINDOW_NONPOSITIVE", "%s must be positive, got %s." % (rules["window_flag"], window),
+                           "speculative_draft_window_size")
+        if algo not in ("EAGLE", "EAGLE3", "DFLASH"):
+            result.warn("WINDOW_NO_EFFECT", "%s has no effect with speculative_algorithm=%s." % (rules["window_flag"], algo))
+    sink = args.get("speculative_draft_sink_size")
+    if sink is not None:
+        if sink < 0:
+            raise Refused("SINK_NEGATIVE", "--speculative-draft-sink-size must be non-negative, got %s." % sink,
+                           "speculative_draft_sink_size")
+        if window is None:
+            raise Refused("SINK_WITHOUT_WINDOW", "--speculative-draft-sink-size requires --speculative-draft-window-size.",
+                           "speculative_draft_sink_size")
+    if not algo_known:
+        raise Refused("UNKNOWN_ALGORITHM", "Unknown speculative algorithm name: %s. SGLang %s knows %s; DDTree needs a "
+                       "tree-verify build (use verify: tree with a probe)." % (
+                           args.get("speculative_algorithm"), version, ", ".join(rules["algorithms"])),
+                       "speculative_algorithm")
+    if rules["dp_spec_prefill_env_check"] and truthy_env(env, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION") and (
+            algo not in ("EAGLE", "EAGLE3", "DSPARK") or args.get("enable_multi_layer_eagle")):
+        raise Refused("ENV_DP_SPEC_PREFILL", "DP spec/prefill coordination requires single-layer EAGLE, EAGLE3 or "
+                       "DSPARK: remove SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION from env (got algorithm %s)." % algo,
+                       "env")
+    if algo in ("DFLASH", "DDTREE"):
+        _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor)
+    elif algo in ("EAGLE", "EAGLE3", "STANDALONE"):
+        _resolve_eagle(args, rules, r, target_cfg, result, prefill)
+    elif algo is not None:
+        result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
+                    "DFLASH and the EAGLE family; check it with mode: installed." % algo)
+    # check_server_args (after resolution)
+    if rules["check_base_gpu_id"] and get(args, "base_gpu_id", 0) < 0:
+        raise Refused("BASE_GPU_ID", "base_gpu_id must be non-negative, got --base-gpu-id %s." % args["base_gpu_id"],
+                      "base_gpu_id")
+    allowed = rules["watermark_algorithms"]
+    if allowed is not None and args.get("enable_watermark") and algo is not None and algo not in allowed:
+        raise Refused("WATERMARK_ALGORITHM", "--enable-watermark supports speculative algorithms %s, got %r." % (
+            ", ".join(allowed), algo), "enable_watermark")
+    if rules["pp_speculation_refused"] and r["pp_size"] > 1 and algo is not None:
+        raise Refused("PP_SPECULATIVE", "Pipeline parallelism is not compatible with speculative decoding in SGLang %s "
+                      "(--pp-size %s with %s)." % (version, r["pp_size"], algo), "pp_size")
+    # pipeline parallelism takes only single-layer EAGLE
+    if rules["pp_spec_checks"] and r["pp_size"] > 1 and algo is not None and algo != "EAGLE":
+        raise Refused("PP_SPECULATIVE", "Pipeline parallelism currently only supports EAGLE (non-multi-layer) "
+                       "speculative decoding; got %s with --pp-size %s." % (algo, r["pp_size"]), "pp_size")
+    if rules["pp_spec_checks"] and r["pp_size"] > 1 and algo == "EAGLE":
+        mode = get(args, "disaggregation_mode", "null")
+        if truthy_env(env, "SGLANG_ENABLE_PP_SPEC"):
+            if mode != "null" or args.get("speculative_adaptive"):
+                raise Refused("PP_SPEC_ENV", "SGLANG_ENABLE_PP_SPEC is not compatible with --disaggregation-mode or "
+                               "--speculative-adaptive.", "env")
+        elif mode != "prefill":
+            raise Refused("PP_SPEC_PREFILL_ONLY", "PP + speculative decoding (MTP) is only supported on prefill nodes "
+                           "(disaggregation-mode=prefill), unless SGLANG_ENABLE_PP_SPEC=1; drop --pp-size or the "
+                           "speculative algorithm.", "pp_size")
+    return r
+
+
+def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor):
+    device = get(args, "device", platform.get("device", "cuda"))
+    allowed = rules["dflash_devices"]
+    if allowed is not None and device.split(":")[0] not in allowed:
+        raise Refused("DFLASH_DEVICE", "DFLASH speculative decoding is not supported on device %r (SGLang %s needs "
+                       "%s)." % (device, version, " or ".join(allowed)), "device")
+    dp_attn = bool(args.get("enable_dp_attention")) and get(args, "dp_size", 1) > 1 or get(args, "attn_dp_size", 1) > 1
+    if args.get("enable_dp_attention") and rules["dp_attention_rejected"]:
+        raise Refused("DFLASH_DP_ATTENTION", "Currently DFLASH speculative decoding does not support dp attention "
+                       "(SGLang %s): drop --enable-dp-attention." % version, "enable_dp_attention")
+    if dp_attn and not rules["dp_attention_rejected"] and device != "npu":
+        if not args.get("enable_dp_lm_head"):
+            raise Refused("DFLASH_DP_LM_HEAD", "DFLASH with dp attention requires --enable-dp-lm-head.",
+                           "enable_dp_lm_head")
+    if get(args, "pp_size", 1) != 1:
+        raise Refused("DFLASH_PP", "Currently DFLASH speculative decoding only supports pp_size == 1; got "
+                       "--pp-size %s." % args["pp_size"], "pp_size")
+    if args.get("speculative_draft_model_path") is None:
+        raise Refused("DFLASH_NO_DRAFT", "DFLASH speculative decoding requires setting "
+                       "--speculative-draft-model-path (speculative.draft_model_path).", "speculative_draft_model_path")
+    keep_topk = tree_flavor == "sglang-pr31069"
+    for key, label in (("speculative_num_steps", "speculative_num_steps"), ("speculative_eagle_topk", "speculative_eagle_topk")):
+        v = args.get(key)
+        if key == "speculative_eagle_topk" and keep_topk or key not in rules["dflash_resets"]:
+            r[key] = v
+            continue
+        if v is not None and v != 1:
+            result.warn("SGLANG_OVERRIDE", "DFLASH only supports %s == 1; SGLang overrides %s=%s to 1%s." % (
+                label, label, v, " (DFLASH verify is linear: a topk > 1 asks for a tree SGLang does not build)"
+                if key == "speculative_eagle_topk" else ""))
+        r[key] = 1
+    dbs = args.get("speculative_dflash_block_size")
+    ndt = args.get("speculative_num_draft_tokens")
+    if dbs is not None:
+        if dbs <= 0:
+            raise Refused("DFLASH_BLOCK_SIZE_NONPOSITIVE", "DFLASH requires --speculative-dflash-block-size to be "
+                           "positive, got %s." % dbs, "speculative_dflash_block_size")
+        if ndt is not None and ndt != dbs:
+            raise Refused("DFLASH_BLOCK_SIZE_MISMATCH", "Both --speculative-num-draft-tokens (%s) and "
+                           "--speculative-dflash-block-size (%s) are set but they differ; for DFLASH they must match: "
+                           "keep one." % (ndt, dbs), "speculative_num_draft_tokens")
+        ndt = dbs
+    if ndt is None:
+        if draft_cfg is None:
+            result.warn("BLOCK_SIZE_UNKNOWN", "speculative_num_draft_tokens is not set and the drafter's config.json "
+                        "was not given: SGLang takes it from the drafter at start. Set speculative.block_size.")
+        else:
+            inferred, parsed = infer_block_size(draft_cfg)
+            if not parsed:
+                result.warn("SGLANG_DEFAULT", "SGLang cannot parse the drafter's DFLASH config and defaults "
+                            "speculative_num_draft_tokens to 16.")
+            if inferred is None:
+                inferred = 16
+                if parsed:
+                    result.warn("SGLANG_DEFAULT", "speculative_num_draft_tokens is not set and the drafter has no "
+                                "block_size: SGLang defaults to 16.")
+            ndt = inferred
+    r["speculative_num_draft_tokens"] = ndt
+    window = args.get("speculative_draft_window_size")
+    if window is not None and ndt is not None and window < ndt:
+        raise Refused("WINDOW_LT_BLOCK", "%s must be >= --speculative-num-draft-tokens (block_size): window_size=%s, "
+                       "block_size=%s." % (rules["window_flag"], window, ndt), "speculative_draft_window_size")
+    # draft attention backend (docs/sglang.md, draft attention backend)
+    # SGLang takes the explicit flag, else the target's prefill backend, and validates either one.
+    explicit = args.get("speculative_draft_attention_backend")
+    fallback = "flashinfer"
+    chosen = explicit if explicit is not None else prefill
+    how = "speculative_draft_attention_backend" if explicit is not None else \
+        "the target's prefill attention backend (inherited by the draft)"
+    if not rules["draft_backend_at_resolution"]:
+        # the draft worker picks (and falls back) at start: argument resolution leaves the flag as given
+        r["speculative_draft_attention_backend"] = explicit
+        chosen = None if chosen is None or chosen in rules["draft_backends"] else chosen
+        if chosen is not None:
+            result.warn("SGLANG_OVERRIDE", "DFLASH draft worker does not support attention_backend %r from %s (SGLang "
+                        "%s accepts %s); its worker falls back to %r at start." % (
+                            chosen, how, version, ", ".join(rules["draft_backends"]), fallback))
+    elif chosen is None:
+        r["speculative_draft_attention_backend"] = None  # GPU-dependent default, decided on the host
+    elif chosen not in rules["draft_backends"]:
+        accepted = ", ".join(rules["draft_backends"])
+        result.warn("SGLANG_OVERRIDE", "DFLASH draft worker does not support attention_backend %r from %s (SGLang %s "
+                    "accepts %s); SGLang falls back to %r." % (chosen, how, version, accepted, fallback))
+        r["speculative_draft_attention_backend"] = fallback
+    elif chosen == "trtllm_mha":
+        ok = False
+        if draft_cfg is not None:
+            t = text_cfg(draft_cfg)
+            lt = draft_cfg.get("layer_types", dflash_cfg(draft_cfg).get("layer_types"))
+            nl = t.get("num_hidden_layers")
+            ok = (isinstance(lt, list) and lt and len(lt) == nl and set(lt) == {"sliding_attention"}) or \
+                t.get("is_causal") is True
+        if not ok:
+            fb = "fa4" if platform.get("sm") == 100 else fallback
+            result.warn("SGLANG_OVERRIDE", "DFLASH only enables 'trtllm_mha' (from %s) for drafts whose layers all use "
+                        "sliding attention or that are explicitly causal; SGLang falls back to %r." % (how, fb))
+            r["speculative_draft_attention_backend"] = fb
+        else:
+            r["speculative_draft_attention_backend"] = chosen
+    else:
+        r["speculative_draft_attention_backend"] = chosen
+    if args.get("max_running_requests") is None:
+        r["max_running_requests"] = 48
+        result.warn("SGLANG_DEFAULT", "max_running_requests is not set: SGLang resets it to 48 for speculative "
+                    "decoding. Set max_running_requests to choose.")
+    if rules["dflash_overlap_off"]:
+        r["disable_overlap_schedule"] = True
+        result.warn("SGLANG_DEFAULT", "SGLang %s disables the overlap scheduler with DFLASH." % version)
+    if rules["dflash_mixed_chunk_off"] and args.get("enable_mixed_chunk"):
+        r["enable_mixed_chunk"] = False
+        result.warn("SGLANG_OVERRIDE", "SGLang %s disables mixed chunked prefill with DFLASH." % version)
+
+
+def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
+    if args.get("max_running_requests") is None:
+        r["max_running_requests"] = 48
+        result.warn("SGLANG_DEFAULT", "max_running_requests is not set: SGLang resets it to 48 for speculative decoding.")
+    steps, topk, ndt = (args.get("speculative_num_steps"), args.get("speculative_eagle_topk"),
+                        args.get("speculative_num_draft_tokens"))
+    arch = None
+    if target_cfg:
+        archs = target_cfg.get("architectures") or [None]
+        arch = archs[0]
+    if steps is None:
+        if topk is not None or ndt is not None:
+            raise Refused("EAGLE_PARAMS_PARTIAL", "EAGLE: set --speculative-num-steps together with "
+                           "--speculative-eagle-topk/--speculative-num-draft-tokens, or none of them (SGLang asserts).",
+                           "speculative_num_steps")
+        if r["speculative_algorithm"] == "STANDALONE":
+            steps, topk, ndt = 3, 1, 4
+        elif arch in ("LlamaForCausalLM", "Grok1ForCausalLM", "Grok1VForCausalLM"):
+            steps, topk, ndt = 5, 4, 8
+        elif arch is None:
+            result.warn("EAGLE_PARAMS_UNKNOWN", "the target config was not given: SGLang picks num_steps/topk/"
+                        "num_draft_tokens from its architecture at start.")
+            steps = topk = ndt = None
+        else:
+            steps, topk, ndt = 3, 1, 4
+    if steps is not None and topk is None:
+        raise Refused("EAGLE_TOPK_MISSING", "EAGLE with --speculative-num-steps needs --speculative-eagle-topk "
+                       "(SGLang fails comparing None).", "speculative_eagle_topk")
+    if topk is not None and topk > 1 and "trtllm_mha" in (prefill, r.get("attention_backend")):
+        raise Refused("EAGLE_TRTLLM_TOPK", "trtllm_mha backend only supports topk = 1 for speculative decoding.",
+                       "speculative_eagle_topk")
+    if topk == 1 and steps is not None and ndt != steps + 1:
+        result.warn("SGLANG_OVERRIDE", "speculative_num_draft_tokens is adjusted to speculative_num_steps + 1 (%s) "
+                    "when speculative_eagle_topk == 1." % (steps + 1))
+        ndt = steps + 1
+    r["speculative_num_steps"], r["speculative_eagle_topk"], r["speculative_num_draft_tokens"] = steps, topk, ndt
+    if topk is not None and topk > 1 and r.get("page_size", 1) > 1 and r.get("attention_backend") not in \
+            rules["eagle_paged_tree_backends"]:
+        raise Refused("EAGLE_PAGE_TREE", "speculative_eagle_topk > 1 with page_size > 1 (%s) is only supported on "
+                       "%s; got attention_backend=%r. Use page_size 1 or one of those backends." % (
+                           r["page_size"], ", ".join(rules["eagle_paged_tree_backends"]), r.get("attention_backend")),
+                       "speculative_eagle_topk")
+
+
+def _norm_allow(allow):
+    out = set()
+    for a in allow or ():
+        a = str(a)
+        out.add(a)
+        out.add(SPEC_TO_SGLANG.get(a, a))
+        out.add("speculative_" + a)
+    return out
+
+
+def requested_fields(args):
+    return {k: args[k] for k in RESOLVED_KEYS if k in args and args[k] is not None}
+
+
+def record_overrides(result, requested, resolved, allow_overrides=()):
+    allow = _norm_allow(allow_overrides)
+    for field, want in sorted(requested.items()):
+        if field not in resolved:
+            continue
+        got = resolved.get(field)
+        if field == "speculative_algorithm" and isinstance(want, str) and isinstance(got, str) and want.upper() == got:
+            continue
+        if isinstance(want, (int, float)) and isinstance(got, (int, float)) and float(want) == float(got):
+            continue
+        if want == got:
+            continue
+        if field == "speculative_draft_model_path" and got is not None:
+            continue
+        result.overrides.append({"field": field, "requested": want, "resolved": got})
+        if field.startswith("speculative_") and field not in allow:
+            result.error("SPEC_OVERRIDDEN", "SGLang would silently change %s from %r to %r. Ask for %r instead, or list "
+                         "%s in allow_overrides to accept it." % (field, want, got, got, field), field=field,
+                         stage="policy")
+
+
+def _check_pd_decode_radix(args, rules, algo, version):
+    """PD decode with a radix cache: which speculative algorithms it takes, and (0.5.11) its transfer backend."""
+    allowed = rules["pd_decode_radix_algorithms"]
+    if allowed is not None and args.get("disaggregation_mode") == "decode" and \
+            args.get("disaggregation_decode_enable_radix_cache") and algo is not None and algo not in allowed:
+        raise Refused("PD_DECODE_RADIX", "--disaggregation-decode-enable-radix-cache is incompatible with speculative "
+                      "decoding (--speculative-algorithm %s) in SGLang %s; %s." % (
+                          algo, version, ("it works with %s only" % ", ".join(allowed)) if allowed else
+                          "drop one of them"),
+                      "disaggregation_decode_enable_radix_cache")
+    if rules["pd_decode_radix_needs_nixl"] and args.get("disaggregation_mode") == "decode" and \
+            args.get("disaggregation_decode_enable_radix_cache") and args.get("disaggregation_transfer_backend") != "nixl":
+        raise Refused("PD_DECODE_RADIX_BACKEND", "--disaggregation-decode-enable-radix-cache currently requires "
+                      "--disaggregation-transfer-backend nixl (SGLang %s)." % version, "disaggregation_transfer_backend")

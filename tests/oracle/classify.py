@@ -1,0 +1,85 @@
+"""The tests' own reading of SGLang's refusals: raw message (or, for a bare assert, the asserting source
+line) -> the stable code the engine must give. Independent of the engine's pattern table
+(sglang_engine/messages.py), so the engine is not graded by itself; test_classifier_matches_raw_text
+checks each entry against the raw text SGLang gave in the run.
+
+Each entry: (code, regex on the message, regex on the source line of a message-less assert or None).
+The first entry whose message regex matches wins; a refusal no entry matches is UNCLASSIFIED, which
+always counts as a disagreement.
+"""
+import os
+import re
+
+TABLE = (
+    ("PARSE_AMBIGUOUS", r"ambiguous option", None),
+    ("PARSE_UNRECOGNIZED", r"unrecognized arguments", None),
+    ("PARSE_MISSING_VALUE", r"expected one argument", None),
+    ("PARSE_INVALID_VALUE", r"argument --[\w-]+: invalid|ignored explicit argument", None),
+    ("UNKNOWN_ALGORITHM", r"Unknown speculative algorithm name", None),
+    ("DFLASH_DEVICE", r"^DFLASH speculative decoding (is not supported by|only supports CUDA)", None),
+    ("DFLASH_DP_ATTENTION", r"^Currently DFLASH speculative decoding does not support dp attention", None),
+    ("DFLASH_DP_LM_HEAD", r"^DFLASH with dp attention requires --enable-dp-lm-head", None),
+    ("DFLASH_PP", r"^Currently DFLASH speculative decoding only supports pp_size == 1", None),
+    ("DFLASH_NO_DRAFT", r"^DFLASH speculative decoding requires setting --speculative-draft-model-path", None),
+    ("DFLASH_BLOCK_SIZE_NONPOSITIVE", r"^DFLASH requires --speculative-dflash-block-size to be positive", None),
+    ("DFLASH_BLOCK_SIZE_MISMATCH", r"^Both --speculative-num-draft-tokens and --speculative-dflash-block-size are "
+                                   r"set but they differ", None),
+    ("WINDOW_NONPOSITIVE", r"(^DFLASH requires --speculative-dflash-draft-window-size to be positive|"
+                           r"^--speculative-draft-window-size must be positive)", None),
+    ("WINDOW_LT_BLOCK", r"draft-window-size must be >= --speculative-num-draft-tokens", None),
+    ("SINK_NEGATIVE", r"^--speculative-draft-sink-size must be non-negative", None),
+    ("SINK_WITHOUT_WINDOW", r"^--speculative-draft-sink-size requires --speculative-draft-window-size", None),
+    ("EAGLE_TRTLLM_TOPK", r"trtllm_mha backend only supports topk = 1", None),
+    ("ENV_DP_SPEC_PREFILL", r"DP spec/prefill coordination requires", None),
+    ("PP_SPEC_PREFILL_ONLY", r"^PP \+ speculative decoding \(MTP\) is only supported on prefill", None),
+    ("PP_SPEC_ENV", r"^SGLANG_ENABLE_PP_SPEC is not compatible", None),
+    ("PP_SPECULATIVE", r"^Pipeline parallelism currently only supports EAGLE", None),
+    ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1", None),
+    ("TRTLLM_MHA_GPU", r"^TRTLLM MHA backend for (prefill|decode) (requires|is only supported)", None),
+    ("TRTLLM_MHA_SM120_FP8", r"^TRTLLM FMHAv2 prefill on SM120 does not support", None),
+    ("EAGLE_TOPK_MISSING", r"^'>' not supported between instances of 'NoneType' and 'int'$", None),
+    ("EAGLE_PARAMS_PARTIAL", r"^AssertionError$", r"speculative_(num_steps|eagle_topk|num_draft_tokens) is None"),
+    ("DP_ATTENTION_TP", r"^AssertionError$", r"tp_size % cfg\.attn_dp_size == 0|tp_size % self\.dp_size == 0"),
+    ("CONTEXT_TOO_LONG", r"^Warning: User-specified context_length \(\d+\) is greater than the derived context_length", None),
+    ("WATERMARK_ALGORITHM", r"^--enable-watermark supports speculative algorithms", None),
+    ("BASE_GPU_ID", r"^base_gpu_id must be non-negative", None),
+    ("PD_DECODE_RADIX_BACKEND", r"^--disaggregation-decode-enable-radix-cache currently requires "
+                                r"--disaggregation-transfer-backend nixl", None),
+    ("PP_SPECULATIVE", r"^Pipeline parallelism is not compatible with overlap schedule, speculative decoding", None),
+    ("PD_DECODE_RADIX", r"^--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding", None),
+    ("BLOCK_VERIFICATION_ALGORITHM", r"^--speculative-use-block-verification only supports EAGLE", None),
+    ("BLOCK_VERIFICATION_DEVICE", r"^--speculative-use-block-verification only supports CUDA", None),
+)
+_COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
+
+
+def source_line(answer, source_root):
+    """The source line an answer raised at (for message-less asserts), or ''."""
+    where = answer.get("where")
+    if not where or not source_root:
+        return ""
+    path = os.path.join(os.path.dirname(source_root), where[0])
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.readlines()
+        return lines[where[1] - 1].strip() if 0 < where[1] <= len(lines) else ""
+    except OSError:
+        return ""
+
+
+def classify(answer, source_root=None):
+    """The code for SGLang's refusal in `answer` (None when it accepted)."""
+    msg = answer.get("error")
+    if msg is None:
+        return None
+    line = None
+    for code, mrx, srx in _COMPILED:
+        if not mrx.search(msg):
+            continue
+        if srx is None:
+            return code
+        if line is None:
+            line = source_line(answer, source_root)
+        if srx.search(line):
+            return code
+    return "UNCLASSIFIED"
