@@ -32,7 +32,7 @@ export SPECDEPLOY_LAB_WHEELHOUSE := $(LAB)/wheelhouse
 export SPECDEPLOY_LAB_PREBUILT_ENV := $(LAB)/sglang-venv
 
 .PHONY: help venv lab-deps lab-image lab-kit lab-up lab-down lab-status lab lint reference unit oracle \
-	sanity molecule bench test build clean
+	sanity molecule bench test build clean lock lock-cpu lock-cuda lock-check
 
 help:
 	@sed -n '1,5p' Makefile
@@ -83,9 +83,28 @@ lab-status:
 lab: lab-up
 	ansible-playbook playbooks/deploy.yml -i inventories/lab
 
+# ---- locks (docs/locks.md) -------------------------------------------------------------------
+# `make lock` reruns every committed lock's own command (its generated_by header line) and rewrites it;
+# `make lock-cpu SGLANG=0.5.24 [LOCK_ARGS="--pin transformers==5.6.0"]` adds a lab CPU lock,
+# `make lock-cuda SGLANG=0.5.24 [LOCK_ARGS="--extra-wheel dist/x.whl"]` a CUDA lock for GPU hosts.
+SGLANG ?=
+LOCK_ARGS ?=
+lock: venv
+	$(PY) tools/lock.py regen $(LOCK_ARGS)
+
+lock-check: venv
+	$(PY) tools/lock.py regen --check $(LOCK_ARGS)
+
+lock-cpu: venv
+	$(PY) tools/lock.py cpu $(SGLANG) $(LOCK_ARGS)
+
+lock-cuda: venv
+	$(PY) tools/lock.py cuda $(SGLANG) $(LOCK_ARGS)
+
 # ---- tests -----------------------------------------------------------------------------------
 lint: venv
 	ansible-lint --offline --profile production
+	$(PY) tools/lock.py check
 	$(PY) tools/gen_reference.py --check
 
 # README.md role/module/playbook reference, generated from argument_specs and module docs.
