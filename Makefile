@@ -27,6 +27,9 @@ export SPECDEPLOY_SGLANG_PYTHON := $(LAB)/sglang-venv/bin/python
 export SPECDEPLOY_LAB_MODELS := $(LAB)/models
 export SPECDEPLOY_LAB_LOCK := $(ROOT)/lab/sglang-0.5.23-cpu.lock
 export SPECDEPLOY_LAB_WHEELHOUSE := $(LAB)/wheelhouse
+# Per-release controller venvs of SGLang, <dir>/<version>/bin/python (lab/lab.py kit; SPECDEPLOY_KIT_RELEASES
+# picks the releases, default all that have a CPU lock in lab/).
+export SPECDEPLOY_LAB_KITS ?= $(LAB)/kits
 # LAB-ONLY: the controller venv, marked as a finished gpu_env env (lab/lab.py kit), mounted by the
 # server and fleet scenarios so their hosts skip the 2.9 GB install (gpu_env_weights installs for real).
 export SPECDEPLOY_LAB_PREBUILT_ENV := $(LAB)/sglang-venv

@@ -28,6 +28,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import urllib.request
 
 from packaging import tags as ptags
@@ -163,20 +164,41 @@ def wheel_glibc(filename):
     return best
 
 
-def index_files(index, name):
-    """The index's files of a project (PEP 691 JSON): [{filename, sha256, size, upload_time, yanked}]."""
+INDEX_CACHE = os.path.join(os.path.dirname(UV_CACHE), "lock-index-cache")
+
+
+def index_files(index, name, exclude_newer):
+    """The index's files of a project (PEP 691 JSON): [{filename, sha256, size, upload_time, yanked}].
+
+    A listing fetched after the exclude-newer time holds every file uploaded before it, so it is kept
+    (per index and project) and reused by later runs with an earlier or equal bound."""
     url = "%s/%s/" % (index.rstrip("/"), canonicalize_name(name))
-    req = urllib.request.Request(url, headers={"Accept": "application/vnd.pypi.simple.v1+json"})
-    try:
-        with urllib.request.urlopen(req, timeout=120) as resp:
-            data = json.load(resp)
-    except (OSError, ValueError) as e:
-        raise LockToolError("index %s: cannot read %s (%s)" % (index, url, e))
+    cache = os.path.join(INDEX_CACHE, hashlib.sha256(url.encode()).hexdigest()[:32] + ".json")
+    stamp = datetime.datetime.strptime(exclude_newer, "%Y-%m-%dT%H:%M:%SZ").replace(
+        tzinfo=datetime.timezone.utc).timestamp()
+    data = None
+    if os.path.exists(cache) and os.path.getmtime(cache) > stamp:
+        try:
+            data = json.load(open(cache, encoding="utf-8"))
+        except ValueError:
+            data = None
+    if data is None:
+        req = urllib.request.Request(url, headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+        try:
+            with urllib.request.urlopen(req, timeout=120) as resp:
+                raw = resp.read()
+            data = json.loads(raw)
+        except (OSError, ValueError) as e:
+            raise LockToolError("index %s: cannot read %s (%s)" % (index, url, e))
+        os.makedirs(INDEX_CACHE, exist_ok=True)
+        with open(cache + ".tmp", "wb") as f:
+            f.write(raw)
+        os.replace(cache + ".tmp", cache)
     out = []
     for f in data.get("files", []):
         if "size" not in f:
             raise LockToolError("index %s gives no file sizes (PEP 700) for %s" % (index, name))
-        out.append({"filename": f["filename"], "sha256": f.get("hashes", {}).get("sha256"),
+        out.append({"filename": f["filename"], "sha256": f.get("hashes", {}).get("sha256"), "url": f.get("url"),
                     "size": f["size"], "upload_time": f.get("upload-time") or "", "yanked": f.get("yanked")})
     return out
 
@@ -244,7 +266,7 @@ def collect(pins, pythons, platform, exclude_newer, index, local, uv_hashes):
         if mine and any(file_version(f["filename"]) == pins[name] or
                         _same_version(file_version(f["filename"]), pins[name]) for f in mine):
             return mine
-        return index_files(index, name) + mine
+        return index_files(index, name, exclude_newer) + mine
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=8) as pool:
         listing = dict(zip(names, pool.map(files_of, names)))
@@ -271,6 +293,10 @@ def render(header, intro, pins, chosen):
         hashes = sorted({f["sha256"] for f in chosen[name].values()})
         lines.append("%s==%s \\" % (name, pins[name]))
         lines += ["    --hash=sha256:%s%s" % (h, " \\" if i < len(hashes) - 1 else "") for i, h in enumerate(hashes)]
+        by_file = {}
+        for py, f in chosen[name].items():
+            by_file.setdefault(f["filename"], []).append(py)
+        lines += ["    # %s: %s" % (",".join(pys), fn) for fn, pys in sorted(by_file.items(), key=lambda x: x[1])]
     return "\n".join(lines) + "\n"
 
 
@@ -341,6 +367,18 @@ def cmd_cpu(args):
         if "==" not in p:
             raise LockToolError("--pin %r: give NAME==VERSION" % p)
         pins[req_name(p)] = p
+    # The release's own versions of what the base pins exactly (transformers, xgrammar, ...): read from
+    # the release's full (CUDA) resolution, which is metadata only. --pin still wins.
+    log("reading sglang %s's own pins (its CUDA resolution, metadata only)" % version)
+    full = uv_compile(["sglang==%s" % version], CPU_PYTHON, CUDA_PLATFORM, stamp, args.index_url)
+    follow = []
+    for r in base:
+        name = req_name(r)
+        if "==" in r and name not in pins and name != "torch" and name in full:
+            pinned_here = "%s==%s" % (name, full[name][0])
+            if pinned_here != r:
+                follow.append(pinned_here)
+            pins[name] = pinned_here
     reqs = [pins.pop(req_name(r), r) for r in base] + sorted(pins.values())
     log("resolving the CPU stack of sglang %s (Python %s, %s, exclude-newer %s)" % (version, CPU_PYTHON, CPU_PLATFORM, stamp))
     closure = uv_compile(reqs, CPU_PYTHON, CPU_PLATFORM, stamp, args.index_url, find_links=args.find_links)
@@ -370,20 +408,72 @@ def cmd_cpu(args):
              % (version, CPU_PYTHON),
              "sha256. Install with pip's --no-deps --require-hashes: sglang pins a CUDA torch, so it is added without",
              "its dependencies, and torch is the local 2.13.0+cpu build. Never for a GPU host (docs/locks.md)."]
+    if follow or args.pin:
+        intro.append("Pins of this release over %s: %s" % (rel(CPU_REQS_IN), " ".join(follow + args.pin)))
     write(out, render(header, intro, pinned, chosen))
     return 0
 
 
 # ------------------------------------------------------------------ cuda
-def cuda_drift(pins, cuda):
-    """CUDA component packages (nvidia-*, versioned by the CUDA release: 13.x.y) off the held minor."""
-    major, minor = cuda.split(".")[:2]
-    out = []
-    for name, version in sorted(pins.items()):
-        parts = version.split(".")
-        if name.startswith("nvidia-") and len(parts) >= 2 and parts[0] == major and parts[1] != minor:
-            out.append(name)
+def toolkit_pins(index, version, exclude_newer):
+    """What the cuda-toolkit metapackage of `version` requires of each CUDA component ({name: spec}).
+
+    NVIDIA's cuda-toolkit wheel lists every component of that toolkit release under its "all" extra,
+    most pinned to the release's build (nvidia-cuda-nvcc==13.0.88.*), a few only bounded (nvjitlink
+    <14): those are held to the release's minor (==13.0.*)."""
+    from email.parser import Parser
+    from packaging.requirements import Requirement
+    files = [f for f in index_files(index, "cuda-toolkit", exclude_newer)
+             if f["filename"].endswith(".whl") and _same_version(file_version(f["filename"]), version)]
+    if not files:
+        raise LockToolError("cuda-toolkit==%s has no wheel on %s" % (version, index))
+    f = files[0]
+    cache = os.path.join(INDEX_CACHE, f["sha256"] + ".whl")
+    if not os.path.exists(cache):
+        url = urllib.parse.urljoin(index.rstrip("/") + "/cuda-toolkit/", f["url"])
+        try:
+            with urllib.request.urlopen(url, timeout=120) as resp:
+                data = resp.read()
+        except OSError as e:
+            raise LockToolError("cannot download %s: %s" % (url, e))
+        if hashlib.sha256(data).hexdigest() != f["sha256"]:
+            raise LockToolError("%s: sha256 differs from the index" % f["filename"])
+        with open(cache, "wb") as out:
+            out.write(data)
+    import zipfile
+    with zipfile.ZipFile(cache) as z:
+        meta = next(n for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+        msg = Parser().parsestr(z.read(meta).decode("utf-8"))
+    minor = ".".join(version.split(".")[:2])
+    out = {}
+    for line in msg.get_all("Requires-Dist") or []:
+        req = Requirement(line)
+        if not req.marker or "extra" not in str(req.marker) or not req.marker.evaluate(
+                {"extra": "all", "sys_platform": "linux", "platform_machine": "x86_64"}):
+            continue
+        specs = list(req.specifier)
+        exact = [sp for sp in specs if sp.operator == "=="]
+        out[canonicalize_name(req.name)] = ("==%s" % exact[0].version) if exact else "==%s.*" % minor
     return out
+
+
+def cuda_hold(pins, cuda, index, exclude_newer):
+    """Constraints that hold the CUDA components to the toolkit release the resolution's torch uses."""
+    if "cuda-toolkit" not in pins:
+        raise LockToolError("the resolution has no cuda-toolkit package: cannot tell its CUDA release "
+                            "(give --cuda any and --driver-min)")
+    toolkit = pins["cuda-toolkit"]
+    minor = ".".join(toolkit.split(".")[:2])
+    if cuda and minor != cuda:
+        raise LockToolError("this SGLang's torch is built for CUDA %s (cuda-toolkit %s), not %s: "
+                            "give --cuda %s" % (minor, toolkit, cuda, minor))
+    want = toolkit_pins(index, toolkit, exclude_newer)
+    from packaging.specifiers import SpecifierSet
+    cons = []
+    for name, version in sorted(pins.items()):
+        if name in want and version not in SpecifierSet(want[name]):
+            cons.append("%s%s" % (name, want[name]))
+    return minor, cons
 
 
 def cmd_cuda(args):
@@ -414,13 +504,18 @@ def cmd_cuda(args):
     primary = pythons[0]
     log("resolving sglang %s for CUDA (Python %s, %s, exclude-newer %s%s)"
         % (version, primary, args.platform, stamp, ", CUDA held to %s" % hold if hold else ""))
+    cuda_found = None
     for _round in range(5):
         closure = uv_compile(reqs, primary, args.platform, stamp, args.index_url, constraints=constraints)
-        drift = cuda_drift({n: v for n, (v, _h) in closure.items()}, hold) if hold else []
+        pins_now = {n: v for n, (v, _h) in closure.items()}
+        if not hold:
+            cuda_found = ".".join(pins_now.get("cuda-toolkit", "").split(".")[:2]) or None
+            break
+        cuda_found, drift = cuda_hold(pins_now, hold, args.index_url, stamp)
         if not drift:
             break
-        log("holding %s to CUDA %s" % (", ".join(drift), hold))
-        constraints += ["%s==%s.*" % (n, hold) for n in drift]
+        log("holding to CUDA %s: %s" % (hold, ", ".join(drift)))
+        constraints += drift
     else:
         raise LockToolError("could not hold the CUDA packages to %s: %s" % (hold, ", ".join(drift)))
     pinned = {n: v for n, (v, _h) in closure.items()}
@@ -438,7 +533,6 @@ def cmd_cuda(args):
             diff = sorted(set(got.items()) ^ set(pinned.items()))
             raise LockToolError("Python %s needs other pins than %s: %s; lock them apart"
                                 % (py, primary, ", ".join("%s==%s" % d for d in diff[:6])))
-    cuda_found = hold or args.cuda_version_of_any
     driver = args.driver_min or DRIVER_MIN.get(cuda_found or "")
     if not cuda_found or not driver:
         raise LockToolError("no known driver floor for CUDA %s: give --driver-min (NVIDIA's release notes)"
@@ -550,8 +644,6 @@ def parser():
 
 def main(argv=None):
     args = parser().parse_args(argv)
-    if getattr(args, "cmd", None) == "cuda":
-        args.cuda_version_of_any = None
     try:
         return {"cpu": cmd_cpu, "cuda": cmd_cuda, "check": cmd_check, "regen": cmd_regen}[args.cmd](args)
     except (LockToolError, lockfile.LockError) as e:

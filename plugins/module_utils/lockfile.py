@@ -29,6 +29,8 @@ _DOTTED = re.compile(r"^\d+(\.\d+)+$")
 _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 _REQ = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*(==|===|>=|<=|~=|!=|>|<)?\s*([^\s;\\]*)")
 _HASH = re.compile(r"--hash[= ]sha256:([0-9a-f]{64})\b")
+# Under each requirement, the file each target Python installs: "    # 3.11,3.12: name-1.0-py3-none-any.whl".
+_FILE = re.compile(r"^\s+# (3\.\d+(?:,3\.\d+)*): (\S+)$")
 
 
 class LockError(ValueError):
@@ -116,7 +118,10 @@ def _check_header(v):
 
 
 def parse_requirements(text):
-    """Every requirement of the lock: a list of dicts {name, version, op, hashes, line}.
+    """Every requirement of the lock: a list of dicts {name, version, op, hashes, files, line}.
+
+    ``files`` maps each target Python to the file name the lock says it installs (the comment lines
+    under the requirement).
 
     Continuation lines are joined; comments and blank lines skipped. A line that is not a
     requirement (an option such as --index-url, or garbage) raises LockError: a lock holds pins only.
@@ -125,6 +130,11 @@ def parse_requirements(text):
     joined, start = "", 0
     lines = text.splitlines()
     for number, raw in enumerate(lines + [""], 1):
+        fm = _FILE.match(raw)
+        if fm and out and not joined:
+            for py in fm.group(1).split(","):
+                out[-1]["files"][py] = fm.group(2)
+            continue
         line = raw.split(" #", 1)[0].rstrip() if not raw.lstrip().startswith("#") else ""
         if not joined:
             start = number
@@ -143,7 +153,7 @@ def parse_requirements(text):
         if leftover and not leftover.startswith(";"):
             raise LockError("line %d: unexpected text after %s: %s" % (start, m.group(1), leftover[:60]))
         out.append({"name": normalize(m.group(1)), "version": m.group(4) or "", "op": m.group(3) or "",
-                    "hashes": _HASH.findall(rest), "line": start})
+                    "hashes": _HASH.findall(rest), "files": {}, "line": start})
     return out
 
 
@@ -151,7 +161,8 @@ def check_lock(text):
     """Problems of a lock as a list of strings (empty: the lock is good).
 
     Every lock: a complete header, every requirement pinned with == to one version and hashed,
-    no package twice, sglang pinned to the header's version. A cu13 lock also: torch, sglang-kernel,
+    with one hash per file named under it and a file named for every Python of the header (so a
+    removed hash is seen without the index), no package twice, sglang pinned to the header's version. A cu13 lock also: torch, sglang-kernel,
     flashinfer-python and at least one nvidia-*-cu13 package present, no CPU-only build
     (a ``+cpu`` local version). A cpu lock: no nvidia-* package.
     """
@@ -172,6 +183,14 @@ def check_lock(text):
             problems.append("%s is not pinned with == to one version" % where)
         if not r["hashes"]:
             problems.append("%s has no --hash=sha256:" % where)
+        if header and r["hashes"]:
+            missing = [py for py in header["python"] if py not in r["files"]]
+            if missing:
+                problems.append("%s names no file for Python %s" % (where, ",".join(missing)))
+            files = set(r["files"].values())
+            if len(r["hashes"]) != len(files) or len(set(r["hashes"])) != len(r["hashes"]):
+                problems.append("%s has %d hash(es) for %d file(s): one --hash per file named under it"
+                                % (where, len(r["hashes"]), len(files)))
         if r["name"] in seen:
             problems.append("%s is listed twice (also line %d)" % (where, seen[r["name"]]))
         seen.setdefault(r["name"], r["line"])
