@@ -83,13 +83,6 @@ def committed_locks():
     return out
 
 
-def known_cpu_releases():
-    pat = re.compile(r"^sglang-(.+)-cpu\.lock$")
-    found = [pat.match(f).group(1) for f in os.listdir(CPU_DIR) if pat.match(f)]
-    from packaging.version import Version
-    return sorted(found, key=Version)
-
-
 # ------------------------------------------------------------------ uv
 def uv_bin():
     try:
@@ -125,7 +118,10 @@ def uv_compile(requirements, python, platform, exclude_newer, index, find_links=
             raise LockToolError("uv could not resolve %s for Python %s on %s: %s"
                                 % (", ".join(requirements[:3]), python, platform, tail))
     out = {}
-    for r in lockfile.parse_requirements(proc.stdout):
+    # a local wheel (--extra-wheel) comes back as "name @ file:///.../name-1.0-py3-none-any.whl": its version
+    text = re.sub(r"(?m)^(\S+) @ file://\S*/([^/\s]+\.whl)",
+                  lambda m: "%s==%s" % (m.group(1), parse_wheel_filename(m.group(2))[1]), proc.stdout)
+    for r in lockfile.parse_requirements(text):
         out[r["name"]] = (r["version"], set(r["hashes"]))
     return out
 
