@@ -351,8 +351,11 @@ def check_kit(version, py):
     argv = ["--model-path", os.path.join(MODELS, "qwen3-8b-config"), "--speculative-algorithm", "DFLASH",
             "--speculative-draft-model-path", os.path.join(MODELS, "qwen3-8b-dflash-b16-config"),
             "--device", "cuda"]
-    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1",
-               SPECDEPLOY_LAB_SHIM_MODULES="sgl_kernel,torchvision")
+    # The check writes the bytecode of every module the resolver imports (and only those): these machines
+    # set PYTHONDONTWRITEBYTECODE, and without bytecode each later import of SGLang recompiles torch,
+    # transformers and SGLang from source (~1 min per process on 2 shared cores).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", SPECDEPLOY_LAB_SHIM_MODULES="sgl_kernel,torchvision")
     proc = run([py, "-c", KIT_CHECK, *argv], check=False, capture=True, env=env)
     try:
         answer = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -386,16 +389,16 @@ def build_kit(version, shim):
     run([uv, "venv", "--no-config", "-q", "--python", KIT_PYTHON, venv], capture=True, env=env,
         what=f"uv venv for SGLang {version}")
     py = os.path.join(venv, "bin", "python")
-    # bytecode compiled once here: these machines set PYTHONDONTWRITEBYTECODE, so without it every import
-    # of SGLang recompiles torch, transformers and SGLang from source (~1 min per process on 2 cores)
     run([uv, "pip", "install", "--no-config", "-q", "--python", py, "--link-mode", "hardlink", "--no-deps",
-         "--compile-bytecode", "--require-hashes", "--find-links", TORCH_WHEELS, "-r", lock], capture=True, env=env,
+         "--require-hashes", "--find-links", TORCH_WHEELS, "-r", lock], capture=True, env=env,
         what=f"install of the SGLang {version} CPU lock into {venv}")
     run([uv, "pip", "install", "--no-config", "-q", "--python", py, "--link-mode", "hardlink", "--no-deps",
          shim], capture=True, env=env, what="install of the lab-only shim")
     state = {"sglang": version, "lock": os.path.relpath(lock, ROOT), "lock_sha256": lock_hash,
              "build_seconds": round(time.time() - t0, 1)}
+    t1 = time.time()
     state["check"] = check_kit(version, py)
+    state["check_seconds"] = round(time.time() - t1, 1)
     with open(stamp, "w", encoding="utf-8") as f:
         f.write(json.dumps(state, indent=2, sort_keys=True) + "\n")
     return state, True
