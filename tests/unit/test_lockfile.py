@@ -142,3 +142,51 @@ def test_one_of_two_hashes_removed_fails(tmp_path):
     proc = check(variant(tmp_path, CUDA_LOCKS[0], drop_second_numpy_hash))
     assert proc.returncode == 1
     assert "numpy has 1 hash(es) for 2 file(s)" in proc.stdout
+
+
+def _lock_tool():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("specdeploy_lock_tool", TOOL)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _f(name, uploaded="2026-01-01T00:00:00.000000Z", yanked=False):
+    return {"filename": name, "sha256": name, "size": 1, "upload_time": uploaded, "yanked": yanked}
+
+
+def test_the_lock_keeps_the_wheel_pip_would_install_per_python():
+    tool = _lock_tool()
+    files = [_f("x-1.0.tar.gz"), _f("x-1.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"),
+             _f("x-1.0-cp311-cp311-manylinux_2_35_x86_64.whl"),  # needs a newer glibc than the target
+             _f("x-1.0-cp312-cp312-manylinux_2_28_x86_64.whl"),
+             _f("x-1.0-cp312-cp312-manylinux_2_34_x86_64.whl", uploaded="2027-01-01T00:00:00Z"),  # after the bound
+             _f("x-1.0-cp312-abi3-manylinux_2_34_x86_64.whl", yanked=True), _f("x-2.0-py3-none-any.whl")]
+    pick = {py: tool.choose_file(files, "x", "1.0", py, "x86_64-manylinux_2_34", "2026-12-01T00:00:00Z")["filename"]
+            for py in ("3.11", "3.12", "3.13")}
+    assert pick == {"3.11": "x-1.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+                    "3.12": "x-1.0-cp312-cp312-manylinux_2_28_x86_64.whl",
+                    "3.13": "x-1.0.tar.gz"}  # no wheel for 3.13: pip would build the sdist
+    chosen = {"x": {py: _f(n) for py, n in pick.items() if n.endswith(".whl")}}
+    assert tool.measures(chosen, ["3.11", "3.12"])[1] == "2.28"
+
+
+def test_a_version_without_a_file_for_the_target_is_refused():
+    tool = _lock_tool()
+    with pytest.raises(tool.LockToolError, match="has no file for CPython 3.11 on x86_64-manylinux_2_34"):
+        tool.choose_file([_f("x-1.0-cp312-cp312-manylinux_2_17_x86_64.whl")], "x", "1.0", "3.11",
+                         "x86_64-manylinux_2_34", "2026-12-01T00:00:00Z")
+
+
+def test_cuda_components_off_the_toolkit_release_are_held(monkeypatch):
+    tool = _lock_tool()
+    monkeypatch.setattr(tool, "toolkit_pins", lambda index, version, stamp: {
+        "nvidia-cuda-nvcc": "==13.0.88.*", "nvidia-nvjitlink": "==13.0.*", "nvidia-cublas": "==13.1.1.3.*"})
+    pins = {"cuda-toolkit": "13.0.3.0", "nvidia-cuda-nvcc": "13.5.1", "nvidia-nvjitlink": "13.5.0",
+            "nvidia-cublas": "13.1.1.3", "nvidia-ml-py": "13.590.1"}
+    minor, cons = tool.cuda_hold(pins, "13.0", "https://index.invalid/simple", "2026-12-01T00:00:00Z")
+    assert minor == "13.0"
+    assert cons == ["nvidia-cuda-nvcc==13.0.88.*", "nvidia-nvjitlink==13.0.*"]
+    with pytest.raises(tool.LockToolError, match="built for CUDA 13.0"):
+        tool.cuda_hold(pins, "13.2", "https://index.invalid/simple", "2026-12-01T00:00:00Z")
