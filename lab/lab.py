@@ -51,7 +51,7 @@ WHEELHOUSE = os.path.join(LAB, "wheelhouse")
 MODELS = os.path.join(LAB, "models")
 ORACLE_VENV = os.path.join(LAB, "sglang-venv")
 SHIM_SRC = os.path.join(ROOT, "lab", "shim")
-SHIM_VERSION = "1.0.0"
+SHIM_VERSION = "1.1.0"
 # Paths inside the lab hosts where the kit is mounted read-only.
 HOST_WHEELHOUSE = "/srv/specdeploy-lab/wheelhouse"
 HOST_MODELS = "/srv/specdeploy-lab/models"
@@ -213,6 +213,9 @@ def build_shim_wheel():
         with open(path, "wb") as f:
             f.write(data)
         log(f"built lab-only shim wheel {os.path.basename(path)}")
+    for old in os.listdir(WHEELHOUSE):  # one shim in the wheelhouse: pip must not pick an older one
+        if old.startswith("specdeploy_lab_shim-") and old != os.path.basename(path):
+            os.unlink(os.path.join(WHEELHOUSE, old))
     return path
 
 
@@ -365,43 +368,50 @@ def check_kit(version, py):
 
 
 def build_kit(version, shim):
-    """One release's controller venv, from its CPU lock, files hard-linked from uv's cache."""
+    """One release's controller venv, from its CPU lock, files hard-linked from uv's cache.
+
+    Rebuilt from scratch only when its lock changed; a new shim wheel is installed in place (a kit
+    may be in use by another process)."""
     lock = lock_path(version)
     venv = os.path.join(KITS, version)
+    py = os.path.join(venv, "bin", "python")
     stamp = os.path.join(venv, ".specdeploy-kit.json")
     lock_hash = hashlib.sha256(open(lock, "rb").read()).hexdigest()
+    shim_hash = hashlib.sha256(open(shim, "rb").read()).hexdigest()
     try:
         state = json.load(open(stamp, encoding="utf-8"))
     except (OSError, ValueError):
         state = {}
-    if state.get("lock_sha256") == lock_hash and os.path.exists(os.path.join(venv, "bin", "python")):
-        if state.get("check", {}).get("error") or not os.path.isdir(MODELS):
-            state["check"] = check_kit(version, os.path.join(venv, "bin", "python"))
-            with open(stamp, "w", encoding="utf-8") as f:
-                f.write(json.dumps(state, indent=2, sort_keys=True) + "\n")
-        return state, False
-    t0 = time.time()
-    shutil.rmtree(venv, ignore_errors=True)
-    os.makedirs(KITS, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "UV_"))}
     env["UV_CACHE_DIR"] = UV_CACHE
     uv = uv_bin()
-    run([uv, "venv", "--no-config", "-q", "--python", KIT_PYTHON, venv], capture=True, env=env,
-        what=f"uv venv for SGLang {version}")
-    py = os.path.join(venv, "bin", "python")
-    run([uv, "pip", "install", "--no-config", "-q", "--python", py, "--link-mode", "hardlink", "--no-deps",
-         "--require-hashes", "--find-links", TORCH_WHEELS, "-r", lock], capture=True, env=env,
-        what=f"install of the SGLang {version} CPU lock into {venv}")
-    run([uv, "pip", "install", "--no-config", "-q", "--python", py, "--link-mode", "hardlink", "--no-deps",
-         shim], capture=True, env=env, what="install of the lab-only shim")
-    state = {"sglang": version, "lock": os.path.relpath(lock, ROOT), "lock_sha256": lock_hash,
-             "build_seconds": round(time.time() - t0, 1)}
-    t1 = time.time()
-    state["check"] = check_kit(version, py)
-    state["check_seconds"] = round(time.time() - t1, 1)
+    built = False
+    t0 = time.time()
+    if state.get("lock_sha256") != lock_hash or not os.path.exists(py):
+        shutil.rmtree(venv, ignore_errors=True)
+        os.makedirs(KITS, exist_ok=True)
+        run([uv, "venv", "--no-config", "-q", "--python", KIT_PYTHON, venv], capture=True, env=env,
+            what=f"uv venv for SGLang {version}")
+        run([uv, "pip", "install", "--no-config", "-q", "--python", py, "--link-mode", "hardlink", "--no-deps",
+             "--require-hashes", "--find-links", TORCH_WHEELS, "-r", lock], capture=True, env=env,
+            what=f"install of the SGLang {version} CPU lock into {venv}")
+        state, built = {}, True
+    if built or state.get("shim_sha256") != shim_hash:
+        run([uv, "pip", "install", "--no-config", "-q", "--python", py, "--link-mode", "hardlink", "--no-deps",
+             "--reinstall-package", "specdeploy-lab-shim", shim], capture=True, env=env,
+            what="install of the lab-only shim")
+        state.pop("check", None)
+    if built:
+        state.update({"sglang": version, "lock": os.path.relpath(lock, ROOT), "lock_sha256": lock_hash,
+                      "build_seconds": round(time.time() - t0, 1)})
+    state["shim_sha256"] = shim_hash
+    if "check" not in state or state["check"].get("error") or not os.path.isdir(MODELS):
+        t1 = time.time()
+        state["check"] = check_kit(version, py)
+        state["check_seconds"] = round(time.time() - t1, 1)
     with open(stamp, "w", encoding="utf-8") as f:
         f.write(json.dumps(state, indent=2, sort_keys=True) + "\n")
-    return state, True
+    return state, built
 
 
 def cmd_kit(args):
@@ -427,6 +437,13 @@ def cmd_kit(args):
             f.write(lock_hash + "\n")
     else:
         log("controller SGLang venv up to date")
+    shim_stamp = os.path.join(ORACLE_VENV, ".specdeploy-shim-sha256")
+    shim_hash = hashlib.sha256(open(shim, "rb").read()).hexdigest()
+    if not (os.path.exists(shim_stamp) and open(shim_stamp).read().strip() == shim_hash):
+        run([py, "-m", "pip", "install", "-q", "--no-index", "--find-links", WHEELHOUSE, "--no-deps",
+             "--force-reinstall", "specdeploy-lab-shim"], capture=True, what="install of the lab-only shim")
+        with open(shim_stamp, "w") as f:
+            f.write(shim_hash + "\n")
     mark_prebuilt_env()
     gen = os.path.join(ROOT, "lab", "make_models.py")
     run([py, gen, "--out", MODELS, "--seed", str(args.seed)], capture=False,
