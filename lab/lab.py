@@ -341,7 +341,9 @@ try:
         sa = sa_mod.prepare_server_args(sys.argv[1:])
         if hasattr(sa, "resolve_once"):
             sa.resolve_once()
-    out["resolved"] = {k: getattr(sa, k, None) for k in (
+    # 0.5.19 on: the fields keep the raw input, resolved_dict() has what resolution decided
+    res = sa.resolved_dict() if hasattr(sa, "resolved_dict") else vars(sa)
+    out["resolved"] = {k: res.get(k) for k in (
         "speculative_algorithm", "speculative_num_draft_tokens", "speculative_num_steps",
         "speculative_eagle_topk", "attention_backend", "max_running_requests")}
 except BaseException as e:
@@ -364,6 +366,8 @@ def check_kit(version, py):
         answer = json.loads(proc.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
         answer = {"import": False, "error": " | ".join(proc.stderr.strip().splitlines()[-2:])}
+    if not answer.get("error") and not (answer.get("resolved") or {}).get("speculative_num_draft_tokens"):
+        answer["error"] = "resolution gave no speculative_num_draft_tokens: DFLASH was not resolved"
     return answer
 
 
