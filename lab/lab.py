@@ -409,7 +409,8 @@ def build_kit(version, shim):
         state.update({"sglang": version, "lock": os.path.relpath(lock, ROOT), "lock_sha256": lock_hash,
                       "build_seconds": round(time.time() - t0, 1)})
     state["shim_sha256"] = shim_hash
-    if "check" not in state or state["check"].get("error") or not os.path.isdir(MODELS):
+    if ("check" not in state or state["check"].get("error") or not os.path.isdir(MODELS)
+            or not (state["check"].get("resolved") or {}).get("speculative_num_draft_tokens")):
         t1 = time.time()
         state["check"] = check_kit(version, py)
         state["check_seconds"] = round(time.time() - t1, 1)
