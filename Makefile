@@ -29,12 +29,15 @@ export SPECDEPLOY_LAB_KITS ?= $(LAB)/kits
 export SPECDEPLOY_LAB_MODELS := $(LAB)/models
 export SPECDEPLOY_LAB_LOCK := $(ROOT)/lab/sglang-0.5.23-cpu.lock
 export SPECDEPLOY_LAB_WHEELHOUSE := $(LAB)/wheelhouse
+# Per-release controller venvs of SGLang, <dir>/<version>/bin/python (lab/lab.py kit; SPECDEPLOY_KIT_RELEASES
+# picks the releases, default all that have a CPU lock in lab/).
+export SPECDEPLOY_LAB_KITS ?= $(LAB)/kits
 # LAB-ONLY: the controller venv, marked as a finished gpu_env env (lab/lab.py kit), mounted by the
 # server and fleet scenarios so their hosts skip the 2.9 GB install (gpu_env_weights installs for real).
 export SPECDEPLOY_LAB_PREBUILT_ENV := $(LAB)/sglang-venv
 
 .PHONY: help venv lab-deps lab-image lab-kit lab-up lab-down lab-status lab lint reference unit oracle oracle-releases \
-	sanity molecule bench test build clean
+	sanity molecule bench test build clean lock lock-cpu lock-cuda lock-check
 
 help:
 	@sed -n '1,5p' Makefile
@@ -85,9 +88,28 @@ lab-status:
 lab: lab-up
 	ansible-playbook playbooks/deploy.yml -i inventories/lab
 
+# ---- locks (docs/locks.md) -------------------------------------------------------------------
+# `make lock` reruns every committed lock's own command (its generated_by header line) and rewrites it;
+# `make lock-cpu SGLANG=0.5.24 [LOCK_ARGS="--pin transformers==5.6.0"]` adds a lab CPU lock,
+# `make lock-cuda SGLANG=0.5.24 [LOCK_ARGS="--extra-wheel dist/x.whl"]` a CUDA lock for GPU hosts.
+SGLANG ?=
+LOCK_ARGS ?=
+lock: venv
+	$(PY) tools/lock.py regen $(LOCK_ARGS)
+
+lock-check: venv
+	$(PY) tools/lock.py regen --check $(LOCK_ARGS)
+
+lock-cpu: venv
+	$(PY) tools/lock.py cpu $(SGLANG) $(LOCK_ARGS)
+
+lock-cuda: venv
+	$(PY) tools/lock.py cuda $(SGLANG) $(LOCK_ARGS)
+
 # ---- tests -----------------------------------------------------------------------------------
 lint: venv
 	ansible-lint --offline --profile production
+	$(PY) tools/lock.py check
 	$(PY) tools/gen_reference.py --check
 	# the built tarball refers to nothing outside it (../shared, reference section numbers, this path)
 	$(PY) tools/check_artifact.py

@@ -5,8 +5,11 @@ Stand-in for GPU hosts on a machine without a GPU. Subcommands (all idempotent):
 
   deps    install podman, runc and debootstrap when missing (apt)
   image   build the host image from Debian packages with debootstrap (no registry), cached
-  kit     the offline SGLang 0.5.23 CPU kit: wheelhouse (from the hashed lock), the lab-only shim
-          wheel, a controller venv of the same stack (the argument-resolution oracle), tiny models
+  kit     the offline SGLang CPU kit: the hosts' wheelhouse (the wheels of the 0.5.23 and 0.5.22 CPU
+          locks and the lab-only shim wheel), a controller venv of the 0.5.23 stack (the resolution
+          oracle, also the prebuilt env Molecule mounts), tiny models, and one controller venv per
+          SGLang release at $SPECDEPLOY_LAB_KITS/<version> (releases: --releases or
+          $SPECDEPLOY_KIT_RELEASES, default all that have a CPU lock in lab/; "none" for none)
   up      start N hosts (default 2), write inventories/lab/hosts.yml
   down    remove the lab hosts
   status  list the lab hosts
@@ -34,13 +37,21 @@ LAB = os.environ.get("SPECDEPLOY_LAB_DIR", os.path.join(ROOT, ".lab"))
 IMAGE = os.environ.get("SPECDEPLOY_LAB_IMAGE", "localhost/specdeploy-debian-systemd:bookworm")
 LABEL = "io.specdeploy.lab=1"
 PREFIX = os.environ.get("SPECDEPLOY_LAB_PREFIX", "specdeploy-lab-")
-LOCK = os.path.join(ROOT, "lab", "sglang-0.5.23-cpu.lock")
+LOCK_DIR = os.path.join(ROOT, "lab")
+LOCK = os.path.join(LOCK_DIR, "sglang-0.5.23-cpu.lock")
+# The releases whose wheels the hosts' wheelhouse holds (the upgrade scenario installs 0.5.22, then 0.5.23).
+WHEELHOUSE_RELEASES = ("0.5.23", "0.5.22")
+# Per-release controller venvs (the one name for this folder; tests and tools read the same variable).
+KITS = os.environ.get("SPECDEPLOY_LAB_KITS", os.path.join(LAB, "kits"))
+# The local CPU torch wheel's folder (this machine kind's pip config points there too; uv ignores that).
+TORCH_WHEELS = os.environ.get("SPECDEPLOY_LAB_TORCH_WHEELS", "/opt/wheels")
+UV_CACHE = os.environ.get("UV_CACHE_DIR", os.path.join(LAB, "uv-cache"))
 REQS_IN = os.path.join(ROOT, "lab", "sglang-cpu-requirements.in")
 WHEELHOUSE = os.path.join(LAB, "wheelhouse")
 MODELS = os.path.join(LAB, "models")
 ORACLE_VENV = os.path.join(LAB, "sglang-venv")
 SHIM_SRC = os.path.join(ROOT, "lab", "shim")
-SHIM_VERSION = "1.0.0"
+SHIM_VERSION = "1.1.0"
 # Paths inside the lab hosts where the kit is mounted read-only.
 HOST_WHEELHOUSE = "/srv/specdeploy-lab/wheelhouse"
 HOST_MODELS = "/srv/specdeploy-lab/models"
@@ -202,30 +213,64 @@ def build_shim_wheel():
         with open(path, "wb") as f:
             f.write(data)
         log(f"built lab-only shim wheel {os.path.basename(path)}")
+    for old in os.listdir(WHEELHOUSE):  # one shim in the wheelhouse: pip must not pick an older one
+        if old.startswith("specdeploy_lab_shim-") and old != os.path.basename(path):
+            os.unlink(os.path.join(WHEELHOUSE, old))
     return path
 
 
-def lock_entries():
-    text = open(LOCK, encoding="utf-8").read().replace("\\\n", " ")
-    out = []
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            m = re.match(r"([A-Za-z0-9_.\-]+)==(\S+)\s+--hash=sha256:([0-9a-f]{64})", line)
-            if not m:
-                raise LabError(f"{LOCK}: cannot read line: {line[:80]}")
-            out.append(m.groups())
-    return out
+def lock_path(version):
+    return os.path.join(LOCK_DIR, f"sglang-{version}-cpu.lock")
 
 
-def wheelhouse_complete():
+def known_releases():
+    """The releases that have a CPU lock in lab/, oldest first."""
+    found = []
+    for f in os.listdir(LOCK_DIR):
+        m = re.match(r"^sglang-(.+)-cpu\.lock$", f)
+        if m:
+            found.append(m.group(1))
+    return sorted(found, key=version_key)
+
+
+def version_key(v):
+    return tuple(int(x) if x.isdigit() else -1 for x in re.split(r"[.]|post", v) if x != "")
+
+
+def nearest_releases(version, known):
+    key = version_key(version)
+    below = [k for k in known if version_key(k) < key][-1:]
+    above = [k for k in known if version_key(k) > key][:1]
+    return below + above or known[-2:]
+
+
+def _lockfile():
+    """plugins/module_utils/lockfile.py (the lock format's one parser), loaded by path: stdlib only."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "specdeploy_lockfile", os.path.join(ROOT, "plugins", "module_utils", "lockfile.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def lock_entries(lock=LOCK):
+    lockfile = _lockfile()
+    try:
+        reqs = lockfile.parse_requirements(open(lock, encoding="utf-8").read())
+    except (OSError, lockfile.LockError) as e:
+        raise LabError(f"{lock}: {e}")
+    return [(r["name"], r["version"], r["hashes"]) for r in reqs]
+
+
+def wheelhouse_complete(lock=LOCK):
     have = {}
     if os.path.isdir(WHEELHOUSE):
         for f in os.listdir(WHEELHOUSE):
             if f.endswith(".whl"):
                 n, v = f.split("-")[:2]
                 have[(n.replace("_", "-").lower(), v)] = f
-    return [(n, v) for n, v, _h in lock_entries() if (n.lower(), v) not in have]
+    return [(n, v) for n, v, _h in lock_entries(lock) if (n.lower(), v) not in have]
 
 
 def mark_prebuilt_env():
@@ -241,21 +286,147 @@ def mark_prebuilt_env():
         handle.write(json.dumps(marker, indent=4, sort_keys=True) + "\n")
 
 
+def kit_releases(arg):
+    """The releases to build kits for: --releases, else $SPECDEPLOY_KIT_RELEASES, else all known."""
+    want = arg if arg is not None else os.environ.get("SPECDEPLOY_KIT_RELEASES", "all")
+    known = known_releases()
+    if want.strip() in ("", "all"):
+        return known
+    if want.strip() == "none":
+        return []
+    out = []
+    for v in [x.strip() for x in want.replace(",", " ").split() if x.strip()]:
+        if v not in known:
+            near = ", ".join(nearest_releases(v, known))
+            raise LabError(f"no CPU lock for SGLang {v} (nearest known: {near}); add the release with "
+                           f"`make lock-cpu SGLANG={v}`, review the new lab/sglang-{v}-cpu.lock, then `make lab-kit`")
+        out.append(v)
+    return out
+
+
+def fill_wheelhouse():
+    for version in WHEELHOUSE_RELEASES:
+        lock = lock_path(version)
+        missing = wheelhouse_complete(lock)
+        if missing:
+            log(f"wheelhouse: fetching {len(missing)} pinned wheels of SGLang {version} (hash-checked) into {WHEELHOUSE}")
+            os.makedirs(WHEELHOUSE, exist_ok=True)
+            run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--require-hashes",
+                 "-r", lock, "-d", WHEELHOUSE], capture=True,
+                what=f"pip download of the SGLang {version} CPU stack (PyPI and the local torch wheel needed)")
+        else:
+            log(f"wheelhouse has SGLang {version}")
+
+
+def uv_bin():
+    try:
+        from uv import find_uv_bin
+        return find_uv_bin()
+    except (ImportError, FileNotFoundError):
+        raise LabError("uv is missing from the dev venv: run `make venv` (requirements-dev.txt pins it)")
+
+
+# Run by each kit's python: import SGLang's argument code and resolve a DFLASH argv as a GPU host would
+# (--device cuda resolves without a GPU); prints one JSON line.
+KIT_CHECK = r"""
+import contextlib, io, json, sys
+out = {"import": False}
+try:
+    with contextlib.redirect_stderr(io.StringIO()):
+        import sglang
+        from sglang.srt import server_args as sa_mod
+    out["import"] = True
+    out["version"] = getattr(sglang, "__version__", None)
+    with contextlib.redirect_stderr(io.StringIO()):
+        sa = sa_mod.prepare_server_args(sys.argv[1:])
+        if hasattr(sa, "resolve_once"):
+            sa.resolve_once()
+    # 0.5.19 on: the fields keep the raw input, resolved_dict() has what resolution decided
+    res = sa.resolved_dict() if hasattr(sa, "resolved_dict") else vars(sa)
+    out["resolved"] = {k: res.get(k) for k in (
+        "speculative_algorithm", "speculative_num_draft_tokens", "speculative_num_steps",
+        "speculative_eagle_topk", "attention_backend", "max_running_requests")}
+except BaseException as e:
+    out["error"] = "%s: %s" % (type(e).__name__, str(e).strip().splitlines()[-1] if str(e).strip() else "")
+print(json.dumps(out, default=str))
+"""
+
+
+def check_kit(version, py):
+    argv = ["--model-path", os.path.join(MODELS, "qwen3-8b-config"), "--speculative-algorithm", "DFLASH",
+            "--speculative-draft-model-path", os.path.join(MODELS, "qwen3-8b-dflash-b16-config"),
+            "--device", "cuda"]
+    # The check writes the bytecode of every module the resolver imports (and only those): these machines
+    # set PYTHONDONTWRITEBYTECODE, and without bytecode each later import of SGLang recompiles torch,
+    # transformers and SGLang from source (~1 min per process on 2 shared cores).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", SPECDEPLOY_LAB_SHIM_MODULES="sgl_kernel,torchvision")
+    proc = run([py, "-c", KIT_CHECK, *argv], check=False, capture=True, env=env)
+    try:
+        answer = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        answer = {"import": False, "error": " | ".join(proc.stderr.strip().splitlines()[-2:])}
+    if not answer.get("error") and not (answer.get("resolved") or {}).get("speculative_num_draft_tokens"):
+        answer["error"] = "resolution gave no speculative_num_draft_tokens: DFLASH was not resolved"
+    return answer
+
+
+def build_kit(version, shim):
+    """One release's controller venv, from its CPU lock, files hard-linked from uv's cache.
+
+    Rebuilt from scratch only when its lock changed; a new shim wheel is installed in place (a kit
+    may be in use by another process)."""
+    lock = lock_path(version)
+    venv = os.path.join(KITS, version)
+    py = os.path.join(venv, "bin", "python")
+    stamp = os.path.join(venv, ".specdeploy-kit.json")
+    lock_hash = hashlib.sha256(open(lock, "rb").read()).hexdigest()
+    shim_hash = hashlib.sha256(open(shim, "rb").read()).hexdigest()
+    try:
+        state = json.load(open(stamp, encoding="utf-8"))
+    except (OSError, ValueError):
+        state = {}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "UV_"))}
+    env["UV_CACHE_DIR"] = UV_CACHE
+    uv = uv_bin()
+    built = False
+    t0 = time.time()
+    if state.get("lock_sha256") != lock_hash or not os.path.exists(py):
+        shutil.rmtree(venv, ignore_errors=True)
+        os.makedirs(KITS, exist_ok=True)
+        run([uv, "venv", "--no-config", "-q", "--python", KIT_PYTHON, venv], capture=True, env=env,
+            what=f"uv venv for SGLang {version}")
+        run([uv, "pip", "install", "--no-config", "-q", "--python", py, "--link-mode", "hardlink", "--no-deps",
+             "--require-hashes", "--find-links", TORCH_WHEELS, "-r", lock], capture=True, env=env,
+            what=f"install of the SGLang {version} CPU lock into {venv}")
+        state, built = {}, True
+    if built or state.get("shim_sha256") != shim_hash:
+        run([uv, "pip", "install", "--no-config", "-q", "--python", py, "--link-mode", "hardlink", "--no-deps",
+             "--reinstall-package", "specdeploy-lab-shim", shim], capture=True, env=env,
+            what="install of the lab-only shim")
+        state.pop("check", None)
+    if built:
+        state.update({"sglang": version, "lock": os.path.relpath(lock, ROOT), "lock_sha256": lock_hash,
+                      "build_seconds": round(time.time() - t0, 1)})
+    state["shim_sha256"] = shim_hash
+    if ("check" not in state or state["check"].get("error") or not os.path.isdir(MODELS)
+            or not (state["check"].get("resolved") or {}).get("speculative_num_draft_tokens")):
+        t1 = time.time()
+        state["check"] = check_kit(version, py)
+        state["check_seconds"] = round(time.time() - t1, 1)
+    with open(stamp, "w", encoding="utf-8") as f:
+        f.write(json.dumps(state, indent=2, sort_keys=True) + "\n")
+    return state, built
+
+
 def cmd_kit(args):
     t0 = time.time()
     if not os.path.exists(KIT_PYTHON):
         raise LabError(f"{KIT_PYTHON} not found: the kit needs Debian's Python 3.11 (python3.11-venv)"
                        " so its venvs run unchanged inside the bookworm hosts")
-    missing = wheelhouse_complete()
-    if missing:
-        log(f"wheelhouse: fetching {len(missing)} pinned wheels (hash-checked) into {WHEELHOUSE}")
-        os.makedirs(WHEELHOUSE, exist_ok=True)
-        run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--require-hashes",
-             "-r", LOCK, "-d", WHEELHOUSE], capture=True,
-            what="pip download of the SGLang CPU stack (PyPI and the local torch wheel needed)")
-    else:
-        log("wheelhouse complete")
-    build_shim_wheel()
+    releases = kit_releases(args.releases)
+    fill_wheelhouse()
+    shim = build_shim_wheel()
     py = os.path.join(ORACLE_VENV, "bin", "python")
     stamp = os.path.join(ORACLE_VENV, ".specdeploy-lock-sha256")
     lock_hash = hashlib.sha256(open(LOCK, "rb").read()).hexdigest()
@@ -271,10 +442,35 @@ def cmd_kit(args):
             f.write(lock_hash + "\n")
     else:
         log("controller SGLang venv up to date")
+    shim_stamp = os.path.join(ORACLE_VENV, ".specdeploy-shim-sha256")
+    shim_hash = hashlib.sha256(open(shim, "rb").read()).hexdigest()
+    if not (os.path.exists(shim_stamp) and open(shim_stamp).read().strip() == shim_hash):
+        run([py, "-m", "pip", "install", "-q", "--no-index", "--find-links", WHEELHOUSE, "--no-deps",
+             "--force-reinstall", "specdeploy-lab-shim"], capture=True, what="install of the lab-only shim")
+        with open(shim_stamp, "w") as f:
+            f.write(shim_hash + "\n")
     mark_prebuilt_env()
     gen = os.path.join(ROOT, "lab", "make_models.py")
     run([py, gen, "--out", MODELS, "--seed", str(args.seed)], capture=False,
         what="tiny model generation")
+    failed = []
+    for version in releases:
+        state, built = build_kit(version, shim)
+        check = state.get("check", {})
+        res = check.get("resolved") or {}
+        how = f"built in {state['build_seconds']} s" if built else "up to date"
+        if check.get("error"):
+            failed.append(version)
+            log(f"kit {version}: {how}; DFLASH resolve FAILED: {check['error']}")
+        else:
+            log(f"kit {version}: {how}; sglang {check.get('version')} resolves DFLASH "
+                f"(draft tokens {res.get('speculative_num_draft_tokens')}, topk {res.get('speculative_eagle_topk')})")
+    if releases:
+        log(f"per-release kits in {KITS}: {len(releases)} release(s)")
+    if failed:
+        raise LabError(f"kit(s) {', '.join(failed)} do not import or resolve a DFLASH argv (see "
+                       f"{KITS}/<version>/.specdeploy-kit.json); fix the release's pins in its CPU lock "
+                       f"(`make lock-cpu SGLANG=<version> LOCK_ARGS=\"--pin NAME==VERSION\"`)")
     log(f"kit ready in {time.time() - t0:.0f} s")
 
 
@@ -403,6 +599,9 @@ def main(argv=None):
     pi.add_argument("--rebuild", action="store_true")
     pk = sub.add_parser("kit")
     pk.add_argument("--seed", type=int, default=1234)
+    pk.add_argument("--releases", default=None,
+                    help="SGLang releases to build controller kits for (comma list, 'all' or 'none'; "
+                         "default $SPECDEPLOY_KIT_RELEASES or all)")
     pu = sub.add_parser("up")
     pu.add_argument("--count", "-n", type=int, default=int(os.environ.get("LAB_HOSTS", "2")))
     pu.add_argument("--publish", type=int, default=0,

@@ -65,6 +65,8 @@ class _Loader(importlib.abc.Loader):
         module = _ShimModule(spec.name)
         module.__path__ = []  # a package, so submodules resolve through the finder too
         module.__specdeploy_lab_shim__ = True
+        # transformers 5.12 asks the module itself when no installed distribution maps to the import name
+        module.__version__ = SHIM_DIST_VERSION
         return module
 
     def exec_module(self, module):
@@ -98,6 +100,8 @@ class _ShimDistribution(importlib.metadata.Distribution):
     def read_text(self, filename):
         if filename == "METADATA":
             return f"Metadata-Version: 2.1\nName: {self._name}\nVersion: {SHIM_DIST_VERSION}\n"
+        if filename == "top_level.txt":  # importlib.metadata.packages_distributions() maps the module to it
+            return self._name + "\n"
         return None
 
     def locate_file(self, path):

@@ -62,3 +62,17 @@ def test_image_build_failure_is_reported():
     assert_clean_failure(proc, "debootstrap from http://mirror.invalid/debian", "image build failed")
     exists = subprocess.run(["podman", "image", "exists", "localhost/specdeploy-test-broken:none"])
     assert exists.returncode != 0
+
+
+def test_kit_for_an_unknown_release_names_the_nearest_and_the_command(tmp_path):
+    # refused before anything is fetched or built: the kits folder stays untouched
+    kits = tmp_path / "kits"
+    proc = run_lab("kit", "--releases", "0.5.23,0.5.17.5", env={"SPECDEPLOY_LAB_KITS": str(kits)})
+    assert_clean_failure(proc, "no CPU lock for SGLang 0.5.17.5", "nearest known: 0.5.17, 0.5.18",
+                         "make lock-cpu SGLANG=0.5.17.5")
+    assert not kits.exists()
+
+
+def test_kit_releases_from_the_environment_are_checked_too(tmp_path):
+    proc = run_lab("kit", env={"SPECDEPLOY_KIT_RELEASES": "0.5.99", "SPECDEPLOY_LAB_KITS": str(tmp_path / "k")})
+    assert_clean_failure(proc, "no CPU lock for SGLang 0.5.99", "nearest known: 0.5.23", "make lock-cpu SGLANG=0.5.99")
