@@ -18,7 +18,7 @@ import re
 import shutil
 import subprocess
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils import gpu
+from ansible_collections.specdeploy.sglang.plugins.module_utils import gpu, lockfile
 
 # ---- the env key -------------------------------------------------------------------------------
 LAB_SHIM_MARK = "\n# +specdeploy-lab-shim"
@@ -35,40 +35,29 @@ def env_key(lock_text, lab_shim=False):
 
 
 # ---- what a lock declares ----------------------------------------------------------------------
-HEADER_PREFIX = "# specdeploy-lock:"
-HEADER_KEYS = ("sglang", "flavor", "python", "platform", "glibc_min", "cuda", "driver_min",
-               "download_bytes", "exclude_newer", "generated_by")
-_REQ = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*==\s*([^\s;\\]+)")
+# The lock header (docs/locks.md): its one definition is module_utils/lockfile.py.
+HEADER_PREFIX, HEADER_KEYS = lockfile.HEADER_PREFIX, lockfile.HEADER_KEYS
 FLASHINFER = ("flashinfer-python",)
 
 
-def normalize(name):
-    """PEP 503 name."""
-    return re.sub(r"[-_.]+", "-", name).lower()
+normalize = lockfile.normalize
 
 
 def parse_header(text):
-    """{key: value} of the lock's `# specdeploy-lock: KEY=VALUE` lines (the locks tool writes them).
-    A key a lock does not declare is absent (not declared: no check, a note). Unknown keys are kept.
-    (helper locks' plugins/module_utils/lockfile.py has the same parser: fold the two.)"""
-    out = {}
-    for line in str(text or "").splitlines():
-        if line.startswith(HEADER_PREFIX):
-            key, sep, value = line[len(HEADER_PREFIX):].strip().partition("=")
-            if sep and key.strip():
-                out[key.strip()] = value.strip()
-    return out
+    """{key: value} of the lock's header lines (lockfile.read_header): a key a lock does not declare
+    is absent (not declared: no check, a note)."""
+    return lockfile.read_header(text)
 
 
 def lock_info(text, cuda_version="", min_driver_version=""):
     """What the role needs from a lock: its header, its pinned packages {name: version}, whether it
     holds flashinfer (whose wheel ships no kernels: it JIT-compiles them at first start), and the driver
     rule (driver_rule(), given gpu_env_cuda_version and gpu_env_min_driver_version)."""
-    packages = {}
-    for line in str(text or "").splitlines():
-        m = _REQ.match(line.strip())
-        if m:
-            packages[normalize(m.group(1))] = m.group(2)
+    # the lock's pins, read by the lock format's one parser (a line that is not a pin is refused)
+    try:
+        packages = {r["name"]: r["version"] for r in lockfile.parse_requirements(str(text or ""))}
+    except lockfile.LockError as exc:
+        raise ValueError("the lock is not a hash-pinned requirements file: %s (docs/locks.md)" % exc)
     header = parse_header(text)
     return {"header": header, "packages": packages,
             "flashinfer": any(name in packages for name in FLASHINFER),

@@ -56,6 +56,20 @@ def format_header(values):
     return "\n".join(lines)
 
 
+def _header_lines(text):
+    """(line number, line, key, sep, value) of every header line of a lock."""
+    for number, line in enumerate(str(text or "").splitlines(), 1):
+        if line.startswith(HEADER_PREFIX.rstrip()):
+            key, sep, value = line[len(HEADER_PREFIX.rstrip()):].partition("=")
+            yield number, line, key.strip(), sep, value.strip()
+
+
+def read_header(text):
+    """{key: value} (strings, as written) of the header lines a lock has, unchecked: what a host check
+    reads, where a key a lock does not declare is absent (not declared: no check, a note)."""
+    return {key: value for _n, _l, key, sep, value in _header_lines(text) if sep and key}
+
+
 def parse_header(text):
     """The header of a lock as a dict of strings (python as a list), checked.
 
@@ -63,19 +77,14 @@ def parse_header(text):
     wrong form (e.g. glibc_min "2.34", download_bytes an integer, cuda/driver_min "none" for cpu).
     """
     values = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.startswith(HEADER_PREFIX):
-            continue
-        body = line[len(HEADER_PREFIX):]
-        key, sep, value = body.partition("=")
-        key = key.strip()
+    for number, line, key, sep, value in _header_lines(text):
         if not sep:
             raise LockError("line %d: header line without KEY=VALUE: %s" % (number, line))
         if key not in HEADER_KEYS:
             raise LockError("line %d: unknown header key %r (known: %s)" % (number, key, ", ".join(HEADER_KEYS)))
         if key in values:
             raise LockError("line %d: header key %r given twice" % (number, key))
-        values[key] = value.strip()
+        values[key] = value
     missing = [k for k in HEADER_KEYS if k not in values]
     if missing:
         raise LockError("header keys missing: %s (every lock starts with '%sKEY=VALUE' lines; docs/locks.md)"
