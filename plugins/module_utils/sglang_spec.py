@@ -31,6 +31,7 @@ import re
 import shlex
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_flagdata import FLAGS_0_5_23
+from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common
 
 # ----------------------------------------------------------------------------------------------
 # Version tables
@@ -154,7 +155,7 @@ RESOLVED_KEYS = (
 )
 SPECULATIVE_FIELDS = tuple(k for k in RESOLVED_KEYS if k.startswith("speculative_"))
 
-SECRET_ENV = re.compile(r"(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|CREDENTIAL)", re.I)
+SECRET_ENV = server_common.SECRET_NAME  # one pattern with the host's (server_common)
 LONG_CONTEXT_ENV = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"
 
 # ----------------------------------------------------------------------------------------------
@@ -1374,28 +1375,18 @@ def argv_to_spec(argv, version, env=None):
 # ----------------------------------------------------------------------------------------------
 # systemd rendering and diff
 # ----------------------------------------------------------------------------------------------
-def systemd_quote(arg):
-    s = str(arg).replace("%", "%%").replace("$", "$$")
-    if s == "" or re.search(r"[\s\"'\\;]", s):
-        s = '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return s
+systemd_quote = server_common.systemd_quote  # the unit's own quoting (server_common)
 
 
-def flag_groups(argv):
-    """[[flag, value...], ...]: one group per flag (a leading non-flag token is its own group)."""
-    groups = []
-    for a in argv or []:
-        a = str(a)
-        if a.startswith("--") or not groups:
-            groups.append([a])
-        else:
-            groups[-1].append(a)
-    return groups
+flag_groups = server_common.flag_groups
 
 
 def unit_exec_lines(argv):
-    """argv escaped for systemd ExecStart, one flag (with its values) per line."""
-    return [" ".join(systemd_quote(x) for x in g) for g in flag_groups(argv)]
+    """argv escaped for systemd ExecStart as the unit has it, one flag (with its values) per line."""
+    try:
+        return server_common.exec_lines([], argv)
+    except server_common.UnitError as exc:
+        return ["# not writable into a systemd unit: %s" % exc]
 
 
 def argv_diff(previous, current):
