@@ -289,7 +289,7 @@ def plan(instance, settings, observed, mode="deploy", validation=None, unit_text
             out["unit_edited"] = True
             reasons.append("its installed unit %s differs from the release (edited by hand?): put back"
                            % out["unit_path"])
-        if state != "active":
+        if state != "active" and current:
             reasons.append("the service is %s" % state)
         if secrets_text_sha256 is not None and observed.get("secrets_sha256") != secrets_text_sha256:
             out["secrets_changed"] = True
