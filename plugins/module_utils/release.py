@@ -18,13 +18,14 @@ import shutil
 import time
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
-# one definition each (server_common); the names stay importable from here
-from ansible_collections.specdeploy.sglang.plugins.module_utils.server_common import (  # noqa: F401
-    SECRET_NAME, secret_like, unit_name)
 
 __metaclass__ = type
 
 ID_LEN = 16
+# one definition each (server_common); the names stay importable from here
+SECRET_NAME = common.SECRET_NAME
+secret_like = common.secret_like
+unit_name = common.unit_name
 INSTANCE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 
 

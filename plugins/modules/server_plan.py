@@ -48,7 +48,7 @@ options:
     required: true
     choices: [lines, plan, secrets, finish, smoke_args, status]
   mode:
-    description: Deploy the instance's spec, or roll back to a release on the host (O(settings.rollback_to)).
+    description: Deploy the instance's spec, or roll back to a release on the host (C(settings.rollback_to)).
     type: str
     choices: [deploy, rollback]
     default: deploy
