@@ -346,8 +346,9 @@ def plan(instance, settings, observed, mode="deploy", validation=None, unit_text
         old_spec = _record_spec(old_record) or target_spec
         out["restore"] = {"release_id": current, "unit_src": "%s/releases/%s/%s" % (root, current, unit),
                           "url": common.base_url(old_spec),
-                          "smoke": smoke_args(old_spec, _record_resolved(old_record), instance.get("smoke"),
-                                              smoke_defaults, unit)}
+                          # the role's smoke settings only: the instance's `smoke` dict belongs to the
+                          # release being started (an expect_substrings of a new release is not the old one's)
+                          "smoke": smoke_args(old_spec, _record_resolved(old_record), None, smoke_defaults, unit)}
     if not restart and mode == "deploy":
         out["previous_release_id"] = links.get("previous") or ""
     out["message"] = message(out, bool(settings.get("check_mode")))

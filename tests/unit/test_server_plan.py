@@ -244,3 +244,10 @@ def test_a_failed_restart_of_the_release_that_stays_current_keeps_it_active():
     assert sp.record_status(p, "failed", {"passed": True}) == "active"
     assert sp.record_status(p, "failed", {"passed": False}) == "failed"
     assert sp.record_status(deploy(observed(current=OLD)), "failed", {"passed": True}) == "failed"
+
+
+def test_the_restore_smoke_does_not_take_the_new_release_smoke_overrides():
+    inst = dict(INST, smoke={"expect_substrings": ["only the new release writes this"], "timeout": 9})
+    p = sp.plan(inst, SETTINGS, observed(current=OLD), validation=VALID, unit_text=UNIT, secrets_text_sha256=SECRETS)
+    assert p["smoke"]["expect_substrings"] == ["only the new release writes this"] and p["smoke"]["timeout"] == 9
+    assert p["restore"]["smoke"]["expect_substrings"] == [] and p["restore"]["smoke"]["timeout"] == 600
