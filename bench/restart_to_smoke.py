@@ -20,7 +20,11 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SMOKE = os.path.join(ROOT, "plugins", "module_utils", "smoke.py")
+MODULE_UTILS = os.path.join(ROOT, "plugins", "module_utils")
+SMOKE = os.path.join(MODULE_UTILS, "smoke.py")
+# smoke.py imports its proxy-less opener from server_common (as a collection module_utils); on the host
+# both are plain files in /tmp, so the import is pointed there
+SMOKE_IMPORT = "from ansible_collections.specdeploy.sglang.plugins.module_utils.server_common import"
 
 BASELINE = r"""
 import subprocess, time, urllib.request
@@ -72,7 +76,12 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     unit = "sglang-%s.service" % args.instance
-    podman("cp", SMOKE, "%s:/tmp/bench_smoke.py" % args.host)
+    podman("cp", os.path.join(MODULE_UTILS, "server_common.py"), "%s:/tmp/server_common.py" % args.host)
+    with open(SMOKE, encoding="utf-8") as handle:
+        text = handle.read()
+    assert SMOKE_IMPORT in text, "bench: smoke.py no longer imports server_common as expected"
+    podman("exec", "-i", args.host, "sh", "-c", "cat > /tmp/bench_smoke.py",
+           input=text.replace(SMOKE_IMPORT, "from server_common import"))
     samples = {"baseline_start_to_healthy_s": [], "gate_restart_to_smoke_passed_s": [], "gate_ready_after_s": [],
                "gate_tokens_per_s": []}
     for rnd in range(args.rounds):

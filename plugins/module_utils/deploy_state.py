@@ -21,16 +21,16 @@ import json
 import os
 import subprocess
 import urllib.error
-import urllib.request
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import gpu_env as ge
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
+from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
 
 __metaclass__ = type
 
 STATE_NAME = "deploy-state.json"
 VERSION = 1
-UNIT_DIR = "/etc/systemd/system"
+UNIT_DIR = common.UNIT_DIR
 GPU_DIR = "/proc/driver/nvidia/gpus"
 ENV_MARKER = ge.ENV_MARKER
 ENV_LOCK = "specdeploy.lock"
@@ -74,7 +74,7 @@ def release_files(root, instance, record, unit_dir=UNIT_DIR):
     """The files one instance's running release depends on: its installed unit, its release.json,
     the env its python belongs to (lock and completion marker) and, for the model and drafter paths
     of its spec, the weights' manifest and the names and sizes of their files (a path ending in /)."""
-    out = [os.path.join(unit_dir, "sglang-%s.service" % instance),
+    out = [common.unit_path(instance, unit_dir),
            os.path.join(root, "instances", instance, "current", "release.json")]
     inputs = (record or {}).get("inputs") or {}
     python = inputs.get("python") or ""
@@ -106,21 +106,14 @@ def unit_state(unit, run=None):
 
 
 def health_url(record):
-    """GET /health of the address the release record's spec listens on."""
-    spec = ((record or {}).get("inputs") or {}).get("spec") or {}
-    host = spec.get("host") or "127.0.0.1"
-    if host in ("0.0.0.0", "::"):
-        host = "127.0.0.1"
-    if ":" in host:
-        host = "[%s]" % host
-    return "http://%s:%s/health" % (host, spec.get("port") or 30000)
+    """GET /health of the address the release record's spec listens on (server_common.base_url)."""
+    return common.base_url(((record or {}).get("inputs") or {}).get("spec") or {}) + "/health"
 
 
 def health(url, timeout=5.0):
-    """None when GET url answers 200, else why not (one phrase)."""
+    """None when GET url answers 200, else why not (one phrase). No proxy (server_common.local_opener)."""
     try:
-        # stdlib opener, as smoke.py (module_utils stay importable without Ansible)
-        with urllib.request.build_opener().open(url, timeout=timeout) as answer:
+        with common.local_opener().open(url, timeout=timeout) as answer:
             return None if answer.status == 200 else "HTTP %d" % answer.status
     except urllib.error.HTTPError as exc:
         return "HTTP %d" % exc.code
@@ -254,7 +247,7 @@ def check(root, key, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, run=None, pr
     out = compare(read_state(root), key, instances, now, desired)
     if not out:  # only a host that is as recorded is worth asking about its services
         for name in instances:
-            unit = "sglang-%s.service" % name
+            unit = common.unit_name(name)
             state = unit_state(unit, run)
             if state != {"ActiveState": "active", "SubState": "running"}:
                 out.append("%s is %s (%s)" % (unit, state["ActiveState"], state["SubState"]))

@@ -17,10 +17,15 @@ import re
 import shutil
 import time
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
+
 __metaclass__ = type
 
 ID_LEN = 16
-SECRET_NAME = re.compile(r"(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|CREDENTIAL|PRIVATE)", re.I)
+# one definition each (server_common); the names stay importable from here
+SECRET_NAME = common.SECRET_NAME
+secret_like = common.secret_like
+unit_name = common.unit_name
 INSTANCE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 
 
@@ -37,11 +42,6 @@ def release_id(inputs):
     return hashlib.sha256(canonical(inputs).encode("utf-8")).hexdigest()[:ID_LEN]
 
 
-def secret_like(mapping):
-    """Names in an environment mapping that look like secrets (they belong in the EnvironmentFile)."""
-    return sorted(k for k in (mapping or {}) if SECRET_NAME.search(str(k)))
-
-
 # Values shorter than this ("1", "true") cannot be told apart from ordinary text in a unit or record.
 MIN_SECRET_LEN = 8
 
@@ -54,37 +54,25 @@ def check_no_secrets(text, secrets):
 
 
 def systemd_quote(arg, dollar=True):
-    """One ExecStart word for systemd: double-quoted, with % (specifiers) and, for ExecStart, $
-    (variable expansion) escaped, and backslash and quote escaped for systemd's C-style unquoting.
-    Environment= does not expand $, so env values keep it (dollar=False)."""
-    arg = str(arg)
-    if "\n" in arg:
-        raise ReleaseError("argument %r has a newline; systemd cannot carry it" % arg)
-    arg = arg.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
-    if dollar:
-        arg = arg.replace("$", "$$")
-    return '"%s"' % arg
+    """server_common.systemd_quote, with its error as a ReleaseError."""
+    try:
+        return common.systemd_quote(arg, dollar)
+    except common.UnitError as exc:
+        raise ReleaseError(str(exc))
 
 
 def exec_lines(program, argv):
-    """ExecStart as a list of lines: the program, then one flag (with its value) per line."""
-    words = [list(program)]
-    for arg in argv:
-        if str(arg).startswith("-") or not words or len(words) == 1:
-            words.append([arg])
-        else:
-            words[-1].append(arg)
-    return [" ".join(systemd_quote(w) for w in line) for line in words]
+    try:
+        return common.exec_lines(program, argv)
+    except common.UnitError as exc:
+        raise ReleaseError(str(exc))
 
 
 def env_lines(env):
-    """Environment= values, escaped the same way (%, $)."""
-    out = []
-    for key in sorted(env or {}):
-        if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", str(key)):
-            raise ReleaseError("environment name %r is not a valid variable name" % key)
-        out.append(systemd_quote("%s=%s" % (key, env[key]), dollar=False))
-    return out
+    try:
+        return common.env_lines(env)
+    except common.UnitError as exc:
+        raise ReleaseError(str(exc))
 
 
 def _link_id(path):
@@ -318,7 +306,7 @@ def preflight(instance, port, proc="/proc", replaces=()):
     `replaces`: units of a hand-made service that the deploy stops before it starts the instance
     (server_replaces_units). Port holders and SGLang processes inside their cgroups are expected: they
     are returned under `replaced` (with a note each), not as problems. Anything else is still refused."""
-    unit = "sglang-%s.service" % instance
+    unit = unit_name(instance)
     replaces = [u for u in (replaces or []) if u and u != unit]
     problems = []
     notes = []

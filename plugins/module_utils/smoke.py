@@ -21,6 +21,7 @@ import urllib.error
 import urllib.request
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
+from ansible_collections.specdeploy.sglang.plugins.module_utils.server_common import local_opener
 
 __metaclass__ = type
 
@@ -87,7 +88,7 @@ class Http:
         self.base = base_url.rstrip("/")
         self.api_key = api_key
         self.timeout = timeout
-        self._opener = urllib.request.build_opener()
+        self._opener = local_opener()  # the host's own server: never through a proxy
 
     def request(self, method, path, body=None, timeout=None):
         """Returns (status, parsed JSON or raw text). Raises OSError on connection problems."""
@@ -100,7 +101,6 @@ class Http:
             headers["Authorization"] = "Bearer %s" % self.api_key
         req = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
         try:
-            # stdlib opener (module_utils stay importable without Ansible, so no ansible.module_utils.urls)
             with self._opener.open(req, timeout=timeout or self.timeout) as resp:
                 raw = resp.read().decode("utf-8", "replace")
                 status = resp.status

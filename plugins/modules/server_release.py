@@ -22,8 +22,6 @@ description:
     any C(sglang-*.service) unit (read-only; the role fails on them before touching the service).
     Processes are told apart by their systemd unit cgroup; those inside a unit of O(replaces) are expected
     (the role stops that unit before the start) and are returned under C(replaced), not as problems.
-  - O(action=unit_lines) escapes O(program) + O(argv) into ExecStart lines (one flag with its value per
-    line, C(%) and C($) escaped) and O(env) into Environment= values.
   - O(action=render_basic) renders argv from a structured spec without validation. It is a STAND-IN
     for C(specdeploy.sglang.sglang_flags) (installed mode), which is the product path.
 author: specdeploy.sglang contributors (@specdeploy)
@@ -40,7 +38,7 @@ options:
     description: What to do.
     type: str
     required: true
-    choices: [id, record, activate, prune, preflight, render_basic, unit_lines]
+    choices: [id, record, activate, prune, preflight, render_basic]
   root:
     description: Base directory of the layout.
     type: path
@@ -76,17 +74,6 @@ options:
     default: []
   spec:
     description: Structured spec (O(action=render_basic)), see docs/interfaces.md.
-    type: dict
-  program:
-    description: Program words before the flags (O(action=unit_lines)).
-    type: list
-    elements: str
-  argv:
-    description: Flags (O(action=unit_lines)).
-    type: list
-    elements: str
-  env:
-    description: Environment (O(action=unit_lines)); secret-looking names are refused.
     type: dict
 """
 
@@ -171,16 +158,6 @@ resolved:
   description: Settings to expect in C(/server_info) (O(action=render_basic)).
   returned: when action is render_basic
   type: dict
-exec_lines:
-  description: ExecStart lines (O(action=unit_lines)).
-  returned: when action is unit_lines
-  type: list
-  elements: str
-env_lines:
-  description: Environment= values (O(action=unit_lines)).
-  returned: when action is unit_lines
-  type: list
-  elements: str
 """
 
 import os
@@ -194,8 +171,7 @@ def main():
     module = AnsibleModule(
         argument_spec=dict(
             action=dict(type="str", required=True,
-                        choices=["id", "record", "activate", "prune", "preflight", "render_basic",
-                                 "unit_lines"]),
+                        choices=["id", "record", "activate", "prune", "preflight", "render_basic"]),
             root=dict(type="path", default="/opt/specdeploy"),
             instance=dict(type="str"),
             inputs=dict(type="dict"),
@@ -206,9 +182,6 @@ def main():
             port=dict(type="int"),
             replaces=dict(type="list", elements="str", default=[]),
             spec=dict(type="dict"),
-            program=dict(type="list", elements="str"),
-            argv=dict(type="list", elements="str"),
-            env=dict(type="dict"),
         ),
         required_if=[
             ("action", "id", ("instance", "inputs")),
@@ -216,7 +189,6 @@ def main():
             ("action", "activate", ("instance", "release_id")),
             ("action", "preflight", ("instance", "port")),
             ("action", "render_basic", ("spec",)),
-            ("action", "unit_lines", ("program", "argv")),
         ],
         supports_check_mode=True,
     )
@@ -246,13 +218,6 @@ def main():
             module.exit_json(changed=bool(removed), removed=removed)
         elif p["action"] == "preflight":
             module.exit_json(changed=False, **rel.preflight(p["instance"], p["port"], replaces=p["replaces"]))
-        elif p["action"] == "unit_lines":
-            bad = rel.secret_like(p["env"])
-            if bad:
-                raise rel.ReleaseError("%s look like secrets; put them in server_secrets (0600 EnvironmentFile), "
-                                       "not in the unit" % ", ".join(bad))
-            module.exit_json(changed=False, exec_lines=rel.exec_lines(p["program"], p["argv"]),
-                             env_lines=rel.env_lines(p["env"]))
         else:
             module.exit_json(changed=False, **rel.basic_render(p["spec"]))
     except rel.ReleaseError as exc:

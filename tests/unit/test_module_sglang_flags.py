@@ -63,7 +63,7 @@ def test_override_fails_the_task_with_the_reason():
 def test_previous_argv_gives_a_diff():
     res = run_module(sglang_flags, {"spec": GOOD, "previous_argv": ["--model-path", "/m", "--tp-size", "2"]})
     assert res["argv_diff"]["changed_flags"] == ["--tp-size"]
-    assert "--tp-size 1" in res["diff"]["after"] and "--tp-size 2" in res["diff"]["before"]
+    assert '"--tp-size" "1"' in res["diff"]["after"] and '"--tp-size" "2"' in res["diff"]["before"]
 
 
 def test_migrating_a_nextn_unit_reports_the_override_and_the_spec():

@@ -594,9 +594,9 @@ def test_tree_only_for_dflash_and_budget_rules():
 def test_argv_order_and_unit_lines():
     r = check(base_spec(extra_args=["--served-model-name", "a b", "--chat-template", "100%$x"]))
     lines = r.as_dict()["unit_exec_lines"]
-    assert lines[0] == "--model-path /opt/specdeploy/models/Qwen--Qwen3-8B@abc"
-    assert '--served-model-name "a b"' in lines
-    assert "--chat-template 100%%$$x" in lines
+    assert lines[0] == '"--model-path" "/opt/specdeploy/models/Qwen--Qwen3-8B@abc"'
+    assert '"--served-model-name" "a b"' in lines
+    assert '"--chat-template" "100%%$$x"' in lines
 
 
 def test_argv_to_spec_roundtrip():
@@ -700,7 +700,7 @@ def test_exec_start_with_continuations_and_systemd_escapes():
     unit = "/opt/v/bin/python -m sglang.launch_server \\\n  --model-path /m \\\n  --chat-template 100%%$$x\n"
     assert S.strip_program(unit) == ["--model-path", "/m", "--chat-template", "100%$x"]
     r = S.validate_argv(S.strip_program(unit), "0.5.23")
-    assert "--chat-template 100%%$$x" in r.as_dict()["unit_exec_lines"]
+    assert '"--chat-template" "100%%$$x"' in r.as_dict()["unit_exec_lines"]
 
 
 def test_cpu_device_skips_gpu_checks():

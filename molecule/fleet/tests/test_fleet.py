@@ -29,14 +29,18 @@ HOSTS = ["fleet-1", "fleet-2", "fleet-3"]
 ROOT_DIR = "/opt/specdeploy"
 INSTANCE = "main"
 UNIT = f"sglang-{INSTANCE}.service"
-GEN = ("python3 -c \"import json,urllib.request;"
-       "r=urllib.request.Request('http://127.0.0.1:30000/generate',"
-       "data=json.dumps({'text':'The quick brown fox','sampling_params':"
-       "{'temperature':0,'max_new_tokens':8}}).encode(),"
-       "headers={'Content-Type':'application/json'});"
-       "print(urllib.request.urlopen(r,timeout=120).read().decode())\"")
-GET = ("python3 -c \"import sys,urllib.request;"
-       "r=urllib.request.urlopen('http://127.0.0.1:30000/{}',timeout=20);print(r.status);print(r.read().decode())\"")
+# fleet-1's instance listens on an address of its own (host_vars/fleet-1.yml), the others on loopback;
+# every host's environment carries a dead http_proxy (molecule.yml), so the checks open no proxy either
+ADDR = {"fleet-1": "192.0.2.11"}
+NOPROXY = "o=urllib.request.build_opener(urllib.request.ProxyHandler({{}}));"
+GEN = ("python3 -c \"import json,urllib.request;" + NOPROXY +
+       "r=urllib.request.Request('http://{addr}:30000/generate',"
+       "data=json.dumps({{'text':'The quick brown fox','sampling_params':"
+       "{{'temperature':0,'max_new_tokens':8}}}}).encode(),"
+       "headers={{'Content-Type':'application/json'}});"
+       "print(o.open(r,timeout=120).read().decode())\"")
+GET = ("python3 -c \"import sys,urllib.request;" + NOPROXY +
+       "r=o.open('http://{addr}:30000/{path}',timeout=20);print(r.status);print(r.read().decode())\"")
 MEMO = {}
 
 
@@ -56,7 +60,7 @@ def state(name):
 
 
 def generate(name):
-    out = json.loads(host(name).check_output(GEN))
+    out = json.loads(host(name).check_output(GEN.format(addr=ADDR.get(name, "127.0.0.1"))))
     assert out["meta_info"]["completion_tokens"] > 0, out
     return out
 
@@ -86,9 +90,14 @@ def test_rollout_reached_every_host():
         assert st["ActiveState"] == "active", journal(name)
         assert st["current"], f"{name} has no current release"
         generate(name)
-    # same inputs on every host -> the same release id everywhere
-    assert len({st["current"] for st in states.values()}) == 1, states
-    MEMO["r1"] = states["fleet-1"]["current"]
+    # same inputs on every host but fleet-1's address -> fleet-1 has a release id of its own
+    assert len({st["current"] for n, st in states.items() if n not in ADDR}) == 1, states
+    # fleet-1 serves on its own address only (loopback refuses), through a dead proxy in its environment
+    f1 = host("fleet-1")
+    assert f1.check_output("printenv http_proxy") == "http://127.0.0.1:9"
+    assert f1.run(GET.format(addr="127.0.0.1", path="health")).rc != 0
+    assert f1.check_output(GET.format(addr=ADDR["fleet-1"], path="health")).startswith("200")
+    MEMO["r1"] = {h: st["current"] for h, st in states.items()}  # per host
 
 
 def check_status_matches(tmp_path):
@@ -99,12 +108,13 @@ def check_status_matches(tmp_path):
     assert set(rows) == set(HOSTS)
     for name in HOSTS:
         st, row = state(name), rows[name]
-        info = host(name).check_output(GET.format("server_info")).split("\n", 1)
+        info = host(name).check_output(GET.format(addr=ADDR.get(name, "127.0.0.1"), path="server_info")).split("\n", 1)
         server_info = json.loads(info[1])
         assert row["release"] == st["current"]
         assert row["previous_release"] == st["previous"]
         assert row["unit"] == st["ActiveState"]
         assert row["health"] == "healthy"
+        assert row["url"] == "http://%s:30000" % ADDR.get(name, "127.0.0.1")
         assert row["sglang_version"] == server_info["version"] == "0.5.23"
         assert row["speculative_algorithm"] == server_info.get("speculative_algorithm")
         assert row["attention_backend"] == server_info.get("attention_backend") == "torch_native"
@@ -135,13 +145,13 @@ def test_rerun_of_an_unchanged_fleet_runs_no_role_and_restarts_nothing(tmp_path)
     assert "TASK [specdeploy.sglang." not in out, out          # no role task ran on any host
     rows = report(tmp_path, "deploy-summary.json")["hosts"]
     assert sorted((r["host"], r["release_before"], r["release_after"], r["result"]) for r in rows) == \
-        [(h, MEMO["r1"], MEMO["r1"], "unchanged") for h in HOSTS]
+        [(h, MEMO["r1"][h], MEMO["r1"][h], "unchanged") for h in HOSTS]
     assert {h: state(h) for h in HOSTS} == before
     for name in HOSTS:
         f = host(name).file(f"{ROOT_DIR}/deploy-state.json")
         assert f.user == "root" and f.mode == 0o600
         recorded = json.loads(f.content_string)
-        assert recorded["instances"] == {INSTANCE: {"current": MEMO["r1"], "previous": None}}
+        assert recorded["instances"] == {INSTANCE: {"current": MEMO["r1"][name], "previous": None}}
         assert recorded["files"][f"/etc/systemd/system/{UNIT}"] == \
             host(name).check_output(f"sha256sum /etc/systemd/system/{UNIT}").split()[0]
 
@@ -156,7 +166,7 @@ def test_a_hand_edited_unit_is_found_put_back_and_only_that_host_restarts(tmp_pa
     assert f"{unit_path} changed" in out, out                 # what the state check found on fleet-2
     after = {h: state(h) for h in HOSTS}
     assert host("fleet-2").check_output(f"sha256sum {unit_path}").split()[0] == digest
-    assert after["fleet-2"]["current"] == MEMO["r1"] and after["fleet-2"]["ActiveState"] == "active"
+    assert after["fleet-2"]["current"] == MEMO["r1"]["fleet-2"] and after["fleet-2"]["ActiveState"] == "active"
     assert after["fleet-2"]["ActiveEnterTimestamp"] != before["fleet-2"]["ActiveEnterTimestamp"]
     generate("fleet-2")
     for name in ("fleet-1", "fleet-3"):
@@ -181,7 +191,7 @@ def test_a_host_that_cannot_stage_stops_the_run_before_any_restart(tmp_path):
     assert rows["fleet-1"]["result"] == rows["fleet-2"]["result"] == "not reached", rows
     assert {h: state(h) for h in HOSTS} == before
     for name in HOSTS:   # the server role never ran: no release directory for the new inputs
-        assert host(name).check_output(f"ls {ROOT_DIR}/releases").split() == [MEMO["r1"]]
+        assert host(name).check_output(f"ls {ROOT_DIR}/releases").split() == [MEMO["r1"][name]]
         generate(name)
 
 
@@ -255,8 +265,19 @@ def test_f6_failed_canary_rolls_back_and_touches_no_other_host(tmp_path):
     canary = failed[0]
     assert rows[canary]["result"] == "failed, still on the release before", rows
     after = {h: state(h) for h in HOSTS}
+    # rolled back (not refused before the restart): the canary's unit was started again, the new release
+    # is on the host as a failed release with the gate's error, and the play's error says so
+    assert after[canary]["ActiveEnterTimestamp"] != before[canary]["ActiveEnterTimestamp"]
+    assert after[canary]["MainPID"] != before[canary]["MainPID"]
+    failed_ids = [r for r in host(canary).check_output(f"ls {ROOT_DIR}/releases").split() if r != MEMO["r1"][canary]]
+    assert len(failed_ids) == 1, failed_ids
+    rec = json.loads(host(canary).check_output(f"cat {ROOT_DIR}/releases/{failed_ids[0]}/release.json"))
+    assert rec["status"] == "failed" and rec["smoke"] and rec["smoke"]["passed"] is False
+    assert rec["rollback_smoke"]["passed"] is True and rec["error"]
+    assert f"release {failed_ids[0]} FAILED" in rows[canary]["error"]
+    assert f"Rolled back to release {MEMO['r1'][canary]}: smoke passed" in rows[canary]["error"]
     # the canary: back on its release, serving
-    assert after[canary]["current"] == before[canary]["current"] == MEMO["r1"]
+    assert after[canary]["current"] == before[canary]["current"] == MEMO["r1"][canary]
     assert after[canary]["ActiveState"] == "active", journal(canary)
     generate(canary)
     for name in HOSTS:
@@ -266,7 +287,7 @@ def test_f6_failed_canary_rolls_back_and_touches_no_other_host(tmp_path):
         assert after[name]["current"] == before[name]["current"]
         assert after[name]["ActiveEnterTimestamp"] == before[name]["ActiveEnterTimestamp"]
         assert after[name]["MainPID"] == before[name]["MainPID"]
-        assert host(name).check_output(f"ls {ROOT_DIR}/releases").split() == [MEMO["r1"]]
+        assert host(name).check_output(f"ls {ROOT_DIR}/releases").split() == [MEMO["r1"][name]]
 
 
 def test_second_release_reaches_every_host(tmp_path):
@@ -274,13 +295,13 @@ def test_second_release_reaches_every_host(tmp_path):
                        report_dir=tmp_path)
     assert rc == 0, out
     states = {h: state(h) for h in HOSTS}
-    assert {st["previous"] for st in states.values()} == {MEMO["r1"]}, states
-    r2 = {st["current"] for st in states.values()}
-    assert len(r2) == 1 and MEMO["r1"] not in r2, states
-    MEMO["r2"] = r2.pop()
+    assert {h: st["previous"] for h, st in states.items()} == MEMO["r1"], states
+    MEMO["r2"] = {h: st["current"] for h, st in states.items()}
+    assert len({r for h, r in MEMO["r2"].items() if h not in ADDR}) == 1, states
+    assert not set(MEMO["r2"].values()) & set(MEMO["r1"].values()), states
     rows = report(tmp_path, "deploy-summary.json")["hosts"]
-    assert {(r["release_before"], r["release_after"], r["result"]) for r in rows} == \
-        {(MEMO["r1"], MEMO["r2"], "changed")}
+    assert {r["host"]: (r["release_before"], r["release_after"], r["result"]) for r in rows} == \
+        {h: (MEMO["r1"][h], MEMO["r2"][h], "changed") for h in HOSTS}
     for name in HOSTS:
         assert "SPECDEPLOY_FLEET_RELEASE=2" in host(name).check_output(f"systemctl show -p Environment {UNIT}")
 
@@ -388,13 +409,13 @@ def test_rollback_returns_every_host_to_previous(tmp_path):
     assert rc == 0, out
     for name in HOSTS:
         st = state(name)
-        assert st["current"] == MEMO["r1"], (name, st)
+        assert st["current"] == MEMO["r1"][name], (name, st)
         assert st["ActiveState"] == "active", journal(name)
         assert "SPECDEPLOY_FLEET_RELEASE" not in host(name).check_output(f"systemctl show -p Environment {UNIT}")
         generate(name)
     rows = report(tmp_path, "rollback-summary.json")["hosts"]
-    assert {(r["release_before"], r["release_after"], r["result"]) for r in rows} == \
-        {(MEMO["r2"], MEMO["r1"], "changed")}
+    assert {r["host"]: (r["release_before"], r["release_after"], r["result"]) for r in rows} == \
+        {h: (MEMO["r2"][h], MEMO["r1"][h], "changed") for h in HOSTS}
 
 
 def test_status_matches_after_rollback(tmp_path):

@@ -170,6 +170,10 @@ def test_f1_refused_start_rolled_back_and_serving(cases):
     assert "exited and was restarted by systemd (the server died while starting)" in msg
     assert "Rolled back to release %s: smoke passed" % cases["a"] in msg
     assert f1["generate"]["meta_info"]["completion_tokens"] > 0
+    # the host, not the play: current points at A again, and the refused release is recorded as failed
+    assert f1["current_link"] == "%s/releases/%s" % (ROOT, cases["a"])
+    assert f1["record"]["status"] == "failed" and f1["record"]["release_id"] == cases["f1_rid"]
+    assert f1["record"]["rollback_smoke"]["passed"] is True and "died while starting" in f1["record"]["error"]
 
 
 def test_f3_crash_loop_rolled_back_without_storm(cases):
@@ -193,6 +197,8 @@ def test_f8_smoke_gate_rolled_back(cases):
     assert "passed_unexpectedly" not in f8
     assert "expected text 'text the tiny model never writes' not found" in f8["msg"]
     assert "Rolled back to release %s: smoke passed" % cases["a"] in f8["msg"]
+    # the model served after the rollback is release A's
+    assert [m["id"] for m in f8["models"]["data"]] == [m["id"] for m in f8["a_models"]["data"]]
     assert [m["id"] for m in f8["models"]["data"]] != ["tiny-f8"]
 
 
@@ -337,3 +343,35 @@ def test_migrated_host_serves_from_the_new_unit_and_keeps_the_old_file(server3, 
     rec = json.loads(host.file("%s/instances/main/current/release.json" % ROOT).content_string)
     assert rec["status"] == "active"
     assert rec["replaced_units"] == [{"unit": NEXTN, "active": True, "enabled": True, "restored": False}]
+
+
+# ---- server-1: a change of server_secrets alone ------------------------------------------------
+
+def test_secrets_only_change_restarts_through_the_gate(server1, cases):
+    s = cases["s"]
+    s1 = s["s1"]
+    # same release, restarted and smoke-gated because the secrets changed
+    assert s1["changed"] is True and s1["release_id"] == cases["b"]["release_id"]
+    assert any("secrets" in r for r in s1["reasons"]), s1["reasons"]
+    assert s1["smoke"]["passed"] is True
+    assert s["s1_state"]["MainPID"] != s["before"]["MainPID"]
+    assert s["s1_state"]["ActiveEnterTimestamp"] != s["before"]["ActiveEnterTimestamp"]
+    # the running server got the new value; the file is 0600
+    assert s["s1_environ_has_new_token"] == 1 and s["s1_env_mode"] == "0600"
+    for value in (TOKEN, TOKEN + "-rotated"):
+        assert value not in json.dumps(cases)
+
+
+def test_secrets_only_change_that_fails_rolls_back_the_secrets(server1, cases):
+    s = cases["s"]
+    s2 = s["s2"]
+    assert "passed_unexpectedly" not in s2
+    assert "release %s FAILED" % cases["b"]["release_id"] in s2["msg"]
+    assert "Rolled back to release %s: smoke passed" % cases["b"]["release_id"] in s2["msg"]
+    # the old secrets file is back (same digest as after S1), nothing kept beside it, the unit serves
+    assert s["s2_env_sha256"] == s["s1_env_sha256"] and s["s2_backup"] is False
+    assert s["s2_state"]["ActiveState"] == "active"
+    # S3 went back to the inventory's token through the gate too
+    assert s["s3"]["changed"] is True and s["s3"]["smoke"]["passed"] is True
+    rec = json.loads(server1.file("%s/releases/%s/release.json" % (ROOT, cases["b"]["release_id"])).content_string)
+    assert rec["status"] == "active" and "rotated" not in json.dumps(rec)

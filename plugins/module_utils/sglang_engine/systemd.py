@@ -1,39 +1,25 @@
 # -*- coding: utf-8 -*-
 # Copyright: specdeploy developers
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""systemd ExecStart rendering and argv diffs, plus the secret-name pattern.
-
-Kept as its own small unit on purpose: the server plan may take over quoting and the secret pattern;
-nothing else in the engine depends on more than these names. stdlib only."""
+"""argv diffs for the unit's ExecStart; the quoting and the secret-name pattern are server_common's
+(one definition with the host's unit writer). stdlib only."""
 from __future__ import annotations
 
-import re
+from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common
 
-SECRET_ENV = re.compile(r"(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|CREDENTIAL)", re.I)
-
-
-def systemd_quote(arg):
-    s = str(arg).replace("%", "%%").replace("$", "$$")
-    if s == "" or re.search(r"[\s\"'\\;]", s):
-        s = '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return s
-
-
-def flag_groups(argv):
-    """[[flag, value...], ...]: one group per flag (a leading non-flag token is its own group)."""
-    groups = []
-    for a in argv or []:
-        a = str(a)
-        if a.startswith("--") or not groups:
-            groups.append([a])
-        else:
-            groups[-1].append(a)
-    return groups
+# One pattern with the host's (server_common): the controller refuses what the host refuses.
+SECRET_ENV = server_common.SECRET_NAME
+# The unit's own quoting and one flag per line (server_common).
+systemd_quote = server_common.systemd_quote
+flag_groups = server_common.flag_groups
 
 
 def unit_exec_lines(argv):
-    """argv escaped for systemd ExecStart, one flag (with its values) per line."""
-    return [" ".join(systemd_quote(x) for x in g) for g in flag_groups(argv)]
+    """argv escaped for systemd ExecStart as the unit has it, one flag (with its values) per line."""
+    try:
+        return server_common.exec_lines([], argv)
+    except server_common.UnitError as exc:
+        return ["# not writable into a systemd unit: %s" % exc]
 
 
 def argv_diff(previous, current):

@@ -1,0 +1,318 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy.sglang contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+module: server_plan
+short_description: The server role's plan for one SGLang instance (what to do and why), and its outcome
+version_added: 0.2.0
+description:
+  - A thin wrapper around C(plugins/module_utils/server_plan.py), which holds the decisions; the server
+    role runs the side effects in order and reads the rest from this module's answers.
+  - O(action=lines) escapes the validated argv and env into the unit's ExecStart and Environment= lines
+    (one flag with its values per line; C(%) and C($) escaped); secret-looking env names are refused.
+  - O(action=plan) reads the host (links, release records, installed unit, unit states, the digest of the
+    EnvironmentFile) and returns the plan of O(instance) for O(mode) (C(deploy) or C(rollback)) - the
+    C(action) (one of C(install), C(put_back_unit), C(restart), C(rollback), C(nothing), C(refuse)) with its
+    C(reasons), the release id, the unit name and path, the C(url) the gate and status probe, the
+    C(smoke) arguments of the release it starts and the C(restore) of the release it would go back to,
+    the units of a hand-made service to stop first (C(replace)), the C(record) of a new release and the
+    C(result). Read-only.
+  - O(action=secrets) writes the 0600 EnvironmentFile from O(secrets) when it differs (O(state=present);
+    the replaced file is kept beside it for a failed gate), puts that file back (O(state=restored)) or
+    drops it once the gate passed (O(state=kept)). Values are never returned or logged.
+  - O(action=finish) writes the gate's outcome (O(status), O(smoke), O(rollback_smoke), O(error)) into the
+    release record of O(plan), reads back the units a failed first release put back, and returns the
+    completed C(result) (C(server_results.<instance>)).
+  - O(action=smoke_args) returns the smoke arguments of the release O(instance) runs now (its current
+    release record, else its spec), what C(playbooks/verify.yml) smokes.
+  - O(action=status) probes, for each of O(instances), the unit, C(/health) and C(/server_info) at the
+    address from the same plan, with no proxy. Read-only.
+author: specdeploy.sglang contributors (@specdeploy)
+attributes:
+  check_mode:
+    description: Can run in check mode and return changed status prediction without modifying target.
+    support: full
+    details: O(action=secrets) and O(action=finish) report what they would write without writing.
+  diff_mode:
+    description: Will return details on what has changed (or possibly needs changing in check mode), when in diff mode.
+    support: none
+options:
+  action:
+    description: What to do.
+    type: str
+    required: true
+    choices: [lines, plan, secrets, finish, smoke_args, status]
+  mode:
+    description: Deploy the instance's spec, or roll back to a release on the host (C(settings.rollback_to)).
+    type: str
+    choices: [deploy, rollback]
+    default: deploy
+  instance:
+    description: One entry of C(server_instances) (C(name), C(spec), C(cuda_visible_devices), C(smoke)).
+    type: dict
+  instances:
+    description: Entries of C(server_instances) (O(action=status)).
+    type: list
+    elements: dict
+  validation:
+    description: The validation of the instance's flags (argv, env, resolved, ok, validator, notes).
+    type: dict
+  program:
+    description: Program words before the flags (O(action=lines)).
+    type: list
+    elements: str
+  runtime_env:
+    description:
+      - The SGLang env's runtime environment (O(action=lines)), for example C(CUDA_HOME) and C(PATH) that let
+        flashinfer's JIT find the env's nvcc (C(gpu_env_runtime_env)); the validated env wins over it.
+    type: dict
+    default: {}
+  unit_text:
+    description: The rendered unit (O(action=plan), O(mode=deploy)).
+    type: str
+  secrets:
+    description: The instance's entry of C(server_secrets) (name to value). Never returned or logged.
+    type: dict
+  manage_secrets:
+    description: Whether the deploy plan compares the EnvironmentFile with O(secrets) (a change restarts).
+    type: bool
+    default: true
+  state:
+    description: For O(action=secrets), write, put back or drop the kept previous file.
+    type: str
+    choices: [present, restored, kept]
+    default: present
+  settings:
+    description:
+      - The role's settings - C(root), C(config_dir), C(lock_hash), C(python), C(validator),
+        C(validation_key), C(rollback_to), C(replaces_units), and C(smoke) (C(server_smoke_*) by key,
+        plus C(expect_keys)).
+    type: dict
+    default: {}
+  plan:
+    description: The answer of O(action=plan) (O(action=finish)).
+    type: dict
+  status:
+    description: Outcome of the gate, written into the release record (O(action=finish)); none writes nothing.
+    type: str
+    choices: [active, failed]
+  smoke:
+    description: The smoke result of the release the plan started (O(action=finish)).
+    type: dict
+  rollback_smoke:
+    description: The smoke result of the restored release, after a failed gate (O(action=finish)).
+    type: dict
+  error:
+    description: Why the gate failed (O(action=finish)).
+    type: str
+  refused:
+    description: Why the restart was refused before anything was touched (O(action=finish)).
+    type: list
+    elements: str
+  timeout:
+    description: Seconds per request (O(action=status)).
+    type: float
+    default: 10
+"""
+
+EXAMPLES = r"""
+- name: Plan of the main instance
+  specdeploy.sglang.server_plan:
+    action: plan
+    instance: "{{ server_instances[0] }}"
+    validation: "{{ validation }}"
+    unit_text: "{{ unit_text }}"
+    secrets: "{{ server_secrets.main | default({}) }}"
+    settings: {root: /opt/specdeploy}
+  register: plan
+
+- name: Say it
+  ansible.builtin.debug:
+    msg: "{{ plan.plan.message }}"
+"""
+
+RETURN = r"""
+exec_lines:
+  description: ExecStart lines (O(action=lines)).
+  returned: when action is lines
+  type: list
+  elements: str
+env_lines:
+  description: Environment= values (O(action=lines)).
+  returned: when action is lines
+  type: list
+  elements: str
+env:
+  description: The unit's environment (O(action=lines)).
+  returned: when action is lines
+  type: dict
+plan:
+  description:
+    - The plan - C(action), C(reasons), C(message), C(restart), C(release_id), C(previous_release_id),
+      C(rel_dir), C(exists), C(unit), C(unit_path), C(unit_src), C(env_file), C(url), C(port), C(smoke),
+      C(restore) (C(release_id), C(unit_src), C(url), C(smoke)) or null, C(replace), C(replace_missing),
+      C(replace_idle), C(unit_edited), C(secrets_changed), C(record), C(refused), C(validation), C(result).
+  returned: when action is plan
+  type: dict
+result:
+  description: The instance's C(server_results) entry (O(action=finish)).
+  returned: when action is finish
+  type: dict
+replaced_units:
+  description: The replaced units with whether each was put back (O(action=finish), a failed first release).
+  returned: when action is finish
+  type: list
+  elements: dict
+smoke_args:
+  description: Arguments of C(specdeploy.sglang.smoke_decode) (O(action=smoke_args)).
+  returned: when action is smoke_args
+  type: dict
+instances:
+  description: Per instance C(name), C(unit), C(url), C(unit_state), C(health), C(server_info) (O(action=status)).
+  returned: when action is status
+  type: list
+  elements: dict
+"""
+
+import os
+
+from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
+from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
+from ansible_collections.specdeploy.sglang.plugins.module_utils import server_plan as sp
+from ansible_collections.specdeploy.sglang.plugins.module_utils import smoke
+
+
+def _plan(p):
+    settings = p["settings"] or {}
+    observed = sp.observe(settings.get("root") or "/opt/specdeploy", p["instance"].get("name") or "",
+                          replaces=settings.get("replaces_units") or [] if p["mode"] == "deploy" else [],
+                          rollback_to=settings.get("rollback_to") or "",
+                          config_dir=settings.get("config_dir") or "/etc/specdeploy")
+    digest = None
+    if p["mode"] == "deploy" and p["manage_secrets"]:
+        digest = sp.sha256_text(sp.secrets_text(p["instance"].get("name"), p["secrets"]))
+    return sp.plan(p["instance"], settings, observed, mode=p["mode"], validation=p["validation"],
+                   unit_text=p["unit_text"], secrets_text_sha256=digest)
+
+
+def _finish(module, p):
+    plan = p["plan"]
+    outcome = {"smoke": p["smoke"], "rollback_smoke": p["rollback_smoke"], "error": p["error"],
+               "refused": p["refused"], "check_mode": module.check_mode}
+    replaced = []
+    if p["status"] == "failed" and not plan.get("restore") and plan.get("replace"):
+        now = {r["unit"]: sp.systemctl_show(r["unit"]) for r in plan["replace"]}
+        replaced, outcome["restored_lines"] = sp.restored_units(plan["replace"], now)
+    elif plan.get("replace"):
+        replaced = [dict(r, restored=False) for r in plan["replace"]]
+    path = os.path.join(plan["rel_dir"], "release.json")
+    changed = False
+    if p["status"] and plan.get("rel_dir") and os.path.exists(path):
+        record = sp.status_record(rel.read_record(path), sp.record_status(plan, p["status"], p["rollback_smoke"]),
+                                  p["smoke"], p["rollback_smoke"], p["error"], replaced)
+        rel.check_no_secrets(rel.canonical(record), p["secrets"])
+        changed = rel.write_record(path, record, module.check_mode)
+    return dict(changed=changed, result=sp.result(plan, outcome), replaced_units=replaced)
+
+
+def _status(p):
+    settings = p["settings"] or {}
+    root = settings.get("root") or "/opt/specdeploy"
+    out = []
+    for inst in p["instances"] or []:
+        name = inst.get("name") or ""
+        record = rel.read_record(os.path.join(root, "instances", name, "current", "release.json")) or {}
+        spec = ((record.get("inputs") or {}).get("spec")) or inst.get("spec") or {}
+        http = smoke.Http(common.base_url(spec), timeout=p["timeout"])
+        row = {"name": name, "unit": common.unit_name(name), "url": common.base_url(spec),
+               "unit_state": sp.systemctl_show(common.unit_name(name)), "health": None, "server_info": None}
+        try:
+            row["health"], _body = http.request("GET", "/health")
+        except OSError as exc:
+            row["health"], row["health_error"] = -1, str(getattr(exc, "reason", exc))
+        if row["health"] == 200:
+            try:
+                _path, row["server_info"] = smoke.fetch_server_info(http)
+            except (smoke.SmokeError, OSError) as exc:
+                row["server_info_error"] = str(exc)
+        out.append(row)
+    return out
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            action=dict(type="str", required=True,
+                        choices=["lines", "plan", "secrets", "finish", "smoke_args", "status"]),
+            mode=dict(type="str", choices=["deploy", "rollback"], default="deploy"),
+            instance=dict(type="dict"),
+            instances=dict(type="list", elements="dict"),
+            validation=dict(type="dict"),
+            program=dict(type="list", elements="str"),
+            runtime_env=dict(type="dict", default={}),
+            unit_text=dict(type="str"),
+            secrets=dict(type="dict", no_log=True),
+            manage_secrets=dict(type="bool", default=True),
+            state=dict(type="str", choices=["present", "restored", "kept"], default="present"),
+            settings=dict(type="dict", default={}),
+            plan=dict(type="dict"),
+            status=dict(type="str", choices=["active", "failed"]),
+            smoke=dict(type="dict"),
+            rollback_smoke=dict(type="dict"),
+            error=dict(type="str"),
+            refused=dict(type="list", elements="str"),
+            timeout=dict(type="float", default=10),
+        ),
+        required_if=[
+            ("action", "lines", ("program", "validation", "instance")),
+            ("action", "plan", ("instance",)),
+            ("action", "secrets", ("instance",)),
+            ("action", "finish", ("plan",)),
+            ("action", "smoke_args", ("instance",)),
+            ("action", "status", ("instances",)),
+        ],
+        supports_check_mode=True,
+    )
+    p = module.params
+    try:
+        if p["action"] == "lines":
+            lines = sp.unit_lines(p["program"], p["validation"], p["instance"], p["runtime_env"])
+            module.exit_json(changed=False, **lines)
+        elif p["action"] == "plan":
+            module.exit_json(changed=False, plan=_plan(p))
+        elif p["action"] == "secrets":
+            name = p["instance"].get("name") or ""
+            path = common.env_file_path(name, (p["settings"] or {}).get("config_dir") or "/etc/specdeploy")
+            if p["state"] == "present":
+                changed = sp.write_secrets(path, sp.secrets_text(name, p["secrets"]), module.check_mode)
+            elif p["state"] == "restored":
+                changed = sp.restore_secrets(path, module.check_mode)
+            else:
+                changed = sp.drop_secrets_backup(path, module.check_mode)
+            module.exit_json(changed=changed, path=path)
+        elif p["action"] == "finish":
+            module.exit_json(**_finish(module, p))
+        elif p["action"] == "smoke_args":
+            settings = p["settings"] or {}
+            name = p["instance"].get("name") or ""
+            record = rel.read_record(os.path.join(settings.get("root") or "/opt/specdeploy", "instances", name,
+                                                  "current", "release.json")) or {}
+            spec = ((record.get("inputs") or {}).get("spec")) or p["instance"].get("spec") or {}
+            resolved = (record.get("validation") or {}).get("resolved") or {}
+            module.exit_json(changed=False, smoke_args=sp.smoke_args(
+                spec, resolved, p["instance"].get("smoke"), settings.get("smoke"), common.unit_name(name)))
+        else:
+            module.exit_json(changed=False, instances=_status(p))
+    except (sp.PlanError, rel.ReleaseError) as exc:
+        module.fail_json(msg="server_plan %s: %s" % (p["action"], exc))
+
+
+if __name__ == "__main__":
+    main()
