@@ -54,14 +54,15 @@ def test_broken_variant_fails_naming_host_instance_and_reason(tmp_path):
     fails = {line.split(":", 1)[0][6:]: line for line in p.stdout.splitlines() if line.startswith("FAIL  ")}
     assert sorted(fails) == ["pro6000-a1/main", "pro6000-b2/main"], p.stdout
     assert "FA3_SM120" in fails["pro6000-a1/main"] and "sm_120" in fails["pro6000-a1/main"]
-    assert "block_size=8" in fails["pro6000-b2/main"] and "16" in fails["pro6000-b2/main"]
+    assert "BLOCK_SIZE_MISMATCH" in fails["pro6000-b2/main"] and "block size 16" in fails["pro6000-b2/main"] \
+        and "block_size to 8" in fails["pro6000-b2/main"]
     assert "2 host(s) failed: failed" in p.stdout.splitlines()[-1]
-    # with no note made fatal the drafter mismatch is only a note (until the engine makes it an error)
+    # the drafter mismatch is the engine's error, not a note that --fatal-notes could let pass
     p = tool("-i", broken_production(tmp_path / "again"), "--fatal-notes", "", "--json")
     out = json.loads(p.stdout)
     b2 = out["verdicts"]["pro6000-b2"]["main"]
-    assert any(n["code"] == "BLOCK_SIZE_MISMATCH" for n in b2["notes"]) or not b2["ok"], b2
-    assert out["failed_hosts"][0] == "pro6000-a1"
+    assert not b2["ok"] and any(e["code"] == "BLOCK_SIZE_MISMATCH" for e in b2["errors"]), b2
+    assert sorted(out["failed_hosts"]) == ["pro6000-a1", "pro6000-b2"]
 
 
 def test_inventory_without_instances_is_nothing_checked_not_a_pass(tmp_path):
