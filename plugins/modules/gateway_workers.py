@@ -14,7 +14,7 @@ description:
   - Talks to the admin API of a Shepherd Model Gateway (C(smg) 1.13.0) at O(url).
   - O(action=probe) checks that the gateway answers (its C(/readiness) and C(/workers)); it fails with
     a clear message when it does not.
-  - O(action=list) returns the workers the gateway routes to with their health and, given O(fleet),
+  - O(action=list) returns the workers the gateway routes to with their health and, given O(hosts),
     which fleet instances it lacks (C(missing)) and which workers no inventory host owns (C(unknown)).
   - O(action=drain) removes O(workers) from the gateway (it marks them C(draining), routes them no new
     request and lets the ones in flight finish) and waits, at most O(timeout) seconds, until each has
@@ -40,16 +40,16 @@ options:
     description: Base URL of the gateway (its C(--host) and C(--port)).
     type: str
     required: true
-  workers:
-    description: Worker URLs to drain or join (as the P(specdeploy.sglang.gateway_workers#module) fleet gives them).
-    type: list
-    elements: str
-    default: []
-  fleet:
-    description: The fleet's instances, C({host, instance, url}) each, for O(action=list).
-    type: list
-    elements: dict
-    default: []
+  hosts:
+    description:
+      - The SGLang hosts concerned, by inventory name, C({instances, advertise}) each - C(instances) their
+        C(server_instances), C(advertise) the address the gateway reaches them at when an instance listens
+        on a wildcard address.
+      - An instance's worker URL is C(http://<spec.host>:<spec.port>) (defaults C(127.0.0.1:30000), as the
+        server role), with C(advertise) for a wildcard C(spec.host).
+      - O(action=drain) and O(action=join) act on these instances; O(action=list) compares the gateway with them.
+    type: dict
+    default: {}
   timeout:
     description: Seconds O(action=drain) or O(action=join) may wait.
     type: float
@@ -68,17 +68,24 @@ EXAMPLES = r"""
   specdeploy.sglang.gateway_workers:
     action: drain
     url: http://127.0.0.1:8000
-    workers: [http://10.0.0.5:30000]
+    hosts:
+      gpu-01: {instances: "{{ server_instances }}", advertise: 10.0.0.5}
     timeout: 120
 
 - name: Add them back and wait until the gateway reports them healthy
   specdeploy.sglang.gateway_workers:
     action: join
     url: http://127.0.0.1:8000
-    workers: [http://10.0.0.5:30000]
+    hosts:
+      gpu-01: {instances: "{{ server_instances }}", advertise: 10.0.0.5}
 """
 
 RETURN = r"""
+fleet:
+  description: The instances of O(hosts), C({host, instance, url}) each.
+  returned: always
+  type: list
+  elements: dict
 workers:
   description: The gateway's workers, by URL, C({id, url, healthy, status, load}) each (C(load) is its requests in flight).
   returned: always
@@ -117,8 +124,7 @@ def main():
         argument_spec=dict(
             action=dict(type="str", required=True, choices=["probe", "list", "drain", "join"]),
             url=dict(type="str", required=True),
-            workers=dict(type="list", elements="str", default=[]),
-            fleet=dict(type="list", elements="dict", default=[]),
+            hosts=dict(type="dict", default={}),
             timeout=dict(type="float", default=120.0),
             request_timeout=dict(type="float", default=10.0),
             api_key=dict(type="str", no_log=True),
@@ -128,26 +134,30 @@ def main():
     p = module.params
     gate = gw.Gateway(p["url"], timeout=p["request_timeout"], api_key=p["api_key"])
     try:
+        fleet = gw.fleet_workers(p["hosts"])
         if p["action"] == "probe":
             readiness = gate.readiness()
-            module.exit_json(changed=False, readiness=readiness, workers=gate.workers())
+            module.exit_json(changed=False, readiness=readiness, workers=gate.workers(), fleet=fleet)
         registered = gate.workers()
         if p["action"] == "list":
-            diff = gw.registry_diff(p["fleet"], registered)
-            module.exit_json(changed=False, workers=registered, missing=diff["missing"], unknown=diff["unknown"])
-        urls = [gw.normalize_url(u) for u in p["workers"]]
+            diff = gw.registry_diff(fleet, registered)
+            module.exit_json(changed=False, workers=registered, missing=diff["missing"], unknown=diff["unknown"],
+                             fleet=fleet)
+        urls = [gw.normalize_url(f["url"]) for f in fleet]
         if p["action"] == "drain":
             todo = [u for u in urls if u in registered]
             if module.check_mode or not todo:
-                module.exit_json(changed=bool(todo), workers=registered,
+                module.exit_json(changed=bool(todo), workers=registered, fleet=fleet,
                                  drained={u: {"registered": u in registered} for u in urls})
             drained = gate.drain(urls, p["timeout"])
-            module.exit_json(changed=True, drained=drained, workers=gate.workers())
+            module.exit_json(changed=True, drained=drained, workers=gate.workers(), fleet=fleet)
         todo = [u for u in urls if not gw.is_ready(registered.get(u))]
         if module.check_mode:
-            module.exit_json(changed=bool(todo), workers=registered, joined={u: {"added": u in todo} for u in urls})
+            module.exit_json(changed=bool(todo), workers=registered, fleet=fleet,
+                             joined={u: {"added": u in todo} for u in urls})
         joined = gate.join(urls, p["timeout"])
-        module.exit_json(changed=any(j["added"] for j in joined.values()), joined=joined, workers=gate.workers())
+        module.exit_json(changed=any(j["added"] for j in joined.values()), joined=joined, workers=gate.workers(),
+                         fleet=fleet)
     except gw.GatewayError as exc:
         module.fail_json(msg="gateway_workers %s: %s" % (p["action"], exc))
 
