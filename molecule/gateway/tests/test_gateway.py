@@ -5,12 +5,13 @@ After converge (deploy R1: the gateway installed on gateway-1, node-1..3 registe
      healthy, and a real /generate through it decodes;
   2. deploy R2 under a bounded load through the gateway, drain on: every worker leaves and rejoins,
      no request fails;
-  3. the same deploy (R3) with drain off (gateway_drain=false): what the clients see, measured the same way;
-  4. rollback (to R2) under load, drain on: no request fails;
-  5. a release whose canary fails its gate (R4), under load: the canary is rolled back and rejoins, the
-     other hosts are untouched, no request fails;
-  6. status.yml lists the gateway's workers next to the fleet's releases;
-  7. the gateway stopped: a deploy stops before any host restarts, naming the gateway.
+  3. status.yml lists the gateway's workers next to the fleet's releases;
+  4. the gateway stopped: a deploy stops before any host restarts, naming the gateway (then the
+     gateway is started again and the fleet added back);
+  5. the same deploy (R3) with drain off (gateway_drain=false): what the clients see, measured the same way;
+  6. rollback (to R2) under load, drain on: no request fails;
+  7. a release whose canary fails its gate (R4), under load: the canary is rolled back and rejoins, the
+     other hosts are untouched, no request fails.
 The load loop (files/load.py) runs on gateway-1 (it shares the hosts' loopback); it is started once the
 rollout play begins (the playbook's output says so) and stops by itself after a fixed count.
 Figures of every load run are printed and written to <ephemeral dir>/gateway-load.json.
@@ -113,6 +114,25 @@ def left_and_rejoined(f, url):
     return out_at, back_at
 
 
+def rejoin_all():
+    """A restarted gateway starts with no worker (registration is by its API): add the fleet back."""
+    script = ("import json,time,urllib.request\n"
+              "B='%s'\n"
+              "for i in range(60):\n"
+              "    try:\n"
+              "        urllib.request.urlopen(B+'/workers',timeout=5); break\n"
+              "    except OSError: time.sleep(1)\n"
+              "for u in %r:\n"
+              "    urllib.request.urlopen(urllib.request.Request(B+'/workers',data=json.dumps({'url':u}).encode(),"
+              "headers={'Content-Type':'application/json'}),timeout=10)\n"
+              "for i in range(120):\n"
+              "    w=json.loads(urllib.request.urlopen(B+'/workers',timeout=5).read())['workers']\n"
+              "    if sum(1 for x in w if x['is_healthy'] and x['status']=='ready')==%d: break\n"
+              "    time.sleep(1)\n") % (GW_URL, sorted(URLS.values()), len(URLS))
+    subprocess.run(["podman", "exec", "-i", GW, "python3", "-"], input=script, text=True, check=True, timeout=300)
+    assert set(workers()) == set(URLS.values())
+
+
 def test_the_gateway_routes_to_the_fleet():
     gw = host(GW)
     svc = gw.service("specdeploy-gateway.service")
@@ -148,6 +168,33 @@ def test_deploy_with_drain_loses_no_request():
     assert set(workers()) == set(URLS.values())
 
 
+def test_status_lists_the_gateways_workers_next_to_the_releases():
+    rc, output, _, _ = run("status.yml", load=False)
+    assert rc == 0, output[-3000:]
+    report_dir = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "reports-" + str(len(FIGURES)))
+    with open(os.path.join(report_dir, "gateway-status.json")) as f:
+        (gw,) = json.load(f)
+    assert gw["gateway"] == GW and gw["unknown"] == [] and gw["missing"] == []
+    rows = {w["url"]: w for w in gw["workers"]}
+    assert set(rows) == set(URLS.values())
+    for node, url in URLS.items():
+        assert rows[url]["host"] == node and rows[url]["healthy"] and rows[url]["release"] == current(node)
+
+
+def test_unreachable_gateway_stops_the_run_before_any_restart():
+    host(GW).check_output("systemctl stop specdeploy-gateway.service")
+    before = {n: unit(n)["ActiveEnterTimestamp"] for n in NODES}
+    try:
+        rc, output, _, _ = run("deploy.yml", "-e", "lab_release=5",
+                               "--skip-tags", "gateway_service", load=False)
+    finally:
+        host(GW).check_output("systemctl start specdeploy-gateway.service")
+        rejoin_all()
+    assert rc != 0
+    assert "does not answer" in output and "no host of this batch was drained or restarted" in output, output[-3000:]
+    assert {n: unit(n)["ActiveEnterTimestamp"] for n in NODES} == before
+
+
 def test_deploy_without_drain_shows_what_drain_prevents():
     rc, output, figures, took = run("deploy.yml", "-e", "lab_release=3", "-e", "gateway_drain=false")
     f = record("deploy, drain off", rc, figures, took)
@@ -181,29 +228,3 @@ def test_failed_canary_is_rolled_back_and_rejoins_with_no_request_lost():
     assert None not in left_and_rejoined(f, URLS["node-1"]), f["transitions"]
     reg = workers()
     assert set(reg) == set(URLS.values()) and all(w["is_healthy"] for w in reg.values()), reg
-
-
-def test_status_lists_the_gateways_workers_next_to_the_releases():
-    rc, output, _, _ = run("status.yml", load=False)
-    assert rc == 0, output[-3000:]
-    report_dir = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "reports-" + str(len(FIGURES)))
-    with open(os.path.join(report_dir, "gateway-status.json")) as f:
-        (gw,) = json.load(f)
-    assert gw["gateway"] == GW and gw["unknown"] == [] and gw["missing"] == []
-    rows = {w["url"]: w for w in gw["workers"]}
-    assert set(rows) == set(URLS.values())
-    for node, url in URLS.items():
-        assert rows[url]["host"] == node and rows[url]["healthy"] and rows[url]["release"] == current(node)
-
-
-def test_unreachable_gateway_stops_the_run_before_any_restart():
-    host(GW).check_output("systemctl stop specdeploy-gateway.service")
-    before = {n: unit(n)["ActiveEnterTimestamp"] for n in NODES}
-    try:
-        rc, output, _, _ = run("deploy.yml", "-e", "lab_release=5",
-                               "--skip-tags", "gateway_service", load=False)
-    finally:
-        host(GW).check_output("systemctl start specdeploy-gateway.service")
-    assert rc != 0
-    assert "does not answer" in output and "no host of this batch was drained or restarted" in output, output[-3000:]
-    assert {n: unit(n)["ActiveEnterTimestamp"] for n in NODES} == before
