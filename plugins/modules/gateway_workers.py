@@ -16,10 +16,10 @@ description:
     a clear message when it does not.
   - O(action=list) returns the workers the gateway routes to with their health and, given O(hosts),
     which fleet instances it lacks (C(missing)) and which workers no inventory host owns (C(unknown)).
-  - O(action=drain) removes O(workers) from the gateway (it marks them C(draining), routes them no new
+  - O(action=drain) removes the instances of O(hosts) from the gateway (it marks them C(draining), routes them no new
     request and lets the ones in flight finish) and waits, at most O(timeout) seconds, until each has
     left its registry. A worker the gateway does not know is already drained.
-  - O(action=join) adds O(workers) the gateway does not know and waits, at most O(timeout) seconds,
+  - O(action=join) adds the instances of O(hosts) the gateway does not know and waits, at most O(timeout) seconds,
     until the gateway reports each healthy and ready.
 author: specdeploy.sglang contributors (@specdeploy)
 attributes:
