@@ -66,7 +66,7 @@ def inventory():
 def run(playbook, *args, load=True, wait_for="PLAY [Roll "):
     """Run a playbook as a user does; with load, start the load loop once the rollout play begins."""
     report_dir = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "reports-" + str(len(FIGURES)))
-    env = dict(os.environ, SPECDEPLOY_REPORT_DIR=report_dir, ANSIBLE_FORCE_COLOR="0")
+    env = dict(os.environ, SPECDEPLOY_REPORT_DIR=report_dir, ANSIBLE_FORCE_COLOR="0", PYTHONUNBUFFERED="1")
     log = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "run-%d.log" % len(FIGURES))
     started = time.monotonic()
     with open(log, "w") as out:
@@ -93,7 +93,8 @@ def run(playbook, *args, load=True, wait_for="PLAY [Roll "):
 
 def record(case, rc, figures, took):
     f = dict(figures, playbook_rc=rc, playbook_s=round(took, 1))
-    f["retries"] = (f["retries_after"] - f["retries_before"]) if f.get("retries_before") is not None else None
+    f["retries"] = (f["retries_after"] - f["retries_before"]) if None not in (
+        f.get("retries_before"), f.get("retries_after")) else None
     FIGURES[case] = f
     path = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "gateway-load.json")
     with open(path, "w") as out:
@@ -139,7 +140,8 @@ def test_the_gateway_routes_to_the_fleet():
     assert svc.is_running and svc.is_enabled
     show = gw.check_output("systemctl show -p User -p NoNewPrivileges -p ProtectSystem specdeploy-gateway.service")
     assert "User=specdeploy-gateway" in show and "NoNewPrivileges=yes" in show and "ProtectSystem=strict" in show
-    assert gw.check_output("ps -o user= -C smg::router").strip().startswith("specdeploy")
+    pid = gw.check_output("systemctl show -p MainPID --value specdeploy-gateway.service").strip()
+    assert gw.check_output("ps -o user= -p %s" % pid).strip().startswith("specdeploy")
     reg = workers()
     assert set(reg) == set(URLS.values()), reg
     assert all(w["is_healthy"] and w["status"] == "ready" for w in reg.values()), reg
