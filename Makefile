@@ -35,9 +35,12 @@ export SPECDEPLOY_LAB_KITS ?= $(LAB)/kits
 # LAB-ONLY: the controller venv, marked as a finished gpu_env env (lab/lab.py kit), mounted by the
 # server and fleet scenarios so their hosts skip the 2.9 GB install (gpu_env_weights installs for real).
 export SPECDEPLOY_LAB_PREBUILT_ENV := $(LAB)/sglang-venv
+# The gateway scenario's offline wheelhouse: smg and its dependencies, exactly the role's hash lock.
+GATEWAY_LOCK := $(ROOT)/roles/gateway/files/smg-1.13.0.lock
+export SPECDEPLOY_LAB_GATEWAY_WHEELHOUSE := $(LAB)/gateway-wheelhouse
 
-.PHONY: help venv lab-deps lab-image lab-kit lab-up lab-down lab-status lab lint reference unit oracle oracle-releases \
-	sanity molecule bench test build clean lock lock-cpu lock-cuda lock-check
+.PHONY: help venv lab-deps lab-image lab-kit lab-gateway-wheelhouse lab-up lab-down lab-status lab lint reference unit \
+	oracle oracle-releases sanity molecule bench test build clean lock lock-cpu lock-cuda lock-check
 
 help:
 	@sed -n '1,5p' Makefile
@@ -75,6 +78,17 @@ lab-image: lab-deps
 
 lab-kit: venv
 	$(PY) lab/lab.py kit
+
+# pip checks every wheel against the lock's sha256 (--require-hashes); CPython 3.11 x86_64 (the lab hosts')
+$(LAB)/gateway-wheelhouse/.stamp: $(GATEWAY_LOCK) | $(VENV)/.stamp
+	mkdir -p $(LAB)/gateway-wheelhouse
+	$(VENV)/bin/pip download -q --no-deps --require-hashes --only-binary=:all: --python-version 3.11 \
+	  --implementation cp --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 \
+	  --platform manylinux_2_28_x86_64 --platform manylinux1_x86_64 \
+	  -d $(LAB)/gateway-wheelhouse -r $(GATEWAY_LOCK)
+	touch $@
+
+lab-gateway-wheelhouse: $(LAB)/gateway-wheelhouse/.stamp
 
 lab-up: lab-image lab-kit
 	python3 lab/lab.py up --count $(LAB_HOSTS)
@@ -178,7 +192,7 @@ sanity: venv $(SANITY_VENV)/.stamp
 	git init -q . && git add -A >/dev/null
 	PATH=$(SANITY_VENV)/bin:$$PATH ansible-test sanity --local --python 3.11 --color no
 
-molecule: venv lab-image lab-kit
+molecule: venv lab-image lab-kit lab-gateway-wheelhouse
 	$(PY) tools/molecule_lanes.py $(if $(strip $(MOLECULE_SCENARIOS)),"$(MOLECULE_SCENARIOS)",$(MOLECULE_LANES))
 
 # Fleet benchmarks (bench/fleet_bench.py): ratios against a baseline run side by side; not part of test.
