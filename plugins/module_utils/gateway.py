@@ -18,10 +18,8 @@ __metaclass__ = type
 
 import time
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common
 from ansible_collections.specdeploy.sglang.plugins.module_utils.smoke import Http
-
-WILDCARD_HOSTS = ("0.0.0.0", "::", "")
-DEFAULT_PORT = 30000
 
 
 class GatewayError(Exception):
@@ -31,23 +29,17 @@ class GatewayError(Exception):
 def instance_url(spec, advertise=None):
     """URL of an instance (its spec) as the gateway reaches it.
 
-    The instance listens on spec.host:spec.port (defaults 127.0.0.1:30000, as the server role). A
-    wildcard listen address (0.0.0.0, ::) is reached at `advertise` (the host's address as the gateway
-    sees it: the inventory's gateway_worker_address, else ansible_host, else the inventory name); a
-    specific address is reached at itself. The server role's own URL for its smoke gate (instance.yml
-    __server_url) is the same rule seen from the host itself (wildcard -> 127.0.0.1).
+    The instance listens where server_common says (spec.host:spec.port, the address the server role's
+    gate and status probe on the host). A wildcard listen address (0.0.0.0, ::) is reached at
+    `advertise` (the host's address as the gateway sees it: the inventory's gateway_worker_address,
+    else ansible_host, else the inventory name); a specific address is reached at itself.
     """
-    spec = spec or {}
-    host = spec.get("host")
-    host = "127.0.0.1" if host is None else str(host)
-    port = int(spec.get("port") or DEFAULT_PORT)
-    if host in WILDCARD_HOSTS:
+    spec = dict(spec or {})
+    if str(spec.get("host") or "").strip() in server_common.WILDCARD_HOSTS and spec.get("host") is not None:
         if not advertise:
-            raise GatewayError("instance listens on %r: set gateway_worker_address for its host" % host)
-        host = str(advertise)
-    if ":" in host and not host.startswith("["):
-        host = "[%s]" % host
-    return "http://%s:%d" % (host, port)
+            raise GatewayError("instance listens on %r: set gateway_worker_address for its host" % spec["host"])
+        spec["host"] = str(advertise)
+    return server_common.base_url(spec)
 
 
 def fleet_workers(hosts):
