@@ -24,14 +24,18 @@ export CONTAINERS_CONF := $(ROOT)/containers.conf
 export ANSIBLE_COLLECTIONS_PATH := $(COLLECTIONS)
 export ANSIBLE_CONFIG := $(ROOT)/ansible.cfg
 export SPECDEPLOY_SGLANG_PYTHON := $(LAB)/sglang-venv/bin/python
-# Per-release SGLang CPU kits: $(SPECDEPLOY_LAB_KITS)/<version>/bin/python (sglang_engine/kits.py).
-export SPECDEPLOY_LAB_KITS ?= $(LAB)/kits
 export SPECDEPLOY_LAB_MODELS := $(LAB)/models
 export SPECDEPLOY_LAB_LOCK := $(ROOT)/lab/sglang-0.5.23-cpu.lock
 export SPECDEPLOY_LAB_WHEELHOUSE := $(LAB)/wheelhouse
-# Per-release controller venvs of SGLang, <dir>/<version>/bin/python (lab/lab.py kit; SPECDEPLOY_KIT_RELEASES
-# picks the releases, default all that have a CPU lock in lab/).
+# Per-release controller venvs of SGLang, <dir>/<version>/bin/python (lab/lab.py kit; sglang_engine/kits.py).
 export SPECDEPLOY_LAB_KITS ?= $(LAB)/kits
+# The releases `make oracle` checks: the newest in full plus ORACLE_SAMPLE verified older ones drawn by
+# a seed that rotates daily (tools/sglang-release sample; SPECDEPLOY_ORACLE_SEED fixes the draw). By
+# default `make lab-kit` builds the kits of exactly those (the newest runs in .lab/sglang-venv), so a
+# fresh machine builds 2 kits, not 16; SPECDEPLOY_KIT_RELEASES=all builds every release's.
+ORACLE_SAMPLE ?= 2
+ORACLE_RELEASES := $(shell python3 $(ROOT)/tools/sglang-release sample $(ORACLE_SAMPLE))
+export SPECDEPLOY_KIT_RELEASES ?= $(filter-out $(firstword $(ORACLE_RELEASES)),$(ORACLE_RELEASES))
 # LAB-ONLY: the controller venv, marked as a finished gpu_env env (lab/lab.py kit), mounted by the
 # server and fleet scenarios so their hosts skip the 2.9 GB install (gpu_env_weights installs for real).
 export SPECDEPLOY_LAB_PREBUILT_ENV := $(LAB)/sglang-venv
@@ -143,14 +147,13 @@ reference: venv
 unit: venv lab-deps lab-kit
 	pytest -q -p no:cacheprovider tests/unit
 
-# Differential tests against SGLang's own resolver. `make oracle`: the newest release in full (1000
-# generated cases) plus ORACLE_SAMPLE other releases drawn by a seed that rotates daily (300 cases each,
-# SPECDEPLOY_ORACLE_SEED fixes it); `make oracle-releases`: every release the engine knows (or
-# RELEASES="0.5.16 0.5.22"), by hand. A missing kit fails the run. Reports: .lab/oracle/<release>.json.
-ORACLE_SAMPLE ?= 2
+# Differential tests against SGLang's own resolver. `make oracle`: ORACLE_RELEASES (the newest release
+# in full, 1000 generated cases, and the sampled older ones, 300 each); `make oracle-releases`: every
+# release the engine knows (or RELEASES="0.5.16 0.5.22"), by hand, after `make lab-kit
+# SPECDEPLOY_KIT_RELEASES=all`. A missing kit fails the run. Reports: .lab/oracle/<release>.json.
 oracle: venv lab-kit
-	pytest -q -p no:cacheprovider tests/oracle
-	SPECDEPLOY_ORACLE_RELEASES="sample:$(ORACLE_SAMPLE)" pytest -q -p no:cacheprovider tests/oracle/test_differential.py
+	@echo "oracle: releases $(ORACLE_RELEASES)"
+	SPECDEPLOY_ORACLE_RELEASES="$(ORACLE_RELEASES)" pytest -q -p no:cacheprovider tests/oracle
 
 oracle-releases: venv
 	SPECDEPLOY_ORACLE_RELEASES="$${RELEASES:-all}" pytest -q -p no:cacheprovider tests/oracle/test_differential.py

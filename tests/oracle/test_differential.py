@@ -13,10 +13,8 @@ seed that rotates daily, SPECDEPLOY_ORACLE_SEED overrides) | default "0.5.23". A
 A per-release report (agreement, refusals reached / enumerated) goes to .lab/oracle/<version>.json.
 """
 import collections
-import datetime
 import json
 import os
-import random
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -36,19 +34,9 @@ N_EXAMPLES = int(os.environ.get("SPECDEPLOY_ORACLE_EXAMPLES", "1000"))
 
 
 def selected_releases():
-    want = os.environ.get("SPECDEPLOY_ORACLE_RELEASES", "0.5.23").strip()
-    known = list(engine.KNOWN_VERSIONS)
-    if want == "all":
-        return known
-    if want.startswith("sample:"):
-        n = int(want.split(":", 1)[1])
-        seed = os.environ.get("SPECDEPLOY_ORACLE_SEED") or datetime.date.today().isoformat()
-        rng = random.Random(seed)
-        # the newest release runs in full in every `make oracle`; the sample draws from the releases whose
-        # traits were checked (release table: verified), the others run by hand (make oracle-releases)
-        others = [v for v in known[:-1] if engine.RELEASES[v].get("verified")]
-        return sorted(rng.sample(others, min(n, len(others))), key=known.index)
-    return [v.strip() for v in want.replace(",", " ").split() if v.strip()]
+    return kits.oracle_releases(os.environ.get("SPECDEPLOY_ORACLE_RELEASES", "0.5.23"), engine.KNOWN_VERSIONS,
+                                [v for v in engine.KNOWN_VERSIONS if engine.RELEASES[v].get("verified")],
+                                seed=os.environ.get("SPECDEPLOY_ORACLE_SEED"))
 
 
 def python_for(version):

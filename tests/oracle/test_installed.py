@@ -10,8 +10,9 @@ import pytest
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_flags_run as run
 
-PYTHON = os.environ.get("SPECDEPLOY_SGLANG_PYTHON", "/work/main/.lab/sglang-venv/bin/python")
-MODELS = os.environ.get("SPECDEPLOY_LAB_MODELS", "/work/main/.lab/models")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PYTHON = os.environ.get("SPECDEPLOY_SGLANG_PYTHON") or os.path.join(ROOT, ".lab", "sglang-venv", "bin", "python")
+MODELS = os.environ.get("SPECDEPLOY_LAB_MODELS") or os.path.join(ROOT, ".lab", "models")
 LAB_ENV = {"SPECDEPLOY_LAB_SHIM_MODULES": "sgl_kernel,torchvision", "HF_HUB_OFFLINE": "1"}
 
 @pytest.fixture(autouse=True)

@@ -27,3 +27,23 @@ def kits_root(repo_root=None):
 
 def kit_python(version, repo_root=None):
     return os.path.join(kits_root(repo_root), str(version), "bin", "python")
+
+
+def oracle_releases(want, known, verified, today=None, seed=None):
+    """The releases a differential run checks: "all", a comma/space list, or "sample:N" - the newest
+    release plus N of the older releases whose traits were checked (`verified`), drawn by a seed that
+    rotates daily (`seed`, e.g. SPECDEPLOY_ORACLE_SEED, overrides). `make test` builds the kits of
+    exactly these releases and runs the differential tests on them (one selection for both)."""
+    import datetime
+    import random
+    want = str(want or "").strip()
+    known = list(known)
+    if want == "all":
+        return known
+    if want.startswith("sample:"):
+        n = int(want.split(":", 1)[1])
+        rng = random.Random(seed or (today or datetime.date.today()).isoformat())
+        others = [v for v in known[:-1] if v in set(verified)]
+        return [known[-1]] + sorted(rng.sample(others, min(n, len(others))), key=known.index)
+    return [v.strip() for v in want.replace(",", " ").split() if v.strip()]
+
