@@ -16,16 +16,7 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_preflight as pf
 
-ARGUMENT_SPEC = dict(
-    hosts=dict(type="dict"),
-    group=dict(type="str"),
-    read_configs=dict(type="bool", default=False),
-    fail_on_error=dict(type="bool", default=True),
-    fatal_notes=dict(type="list", elements="str", default=list(pf.DEFAULT_FATAL_NOTES)),
-    authority=dict(type="bool", default=False),
-    authority_pythons=dict(type="dict", default={}),
-    authority_cache=dict(type="path"),
-)
+ARGUMENT_SPEC = pf.argument_spec()
 
 
 class ActionModule(ActionBase):

@@ -38,6 +38,21 @@ REMOVED_KEYS = ("sglang_spec", "sglang_specs")
 READ_KEYS = HOST_KEYS + REMOVED_KEYS
 # notes of the engine the fleet treats as errors (playbook: specdeploy_preflight_fatal_notes)
 DEFAULT_FATAL_NOTES = ("BLOCK_SIZE_MISMATCH",)
+
+
+def argument_spec():
+    """The sglang_preflight task's options: one spec for the action plugin that runs it on the
+    controller and the module file that documents it."""
+    return dict(
+        hosts=dict(type="dict"),
+        group=dict(type="str"),
+        read_configs=dict(type="bool", default=False),
+        fail_on_error=dict(type="bool", default=True),
+        fatal_notes=dict(type="list", elements="str", default=list(DEFAULT_FATAL_NOTES)),
+        authority=dict(type="bool", default=False),
+        authority_pythons=dict(type="dict", default={}),
+        authority_cache=dict(type="path"),
+    )
 # exit codes of tools/specdeploy-preflight (and `rc` of the result)
 EXIT_PASSED, EXIT_FAILED, EXIT_INPUT, EXIT_NOTHING_CHECKED = 0, 1, 2, 3
 DEFAULT_PORT = 30000

@@ -158,16 +158,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_pr
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(
-            group=dict(type="str"),
-            hosts=dict(type="dict"),
-            read_configs=dict(type="bool", default=False),
-            fail_on_error=dict(type="bool", default=True),
-            fatal_notes=dict(type="list", elements="str", default=list(pf.DEFAULT_FATAL_NOTES)),
-            authority=dict(type="bool", default=False),
-            authority_pythons=dict(type="dict", default={}),
-            authority_cache=dict(type="path"),
-        ),
+        argument_spec=pf.argument_spec(),
         mutually_exclusive=[("hosts", "group")],
         required_one_of=[("hosts", "group")],
         supports_check_mode=True,
