@@ -31,10 +31,27 @@ ARGPARSE_KINDS = {
 _ENV_RX = re.compile(r"""(?:envs\.|get_bool_env_var\(\s*["']|get_int_env_var\(\s*["']|environ(?:\.get)?[\[(]\s*["']|getenv\(\s*["'])(SGL(?:ANG)?_\w+)""")
 
 
+# the lab's own venv of the newest release (make lab-kit builds no separate kit for it)
+MAIN_PYTHON = os.environ.get("SPECDEPLOY_SGLANG_PYTHON") or os.path.join(ROOT, ".lab", "sglang-venv", "bin", "python")
+MAIN_RELEASE = "0.5.23"
+
+
+def python_for(version):
+    """The python of the venv holding SGLang `version`: its kit, else (the newest) the lab venv; or None."""
+    p = kits.kit_python(version, ROOT)
+    if os.path.exists(p):
+        return p
+    if version == MAIN_RELEASE and os.path.exists(MAIN_PYTHON):
+        return MAIN_PYTHON
+    return None
+
+
 def source_root(version):
-    """The sglang package directory of `version`: the kit's site-packages, else .lab/src/<version>/sglang."""
-    kit = os.path.dirname(os.path.dirname(kits.kit_python(version, ROOT)))
-    for d in sorted(glob.glob(os.path.join(kit, "lib", "python3*", "site-packages", "sglang"))):
+    """The sglang package directory of `version`: its venv's site-packages (python_for), else
+    .lab/src/<version>/sglang."""
+    python = python_for(version)
+    kit = os.path.dirname(os.path.dirname(python)) if python else ""
+    for d in sorted(glob.glob(os.path.join(kit, "lib", "python3*", "site-packages", "sglang"))) if kit else []:
         return d
     d = os.path.join(ROOT, ".lab", "src", version, "sglang")
     return d if os.path.isdir(d) else None

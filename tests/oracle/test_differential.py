@@ -29,7 +29,6 @@ from . import refusals as R
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-MAIN_PYTHON = os.environ.get("SPECDEPLOY_SGLANG_PYTHON", os.path.join(ROOT, ".lab", "sglang-venv", "bin", "python"))
 N_EXAMPLES = int(os.environ.get("SPECDEPLOY_ORACLE_EXAMPLES", "1000"))
 
 
@@ -39,13 +38,7 @@ def selected_releases():
                                 seed=os.environ.get("SPECDEPLOY_ORACLE_SEED"))
 
 
-def python_for(version):
-    p = kits.kit_python(version, ROOT)
-    if os.path.exists(p):
-        return p
-    if version == "0.5.23" and os.path.exists(MAIN_PYTHON):
-        return MAIN_PYTHON
-    return None
+python_for = R.python_for
 
 
 def generated_cases(n):
