@@ -29,7 +29,8 @@ import json
 import os
 import threading
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec as spec
+from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as spec
 
 HOST_KEYS = ("server_instances", "sglang_expected_gpus", "sglang_capabilities", "sglang_target_config",
              "sglang_draft_config", "sglang_allow_overrides")
@@ -53,9 +54,10 @@ def argument_spec():
         authority_pythons=dict(type="dict", default={}),
         authority_cache=dict(type="path"),
     )
+
+
 # exit codes of tools/specdeploy-preflight (and `rc` of the result)
 EXIT_PASSED, EXIT_FAILED, EXIT_INPUT, EXIT_NOTHING_CHECKED = 0, 1, 2, 3
-DEFAULT_PORT = 30000
 VERDICT_KEYS = ("ok", "errors", "notes", "argv", "resolved", "overrides", "tree_verify")
 # the collection's root (checkout or installed copy): <root>/plugins/module_utils/this file
 COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -98,7 +100,7 @@ def instances_of(hostvars):
             errors.append(_err("PREFLIGHT_INPUT", "instance %s: spec must be a mapping (the structured spec), got %s"
                                % (name, type(sp).__name__), field="server_instances"))
             continue
-        ports.setdefault(str(sp.get("port", DEFAULT_PORT)), []).append(name)
+        ports.setdefault(str(server_common.listen_port(sp)), []).append(name)
         if inst.get("smoke") is not None and not isinstance(inst["smoke"], dict):
             errors.append(_err("PREFLIGHT_INPUT", "instance %s: smoke must be a mapping of smoke_decode arguments"
                                % name, field="server_instances"))

@@ -31,6 +31,7 @@ DEFAULT_PROMPTS = (
     "def fibonacci(n):",
 )
 
+
 class SmokeError(Exception):
     """Bad input to the smoke decode (a message a person can act on)."""
 

@@ -10,7 +10,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import release a
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_plan as sp
 from ansible_collections.specdeploy.sglang.plugins.module_utils import smoke
-from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_spec
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as sglang_spec
 
 SPEC = {"sglang_version": "0.5.23", "model_path": "/m", "host": "192.0.2.10", "port": 30001}
 INST = {"name": "main", "spec": SPEC}

@@ -192,5 +192,3 @@ def check_context(draft, target, args, env, result, draft_too, target_too=True):
             result.error("CONTEXT_DRAFT_SHORTER", "the drafter's context (%s) is shorter than the target's (%s): the "
                          "draft load fails. Set env %s=1 (as z-lab's launch does) or lower context_length to %s." % (
                              dmax, effective, LONG_CONTEXT_ENV, dmax), field="env", stage="load")
-
-

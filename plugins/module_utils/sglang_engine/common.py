@@ -106,5 +106,3 @@ def truthy_env(env, name):
 def get(args, key, default=None):
     v = args.get(key)
     return default if v is None else v
-
-

@@ -99,7 +99,7 @@ def check_gpus(gpus, rel, r, args, target_cfg, result):
         if b == "fa4" and not rules["fa4_sm120"]:
             result.error("FA4_SM120", "%s fa4 has no sm_120 path in SGLang %s (first release with one: %s). Use flashinfer." % (
                 field, version, releases.first_with("fa4_sm120")),
-                         field=field, stage="hardware")
+                field=field, stage="hardware")
     prefill = r.get("prefill_attention_backend") or r.get("attention_backend")
     if prefill == "trtllm_mha":
         if not rules["trtllm_mha_prefill_sm120"]:
@@ -112,5 +112,3 @@ def check_gpus(gpus, rel, r, args, target_cfg, result):
         result.error("HYBRID_GDN_BACKEND", "hybrid GDN models (%s) on Blackwell allow only %s attention in SGLang %s; "
                      "got %s." % (arch, ", ".join(gdn), version, prefill), field="attention_backend",
                      stage="hardware")
-
-

@@ -46,4 +46,3 @@ def oracle_releases(want, known, verified, today=None, seed=None):
         others = [v for v in known[:-1] if v in set(verified)]
         return [known[-1]] + sorted(rng.sample(others, min(n, len(others))), key=known.index)
     return [v.strip() for v in want.replace(",", " ").split() if v.strip()]
-

@@ -82,7 +82,7 @@ def parse_argv(argv, version, extra_flags=None):
         if not tok.startswith("--") or tok == "--":
             if tok.startswith("-") and not NUM.match(tok) and tok != "-":
                 raise Refused("PARSE_UNRECOGNIZED", "unrecognized arguments: %s (short options are not used by "
-                               "sglang serve)" % tok, tok)
+                              "sglang serve)" % tok, tok)
             unrecognized.append(tok)
             continue
         name, eq, inline = tok.partition("=")
@@ -92,7 +92,7 @@ def parse_argv(argv, version, extra_flags=None):
             cands = [f for f in table if f.startswith(name)]
             if len(cands) > 1:
                 raise Refused("PARSE_AMBIGUOUS", "ambiguous option: %s could match %s" % (name, ", ".join(sorted(cands))),
-                               name)
+                              name)
             if not cands:
                 unrecognized.append(tok)
                 continue
@@ -141,7 +141,5 @@ def parse_argv(argv, version, extra_flags=None):
                           "validate with mode: installed." % (version, " ".join(unrecognized))))
             return args, used, notes
         raise Refused("PARSE_UNRECOGNIZED", "unrecognized arguments: %s%s" % (" ".join(unrecognized), hint),
-                       unrecognized[0])
+                      unrecognized[0])
     return args, used, notes
-
-

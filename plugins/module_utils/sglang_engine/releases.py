@@ -329,7 +329,7 @@ def unknown_version_message(version):
     return ("SGLang version %r has no release table; nearest known: %s (all known: %s). Pin a known release "
             "(sglang_version), or add this one with `%s` (captures its parser from its own CPU kit; review the "
             "diff and run its differential tests)." % (version, " and ".join(near), known_versions_text(),
-                                                         ADD_RELEASE_COMMAND.replace("<version>", str(version))))
+                                                       ADD_RELEASE_COMMAND.replace("<version>", str(version))))
 
 
 def release(version):

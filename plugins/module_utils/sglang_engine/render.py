@@ -264,5 +264,3 @@ def argv_to_spec(argv, version, env=None):
     spec.setdefault("port", None)
     spec.setdefault("tp_size", None)
     return spec
-
-

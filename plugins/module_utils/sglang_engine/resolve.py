@@ -6,7 +6,8 @@ rewrites, defaults), read from the release table; and requested-vs-resolved over
 from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, get, is_int, truthy_env
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
+    LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, get, is_int, truthy_env)
 
 
 def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor):
@@ -34,7 +35,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         raise Refused("DP_ATTENTION_TP", "--enable-dp-attention with --dp-size %s needs --tp-size divisible by it "
                       "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, r["tp_size"]), "tp_size")
     if r["attention_backend"] is None:
-        if str(r["device"] or "").split(":")[0] == "cpu" and rules["cpu_default_attention"]:
+        if str(r["device"] or "").split(":", maxsplit=1)[0] == "cpu" and rules["cpu_default_attention"]:
             r["attention_backend"] = rules["cpu_default_attention"]
         else:
             r["attention_backend"] = platform.get("default_attention_backend")
@@ -52,12 +53,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         for phase, backend in (("prefill", prefill), ("decode", decode)):
             if backend == "trtllm_mha" and sms.get(phase) is not None and sm not in sms[phase]:
                 raise Refused("TRTLLM_MHA_GPU", "TRTLLM MHA backend for %s needs an %s GPU in SGLang %s; this host has "
-                               "%s. Use flashinfer or triton." % (
-                                   phase, "/".join("SM%s" % x for x in sms[phase]), version,
-                                   ("sm_%s" % sm) if sm else "no visible GPU"), "attention_backend")
+                              "%s. Use flashinfer or triton." % (
+                                  phase, "/".join("SM%s" % x for x in sms[phase]), version,
+                                  ("sm_%s" % sm) if sm else "no visible GPU"), "attention_backend")
             if phase == "prefill" and backend == "trtllm_mha" and sm == 120 and args.get("kv_cache_dtype") == "fp8_e4m3":
                 raise Refused("TRTLLM_MHA_SM120_FP8", "TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV "
-                               "cache: use another kv_cache_dtype or attention backend.", "kv_cache_dtype")
+                              "cache: use another kv_cache_dtype or attention backend.", "kv_cache_dtype")
 
     page = get(args, "page_size", 1)
     backends = [r["attention_backend"], args.get("decode_attention_backend"), r["prefill_attention_backend"]]
@@ -92,27 +93,27 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if window is not None:
         if window <= 0:
             raise Refused("WINDOW_NONPOSITIVE", "%s must be positive, got %s." % (rules["window_flag"], window),
-                           "speculative_draft_window_size")
+                          "speculative_draft_window_size")
         if algo not in ("EAGLE", "EAGLE3", "DFLASH"):
             result.warn("WINDOW_NO_EFFECT", "%s has no effect with speculative_algorithm=%s." % (rules["window_flag"], algo))
     sink = args.get("speculative_draft_sink_size")
     if sink is not None:
         if sink < 0:
             raise Refused("SINK_NEGATIVE", "--speculative-draft-sink-size must be non-negative, got %s." % sink,
-                           "speculative_draft_sink_size")
+                          "speculative_draft_sink_size")
         if window is None:
             raise Refused("SINK_WITHOUT_WINDOW", "--speculative-draft-sink-size requires --speculative-draft-window-size.",
-                           "speculative_draft_sink_size")
+                          "speculative_draft_sink_size")
     if not algo_known:
         raise Refused("UNKNOWN_ALGORITHM", "Unknown speculative algorithm name: %s. SGLang %s knows %s; DDTree needs a "
-                       "tree-verify build (use verify: tree with a probe)." % (
-                           args.get("speculative_algorithm"), version, ", ".join(rules["algorithms"])),
-                       "speculative_algorithm")
+                      "tree-verify build (use verify: tree with a probe)." % (
+                          args.get("speculative_algorithm"), version, ", ".join(rules["algorithms"])),
+                      "speculative_algorithm")
     if rules["dp_spec_prefill_env_check"] and truthy_env(env, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION") and (
             algo not in ("EAGLE", "EAGLE3", "DSPARK") or args.get("enable_multi_layer_eagle")):
         raise Refused("ENV_DP_SPEC_PREFILL", "DP spec/prefill coordination requires single-layer EAGLE, EAGLE3 or "
-                       "DSPARK: remove SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION from env (got algorithm %s)." % algo,
-                       "env")
+                      "DSPARK: remove SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION from env (got algorithm %s)." % algo,
+                      "env")
     if algo in ("DFLASH", "DDTREE"):
         _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor)
     elif algo in ("EAGLE", "EAGLE3", "STANDALONE"):
@@ -134,17 +135,17 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     # pipeline parallelism takes only single-layer EAGLE
     if rules["pp_spec_checks"] and r["pp_size"] > 1 and algo is not None and algo != "EAGLE":
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism currently only supports EAGLE (non-multi-layer) "
-                       "speculative decoding; got %s with --pp-size %s." % (algo, r["pp_size"]), "pp_size")
+                      "speculative decoding; got %s with --pp-size %s." % (algo, r["pp_size"]), "pp_size")
     if rules["pp_spec_checks"] and r["pp_size"] > 1 and algo == "EAGLE":
         mode = get(args, "disaggregation_mode", "null")
         if truthy_env(env, "SGLANG_ENABLE_PP_SPEC"):
             if mode != "null" or args.get("speculative_adaptive"):
                 raise Refused("PP_SPEC_ENV", "SGLANG_ENABLE_PP_SPEC is not compatible with --disaggregation-mode or "
-                               "--speculative-adaptive.", "env")
+                              "--speculative-adaptive.", "env")
         elif mode != "prefill":
             raise Refused("PP_SPEC_PREFILL_ONLY", "PP + speculative decoding (MTP) is only supported on prefill nodes "
-                           "(disaggregation-mode=prefill), unless SGLANG_ENABLE_PP_SPEC=1; drop --pp-size or the "
-                           "speculative algorithm.", "pp_size")
+                          "(disaggregation-mode=prefill), unless SGLANG_ENABLE_PP_SPEC=1; drop --pp-size or the "
+                          "speculative algorithm.", "pp_size")
     return r
 
 
@@ -153,21 +154,21 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
     allowed = rules["dflash_devices"]
     if allowed is not None and device.split(":")[0] not in allowed:
         raise Refused("DFLASH_DEVICE", "DFLASH speculative decoding is not supported on device %r (SGLang %s needs "
-                       "%s)." % (device, version, " or ".join(allowed)), "device")
+                      "%s)." % (device, version, " or ".join(allowed)), "device")
     dp_attn = bool(args.get("enable_dp_attention")) and get(args, "dp_size", 1) > 1 or get(args, "attn_dp_size", 1) > 1
     if args.get("enable_dp_attention") and rules["dp_attention_rejected"]:
         raise Refused("DFLASH_DP_ATTENTION", "Currently DFLASH speculative decoding does not support dp attention "
-                       "(SGLang %s): drop --enable-dp-attention." % version, "enable_dp_attention")
+                      "(SGLang %s): drop --enable-dp-attention." % version, "enable_dp_attention")
     if dp_attn and not rules["dp_attention_rejected"] and device != "npu":
         if not args.get("enable_dp_lm_head"):
             raise Refused("DFLASH_DP_LM_HEAD", "DFLASH with dp attention requires --enable-dp-lm-head.",
-                           "enable_dp_lm_head")
+                          "enable_dp_lm_head")
     if get(args, "pp_size", 1) != 1:
         raise Refused("DFLASH_PP", "Currently DFLASH speculative decoding only supports pp_size == 1; got "
-                       "--pp-size %s." % args["pp_size"], "pp_size")
+                      "--pp-size %s." % args["pp_size"], "pp_size")
     if args.get("speculative_draft_model_path") is None:
         raise Refused("DFLASH_NO_DRAFT", "DFLASH speculative decoding requires setting "
-                       "--speculative-draft-model-path (speculative.draft_model_path).", "speculative_draft_model_path")
+                      "--speculative-draft-model-path (speculative.draft_model_path).", "speculative_draft_model_path")
     keep_topk = tree_flavor == "sglang-pr31069"
     for key, label in (("speculative_num_steps", "speculative_num_steps"), ("speculative_eagle_topk", "speculative_eagle_topk")):
         v = args.get(key)
@@ -184,11 +185,11 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
     if dbs is not None:
         if dbs <= 0:
             raise Refused("DFLASH_BLOCK_SIZE_NONPOSITIVE", "DFLASH requires --speculative-dflash-block-size to be "
-                           "positive, got %s." % dbs, "speculative_dflash_block_size")
+                          "positive, got %s." % dbs, "speculative_dflash_block_size")
         if ndt is not None and ndt != dbs:
             raise Refused("DFLASH_BLOCK_SIZE_MISMATCH", "Both --speculative-num-draft-tokens (%s) and "
-                           "--speculative-dflash-block-size (%s) are set but they differ; for DFLASH they must match: "
-                           "keep one." % (ndt, dbs), "speculative_num_draft_tokens")
+                          "--speculative-dflash-block-size (%s) are set but they differ; for DFLASH they must match: "
+                          "keep one." % (ndt, dbs), "speculative_num_draft_tokens")
         ndt = dbs
     if ndt is None:
         if draft_cfg is None:
@@ -209,7 +210,7 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
     window = args.get("speculative_draft_window_size")
     if window is not None and ndt is not None and window < ndt:
         raise Refused("WINDOW_LT_BLOCK", "%s must be >= --speculative-num-draft-tokens (block_size): window_size=%s, "
-                       "block_size=%s." % (rules["window_flag"], window, ndt), "speculative_draft_window_size")
+                      "block_size=%s." % (rules["window_flag"], window, ndt), "speculative_draft_window_size")
     # draft attention backend (docs/sglang.md, draft attention backend)
     # SGLang takes the explicit flag, else the target's prefill backend, and validates either one.
     explicit = args.get("speculative_draft_attention_backend")
@@ -274,8 +275,8 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
     if steps is None:
         if topk is not None or ndt is not None:
             raise Refused("EAGLE_PARAMS_PARTIAL", "EAGLE: set --speculative-num-steps together with "
-                           "--speculative-eagle-topk/--speculative-num-draft-tokens, or none of them (SGLang asserts).",
-                           "speculative_num_steps")
+                          "--speculative-eagle-topk/--speculative-num-draft-tokens, or none of them (SGLang asserts).",
+                          "speculative_num_steps")
         if r["speculative_algorithm"] == "STANDALONE":
             steps, topk, ndt = 3, 1, 4
         elif arch in ("LlamaForCausalLM", "Grok1ForCausalLM", "Grok1VForCausalLM"):
@@ -288,10 +289,10 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
             steps, topk, ndt = 3, 1, 4
     if steps is not None and topk is None:
         raise Refused("EAGLE_TOPK_MISSING", "EAGLE with --speculative-num-steps needs --speculative-eagle-topk "
-                       "(SGLang fails comparing None).", "speculative_eagle_topk")
+                      "(SGLang fails comparing None).", "speculative_eagle_topk")
     if topk is not None and topk > 1 and "trtllm_mha" in (prefill, r.get("attention_backend")):
         raise Refused("EAGLE_TRTLLM_TOPK", "trtllm_mha backend only supports topk = 1 for speculative decoding.",
-                       "speculative_eagle_topk")
+                      "speculative_eagle_topk")
     if topk == 1 and steps is not None and ndt != steps + 1:
         result.warn("SGLANG_OVERRIDE", "speculative_num_draft_tokens is adjusted to speculative_num_steps + 1 (%s) "
                     "when speculative_eagle_topk == 1." % (steps + 1))
@@ -300,9 +301,9 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
     if topk is not None and topk > 1 and r.get("page_size", 1) > 1 and r.get("attention_backend") not in \
             rules["eagle_paged_tree_backends"]:
         raise Refused("EAGLE_PAGE_TREE", "speculative_eagle_topk > 1 with page_size > 1 (%s) is only supported on "
-                       "%s; got attention_backend=%r. Use page_size 1 or one of those backends." % (
-                           r["page_size"], ", ".join(rules["eagle_paged_tree_backends"]), r.get("attention_backend")),
-                       "speculative_eagle_topk")
+                      "%s; got attention_backend=%r. Use page_size 1 or one of those backends." % (
+                          r["page_size"], ", ".join(rules["eagle_paged_tree_backends"]), r.get("attention_backend")),
+                      "speculative_eagle_topk")
 
 
 def _norm_allow(allow):
