@@ -311,11 +311,15 @@ WEIGHTS = f"{MODEL}/model.safetensors"
 # the high byte of the first element of layer 0's input_layernorm (bf16 1.0 = 0x3f80 -> 0x7f80 = inf):
 # one flipped byte that still loads, after which the model decodes only NaN -> token 0 (<unk>) -> empty text
 FLIP_OFFSET, GOOD_BYTE, BAD_BYTE = 8 + 2568 + 119040 + 1, "\\077", "\\177"   # printf octal (dash)
-WAIT_GEN = ("python3 -c \"import json,time,urllib.request\n"
+# fleet-1's /health at its own address, with no proxy (its environment carries a dead one); fails
+# after 240 tries without an answer
+WAIT_GEN = ("python3 -c \"import sys,time,urllib.request\n"
+            "o=urllib.request.build_opener(urllib.request.ProxyHandler({}))\n"
             "for _ in range(240):\n"
             "  try:\n"
-            "    urllib.request.urlopen('http://127.0.0.1:30000/health',timeout=5); break\n"
-            "  except Exception: time.sleep(1)\n\"")
+            "    o.open('http://%s:30000/health',timeout=5); break\n"
+            "  except Exception: time.sleep(1)\n"
+            "else: sys.exit('fleet-1 never answered /health')\n\"" % ADDR["fleet-1"])
 
 
 def names_file_and_hashes(out, want, got):
