@@ -16,7 +16,7 @@ COLLECTIONS_DEPS := $(LAB)/collections-deps
 LAB_HOSTS ?= 2
 # Molecule lanes run at once, the scenarios of a lane one after another (tools/molecule_lanes.py);
 # `make molecule MOLECULE_SCENARIOS="server"` runs the named scenarios as one lane instead.
-MOLECULE_LANES ?= "gpu_env_weights server" "fleet"
+MOLECULE_LANES ?= "gpu_env_weights server" "fleet env_host"
 MOLECULE_SCENARIOS ?=
 
 export PATH := $(VENV)/bin:$(PATH)
