@@ -90,7 +90,7 @@ LAB_MODELS = os.environ.get("SPECDEPLOY_LAB_MODELS", os.path.join(ROOT, ".lab", 
 def standin(tmp_path):
     """The LAB-ONLY hub stand-in (molecule/shared/hub_standin.py) serving the tiny lab model."""
     if not os.path.isdir(os.path.join(LAB_MODELS, "tiny-qwen3")):
-        pytest.skip("lab models not generated (make lab-kit)")
+        pytest.fail("lab models not generated at %s: run `make lab-kit`" % LAB_MODELS)
     log = tmp_path / "hub.log"
     proc = subprocess.Popen([sys.executable, STANDIN, "--root", LAB_MODELS, "--repo", "lab/tiny-qwen3=tiny-qwen3",
                              "--port", "0", "--log", str(log)], stdout=subprocess.PIPE, text=True)
