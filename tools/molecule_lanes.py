@@ -7,7 +7,8 @@ Each argument is a lane (scenario names separated by spaces). Lab scenarios spen
 time in single-threaded work (an SGLang server importing and loading, pip unpacking wheels, Ansible
 waiting on podman exec), so on a 2-core machine two lanes take far less wall time than one.
 Each scenario's full output goes to <logdir>/<scenario>.log; a line is printed when a scenario starts
-and ends (with its duration), and the log of every failed scenario is printed at the end, followed by
+and ends (with its duration and each Molecule phase's), every log line carries the time since its
+scenario started ([MMmSSs]), and the log of every failed scenario is printed at the end, followed by
 a digest of its failures (pytest's summary lines, failed tasks), last, where a truncated CI log keeps it.
 Exit status: 0 when every scenario passed, 1 otherwise (a lane stops at its first failure).
 """
@@ -24,12 +25,25 @@ DIGEST = re.compile(r"^(FAILED |ERROR |E +|fatal: |failed: |.*Executed: Failed|=
 DIGEST_MAX = 60
 
 
+# Molecule's "<scenario> ➜ <phase>: Executing" line: where each phase (create, converge, verify...) starts
+PHASE = re.compile(r"➜ (\w+): Executing")
+
+
+def mmss(seconds):
+    return "%dm%02ds" % (seconds // 60, seconds % 60)
+
+
+def phase_times(phases, end):
+    """(phase, seconds) for each phase, from its start to the next one's (the last one to the end)."""
+    return [(name, (phases[i + 1][1] if i + 1 < len(phases) else end) - at) for i, (name, at) in enumerate(phases)]
+
+
 def digest(path):
     """The lines of a scenario log that say what failed (ANSI colours removed), at most DIGEST_MAX."""
     out = []
     with open(path, encoding="utf-8", errors="replace") as handle:
         for line in handle:
-            line = re.sub(r"\x1b\[[0-9;]*m", "", line.rstrip("\n"))
+            line = re.sub(r"^\[\d+m\d\ds\] ", "", re.sub(r"\x1b\[[0-9;]*m", "", line.rstrip("\n")))
             if DIGEST.match(line):
                 out.append(line[:400])
     return out[-DIGEST_MAX:]
@@ -41,13 +55,23 @@ def run_lane(scenarios, logdir, results, lock):
         with lock:
             print("== molecule test -s %s (log: %s)" % (name, log), flush=True)
         start = time.monotonic()
+        phases = []
         with open(log, "w", encoding="utf-8") as handle:
-            rc = subprocess.call(["molecule", "test", "-s", name], stdout=handle, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(["molecule", "test", "-s", name], stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True, errors="replace")
+            for line in proc.stdout:
+                now = time.monotonic() - start
+                handle.write("[%s] %s" % (mmss(now), line))
+                phase = PHASE.search(re.sub(r"\x1b\[[0-9;]*m", "", line))
+                if phase:
+                    phases.append((phase.group(1), now))
+            rc = proc.wait()
         took = time.monotonic() - start
         results[name] = (rc, took, log)
         with lock:
-            print("== %s: %s in %dm%02ds" % (name, "passed" if rc == 0 else "FAILED (rc %d)" % rc,
-                                             took // 60, took % 60), flush=True)
+            print("== %s: %s in %s (%s)" % (name, "passed" if rc == 0 else "FAILED (rc %d)" % rc, mmss(took),
+                                           ", ".join("%s %s" % (p, mmss(d)) for p, d in phase_times(phases, took))),
+                  flush=True)
         if rc:
             return
 

@@ -1,13 +1,17 @@
 """env_host scenario, in order (each step builds on the last).
 
-After converge (deploy.yml: the host serves SGLang from the env of the lab lock) and idempotence:
-  1. one comment line appended to the lock (same path, same variables): deploy.yml takes the full deploy,
-     builds the new env for real beside the old one and restarts the server on it through the gate;
-  2. a second deploy.yml finds the host unchanged and runs no role;
-  3. gpu_env refuses, with a message saying what was found, what is needed and what to do, and installs
+After converge (deploy.yml on two hosts: each serves SGLang 0.5.22 from the env of the 0.5.22 lab lock,
+installed for real) and idempotence:
+  1. upgrade: the lock's content replaced in place by the 0.5.23 lab lock: every host takes the full
+     deploy and restarts through the gate on the 0.5.23 env, built beside the old one, which is kept;
+  2. one comment line appended to the lock (env_host-1): the full deploy builds the new env for real;
+     a second deploy.yml finds the host unchanged and runs no role;
+  3. rollback.yml to the 0.5.22 release: every host runs the old env and SGLang 0.5.22 again;
+  4. gpu_env refuses, with a message saying what was found, what is needed and what to do, and installs
      nothing: a lock asking for glibc 2.99; a lock whose download cannot fit; a python3 without venv.
-The playbooks run as a user runs them (ansible-playbook on the controller); the checks read the host
-(podman exec). The env key is recomputed here from the lock's bytes (sha256), not taken from the product.
+The playbooks run as a user runs them (ansible-playbook on the controller); the checks read the hosts
+(podman exec): the running process's interpreter (/proc/PID/cmdline) and the version the server reports
+(/server_info). The env key is recomputed here from the lock's bytes (sha256), not taken from the product.
 """
 import hashlib
 import json
@@ -18,24 +22,34 @@ import testinfra
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # molecule/env_host
 ROOT = os.path.dirname(os.path.dirname(HERE))
-NAME = "env_host-1"
+HOSTS = ["env_host-1", "env_host-2"]
+NAME = HOSTS[0]
 ENVS = "/opt/specdeploy/envs"
 UNIT = "sglang-main.service"
-GEN = ("python3 -c \"import json,urllib.request;"
+NEW_LOCK = os.path.join(ROOT, "lab", "sglang-0.5.23-cpu.lock")
+OPENER = "o=urllib.request.build_opener(urllib.request.ProxyHandler({}));"
+GEN = ("python3 -c \"import json,urllib.request;" + OPENER +
        "r=urllib.request.Request('http://127.0.0.1:30000/generate',"
        "data=json.dumps({'text':'The quick brown fox','sampling_params':"
        "{'temperature':0,'max_new_tokens':8}}).encode(),"
        "headers={'Content-Type':'application/json'});"
-       "print(urllib.request.urlopen(r,timeout=120).read().decode())\"")
+       "print(o.open(r,timeout=120).read().decode())\"")
+INFO = ("python3 -c \"import urllib.request;" + OPENER +
+        "print(o.open('http://127.0.0.1:30000/server_info',timeout=20).read().decode())\"")
 MEMO = {}
 
 
-def host():
-    return testinfra.get_host(f"podman://{NAME}")
+def host(name=NAME):
+    return testinfra.get_host(f"podman://{name}")
 
 
 def lock_path():
     return os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "sglang-lab.lock")
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 def env_dir(text):
@@ -50,82 +64,131 @@ def playbook(path, *args, report_dir):
         os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "inventory")
     env = dict(os.environ, SPECDEPLOY_REPORT_DIR=str(report_dir), SPECDEPLOY_LAB_LOCK=lock_path(),
                ANSIBLE_FORCE_COLOR="0")
-    proc = subprocess.run(["ansible-playbook", "-i", inventory, os.path.join(HERE, path), *args],
+    where = HERE if not path.startswith("playbooks/") else ROOT
+    proc = subprocess.run(["ansible-playbook", "-i", inventory, os.path.join(where, path), *args],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
     return proc.returncode, proc.stdout + proc.stderr
 
 
-def served():
-    """Release, main PID and the interpreter (argv[0]) of the running server."""
-    h = host()
+def served(name=NAME):
+    """Release, main PID, the interpreter (argv[0]) of the running server and the version it reports."""
+    h = host(name)
     show = h.check_output(f"systemctl show -p ActiveState -p MainPID {UNIT}")
     unit = dict(line.split("=", 1) for line in show.splitlines() if "=" in line)
     argv0 = h.check_output(f"tr '\\0' '\\n' < /proc/{unit['MainPID']}/cmdline | head -1")
     release = os.path.basename(h.check_output("readlink /opt/specdeploy/instances/main/current"))
-    return {"state": unit["ActiveState"], "pid": unit["MainPID"], "python": argv0.strip(), "release": release}
+    version = json.loads(h.check_output(INFO)).get("version")
+    return {"state": unit["ActiveState"], "pid": unit["MainPID"], "python": argv0.strip(), "release": release,
+            "version": version}
 
 
-def generate():
-    out = json.loads(host().check_output(GEN))
+def generate(name=NAME):
+    out = json.loads(host(name).check_output(GEN))
     assert out["meta_info"]["completion_tokens"] > 0, out
     return out
 
 
 def summary(report_dir):
     with open(os.path.join(report_dir, "deploy-summary.json"), encoding="utf-8") as f:
-        return json.load(f)["hosts"]
+        return {row["host"]: row for row in json.load(f)["hosts"]}
 
 
-def envs():
-    return sorted(host().check_output(f"ls -A {ENVS}").split())
+def envs(name=NAME):
+    return sorted(host(name).check_output(f"ls -A {ENVS}").split())
 
 
-def test_deployed_on_the_env_of_the_lab_lock():
-    with open(lock_path(), encoding="utf-8") as f:
-        old = env_dir(f.read())
-    now = served()
-    assert now["state"] == "active" and now["python"] == old + "/bin/python", now
-    generate()
-    MEMO.update(old_env=old, before=now)
+def test_every_host_serves_0_5_22_from_the_env_of_its_lock():
+    old = env_dir(read(lock_path()))
+    before = {}
+    for name in HOSTS:
+        now = served(name)
+        assert now["state"] == "active" and now["python"] == old + "/bin/python", (name, now)
+        assert now["version"] == "0.5.22", (name, now)
+        # installed for real on the host (a directory, not the prebuilt mount) from the 0.5.22 lock
+        assert host(name).file(old).is_directory and not host(name).file(old).is_symlink
+        generate(name)
+        before[name] = now
+    # the same inputs on both hosts: one release id, so the rollback below can name it
+    assert len({now["release"] for now in before.values()}) == 1, before
+    MEMO.update(old_env=old, before=before)
 
 
-def test_a_lock_edited_in_place_takes_the_full_deploy_and_builds_the_new_env(tmp_path):
-    with open(lock_path(), "a", encoding="utf-8") as f:
-        f.write("# lock bump: one comment line, nothing else changed\n")
-    with open(lock_path(), encoding="utf-8") as f:
-        text = f.read()
-    new = env_dir(text)
+def test_the_lock_replaced_in_place_upgrades_every_host_through_the_gate(tmp_path):
+    """The normal upgrade pull request: the lock's content changes, its path and the variables do not."""
+    with open(lock_path(), "w", encoding="utf-8") as f:
+        f.write(read(NEW_LOCK))
+    new = env_dir(read(lock_path()))
     assert new != MEMO["old_env"]
     rc, out = playbook("converge.yml", report_dir=tmp_path)
     assert rc == 0, out
     assert "the desired env_key changed" in out, out         # what the fast path's check found
+    rows = summary(tmp_path)
+    after = {}
+    for name in HOSTS:
+        h = host(name)
+        recorded = json.loads(h.file("/opt/specdeploy/deploy-state.json").content_string)
+        assert recorded["desired"]["env_key"][:20] == os.path.basename(new)
+        assert h.file(new + "/.specdeploy-complete").exists
+        assert h.file(MEMO["old_env"] + "/.specdeploy-complete").exists   # the old env is kept beside it
+        now = served(name)
+        assert now["state"] == "active" and now["python"] == new + "/bin/python", (name, now)
+        assert now["version"] == "0.5.23", (name, now)
+        assert now["release"] != MEMO["before"][name]["release"]
+        generate(name)
+        row = rows[name]
+        assert (row["release_before"], row["release_after"], row["result"]) == \
+            (MEMO["before"][name]["release"], now["release"], "changed"), row
+        after[name] = now
+    MEMO.update(upgraded_env=new, upgraded=after)
+
+
+def test_one_comment_line_in_the_lock_takes_the_full_deploy_and_builds_the_new_env(tmp_path):
+    with open(lock_path(), "a", encoding="utf-8") as f:
+        f.write("# lock bump: one comment line, nothing else changed\n")
+    new = env_dir(read(lock_path()))
+    assert new != MEMO["upgraded_env"]
+    rc, out = playbook("converge.yml", "--limit", NAME, report_dir=tmp_path)
+    assert rc == 0, out
+    assert "the desired env_key changed" in out, out
     h = host()
-    recorded = json.loads(h.file("/opt/specdeploy/deploy-state.json").content_string)
-    assert recorded["desired"]["env_key"][:20] == os.path.basename(new)
     # the new env was installed for real here (a directory, not the prebuilt mount), from the edited lock
     assert h.file(new).is_directory and not h.file(new).is_symlink
     assert h.file(new + "/.specdeploy-complete").exists
     assert h.file(new + "/specdeploy.lock").content_string.rstrip().endswith("nothing else changed")
     assert h.file(f"{new}/lib/python3.11/site-packages/sglang/__init__.py").exists
-    assert h.file(MEMO["old_env"]).exists                     # built beside the old env, which is kept
+    assert h.file(MEMO["upgraded_env"]).exists                # built beside the env it replaces
     now = served()
     assert now["state"] == "active" and now["python"] == new + "/bin/python", now
-    assert now["release"] != MEMO["before"]["release"]        # the release id covers the env's lock
+    assert now["release"] != MEMO["upgraded"][NAME]["release"]   # the release id covers the env's lock
     generate()
-    [row] = summary(tmp_path)
+    row = summary(tmp_path)[NAME]
     assert (row["release_before"], row["release_after"], row["result"]) == \
-        (MEMO["before"]["release"], now["release"], "changed"), row
-    MEMO.update(new_env=new, after=now)
+        (MEMO["upgraded"][NAME]["release"], now["release"], "changed"), row
+    assert served(HOSTS[1]) == MEMO["upgraded"][HOSTS[1]]     # outside the limit: untouched
+    MEMO.update(bumped=now)
 
 
 def test_the_next_run_is_unchanged(tmp_path):
-    rc, out = playbook("converge.yml", report_dir=tmp_path)
+    rc, out = playbook("converge.yml", "--limit", NAME, report_dir=tmp_path)
     assert rc == 0, out
     assert "unchanged: as the last deploy left it, and serving" in out, out
     assert "TASK [specdeploy.sglang." not in out, out          # no role task ran
-    [row] = summary(tmp_path)
-    assert row["result"] == "unchanged", row
-    assert served() == MEMO["after"]
+    assert summary(tmp_path)[NAME]["result"] == "unchanged"
+    assert served() == MEMO["bumped"]
+
+
+def test_rollback_returns_every_host_to_the_old_release_on_the_old_env(tmp_path):
+    target = MEMO["before"][NAME]["release"]
+    rc, out = playbook("playbooks/rollback.yml", "-e", f"specdeploy_rollback_to={target}", report_dir=tmp_path)
+    assert rc == 0, out
+    for name in HOSTS:
+        now = served(name)
+        assert now["state"] == "active", (name, now)
+        assert now["release"] == target, (name, now)
+        assert now["python"] == MEMO["old_env"] + "/bin/python", (name, now)
+        assert now["version"] == "0.5.22", (name, now)
+        assert now["pid"] != MEMO["before"][name]["pid"]      # a new process, started by the rollback
+        generate(name)
 
 
 def test_refusals_say_why_and_install_nothing(tmp_path):
@@ -151,7 +214,7 @@ def test_refusals_say_why_and_install_nothing(tmp_path):
         key = header.split(":", 1)[1].strip().split("=", 1)[0]
         rest = "".join(line for line in base.splitlines(True) if not line.startswith("# specdeploy-lock: %s=" % key))
         lock.write_text(header + rest)
-        rc, out = playbook("refuse.yml", "-e", f"gpu_env_lock_file={lock}", report_dir=tmp_path)
+        rc, out = playbook("refuse.yml", "--limit", NAME, "-e", f"gpu_env_lock_file={lock}", report_dir=tmp_path)
         assert rc != 0, out
         assert "This host is not ready for the lock; nothing was installed." in out, out
         for phrase in expected:
