@@ -144,14 +144,14 @@ lint: venv
 reference: venv
 	$(PY) tools/gen_reference.py
 
-unit: venv lab-deps lab-kit
+unit: $(if $(SKIP_PREREQS),,venv lab-deps lab-kit)
 	pytest -q -p no:cacheprovider tests/unit
 
 # Differential tests against SGLang's own resolver. `make oracle`: ORACLE_RELEASES (the newest release
 # in full, 1000 generated cases, and the sampled older ones, 300 each); `make oracle-releases`: every
 # release the engine knows (or RELEASES="0.5.16 0.5.22"), by hand, after `make lab-kit
 # SPECDEPLOY_KIT_RELEASES=all`. A missing kit fails the run. Reports: .lab/oracle/<release>.json.
-oracle: venv lab-kit
+oracle: $(if $(SKIP_PREREQS),,venv lab-kit)
 	@echo "oracle: releases $(ORACLE_RELEASES)"
 	SPECDEPLOY_ORACLE_RELEASES="$(ORACLE_RELEASES)" pytest -q -p no:cacheprovider tests/oracle
 
@@ -174,7 +174,7 @@ $(SANITY_VENV)/.stamp: requirements-dev.txt tests/sanity/get_pip_offline.py
 	touch $@
 
 # Sanity runs on what ships: the built artifact, installed into a proper ansible_collections tree.
-sanity: venv $(SANITY_VENV)/.stamp
+sanity: $(if $(SKIP_PREREQS),,venv $(SANITY_VENV)/.stamp)
 	tmp=$$(mktemp -d)
 	trap 'rm -rf "$$tmp"' EXIT
 	ansible-galaxy collection build --force --output-path "$$tmp" >/dev/null
@@ -195,14 +195,28 @@ sanity: venv $(SANITY_VENV)/.stamp
 	git init -q . && git add -A >/dev/null
 	PATH=$(SANITY_VENV)/bin:$$PATH ansible-test sanity --local --python 3.11 --color no
 
-molecule: venv lab-image lab-kit lab-gateway-wheelhouse
+molecule: $(if $(SKIP_PREREQS),,venv lab-image lab-kit lab-gateway-wheelhouse)
 	$(PY) tools/molecule_lanes.py $(if $(strip $(MOLECULE_SCENARIOS)),"$(MOLECULE_SCENARIOS)",$(MOLECULE_LANES))
 
 # Fleet benchmarks (bench/fleet_bench.py): ratios against a baseline run side by side; not part of test.
 bench: venv lab-image lab-kit
 	$(PY) bench/fleet_bench.py all
 
-test: lint unit oracle sanity molecule
+# make test: lint first (a minute; it fails fast), then the Molecule lanes with unit, oracle and sanity
+# beside them (a third lane: ~6 min of mostly one core, while the lanes mostly wait on SGLang starting).
+# The prerequisites are built once, before either starts (SKIP_PREREQS: the two sub-makes do not
+# rebuild them at the same time). What failed is printed last: the checks' log tail, then one line.
+test: lint lab-deps lab-image lab-kit lab-gateway-wheelhouse $(SANITY_VENV)/.stamp
+	@echo "make test: unit, oracle and sanity run beside the Molecule lanes (log: .lab/checks.log)"
+	$(MAKE) --no-print-directory unit oracle sanity SKIP_PREREQS=1 > $(LAB)/checks.log 2>&1 & checks=$$!
+	mrc=0; $(MAKE) --no-print-directory molecule SKIP_PREREQS=1 || mrc=$$?
+	crc=0; wait $$checks || crc=$$?
+	if [ $$crc != 0 ]; then
+	  echo; echo "======== the end of .lab/checks.log (unit, oracle, sanity) ========"; tail -n 80 $(LAB)/checks.log
+	fi
+	echo "make test: molecule $$([ $$mrc = 0 ] && echo passed || echo 'FAILED (its digest above)');" \
+	  "unit, oracle, sanity $$([ $$crc = 0 ] && echo passed || echo 'FAILED (the end of .lab/checks.log above)')"
+	[ $$mrc = 0 ] && [ $$crc = 0 ]
 
 build: venv
 	ansible-galaxy collection build --force
