@@ -17,7 +17,7 @@ description:
   - Decodes O(prompts) at temperature 0 O(runs) times via C(/generate); output must be non-empty and
     identical across runs.
   - Measures tokens/s and, with speculative decoding, the accept length from the C(meta_info) fields of
-    O(sglang_version) (names changed between 0.5.11, 0.5.16 and 0.5.23).
+    O(sglang_version) (names changed in 0.5.12, which kept the old ones as aliases until 0.5.21).
   - Speculative decoding expected (O(speculative=true)) but absent from the responses is a failure.
   - Read-only; never changes the host.
 author: specdeploy.sglang contributors (@specdeploy)

@@ -9,13 +9,34 @@ ENGINE = os.path.dirname(os.path.abspath(E.__file__))
 
 
 def test_unknown_release_names_the_nearest_known_ones_and_the_command():
-    r = E.validate({"sglang_version": "0.5.22", "model_path": "/m"})
+    r = E.validate({"sglang_version": "0.5.14.post1", "model_path": "/m"})
     assert r.codes() == ["UNKNOWN_VERSION"]
     msg = r.errors[0]["message"]
-    below = [v for v in E.KNOWN_VERSIONS if releases.vtuple(v) < releases.vtuple("0.5.22")][-1]
-    above = [v for v in E.KNOWN_VERSIONS if releases.vtuple(v) > releases.vtuple("0.5.22")][0]
-    assert "nearest known: %s and %s" % (below, above) in msg
-    assert "tools/sglang-release add 0.5.22" in msg
+    assert "nearest known: 0.5.14 and 0.5.15" in msg
+    assert "tools/sglang-release add 0.5.14.post1" in msg
+
+
+def test_every_release_from_0_5_11_to_0_5_23_has_its_own_captured_table():
+    """No release's parser is derived from another's: a flag it lacks is an error, not a note."""
+    for v in ("0.5.16", "0.5.21", "0.5.22"):
+        assert v in E.KNOWN_VERSIONS and E.RELEASES[v]["parser"] == v and E.RELEASES[v]["exact_table"], v
+    assert all(E.RELEASES[v]["exact_table"] for v in E.KNOWN_VERSIONS)
+
+
+def test_a_host_on_0_5_22_is_validated_by_its_own_table():
+    """0.5.22 renders and validates (no UNKNOWN_VERSION); its captured table knows the sink flag 0.5.21 added and
+    refuses the mamba flag 0.5.20 dropped; 0.5.16 (captured now) refuses the sink flag it never had."""
+    spec = {"sglang_version": "0.5.22", "model_path": "/m/t",
+            "speculative": {"algorithm": "DFLASH", "draft_model_path": "/m/d", "block_size": 16}}
+    r = E.validate(spec, read_paths=False)
+    assert "UNKNOWN_VERSION" not in r.codes() and "--speculative-draft-model-path" in r.argv
+    sink = ["--model-path", "/m", "--speculative-draft-sink-size", "4"]
+    assert E.validate_argv(sink, "0.5.20", read_paths=False).codes()[0] == "PARSE_UNRECOGNIZED"
+    assert "PARSE_UNRECOGNIZED" not in E.validate_argv(sink, "0.5.21", read_paths=False).codes()
+    r16 = E.validate_argv(sink, "0.5.16", read_paths=False)
+    assert r16.codes()[0] == "PARSE_UNRECOGNIZED" and "FLAG_UNVERIFIED" not in [w["code"] for w in r16.warnings]
+    mamba = ["--model-path", "/m", "--mamba-scheduler-strategy", "auto"]
+    assert E.validate_argv(mamba, "0.5.22", read_paths=False).codes()[0] == "PARSE_UNRECOGNIZED"
 
 
 def test_post_releases_sort_after_their_release():

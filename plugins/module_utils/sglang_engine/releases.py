@@ -88,10 +88,25 @@ ORDER = (
     "0.5.18",
     "0.5.19",
     "0.5.20",
+    "0.5.21",
+    "0.5.22",
     "0.5.23",
 )
 
 _CHANGES = {
+    "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear (not yet checked)
+        "parser": "0.5.22",
+        "parser_derived": None,
+        # srt/arg_groups/speculative_hook.py and validation_hook.py: the same algorithm lists as 0.5.23's
+        "block_verification_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),
+        "watermark_algorithms": ("NGRAM", "EAGLE", "EAGLE3"),
+    },
+    "0.5.21": {  # parser captured; --speculative-draft-sink-size appears (not yet checked against its resolver)
+        "parser": "0.5.21",
+        "parser_derived": None,
+        # srt/managers/: the backward-compat meta_info aliases (spec_accepted_drafts ...) are gone
+        "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
+    },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed (not yet checked)
         "parser": "0.5.20",
         "parser_derived": None,
@@ -193,19 +208,8 @@ _CHANGES = {
     },
     "0.5.16": {
         "verified": False,
-        "parser": "0.5.23",
-        "parser_derived": {
-            "drop": ("--speculative-draft-kv-cache-dtype", "--speculative-use-block-verification",
-                     "--speculative-draft-sink-size", "--attn-dp-size"),
-            "add": {
-                "--speculative-dflash-draft-window-size": ("store", "int", None, "speculative_draft_window_size"),
-                "--mamba-scheduler-strategy": ("store", "str", ("auto", "extra_buffer", "no_buffer"),
-                                               "mamba_radix_cache_strategy"),
-                "--cuda-graph-max-bs": ("store", "int", None, "cuda_graph_max_bs_decode"),
-                "--cuda-graph-bs": ("list", "int", None, "cuda_graph_bs_decode"),
-            },
-            "choices": {},
-        },
+        "parser": "0.5.16",
+        "parser_derived": None,
         "window_flag": "--speculative-draft-window-size",
         "deprecated": dict(RENAMED),
         "draft_backend_at_resolution": True,

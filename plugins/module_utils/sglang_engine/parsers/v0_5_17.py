@@ -5,10 +5,10 @@
 in its own CPU kit by tools/sglang-release. Regenerate, never hand-edit. stdlib only."""
 
 VERSION = '0.5.17'
-BASE = '0.5.15.post1'
+BASE = '0.5.16'
 # SpeculativeAlgorithm members (empty: the parser choices are the list)
 ALGORITHMS = ('DFLASH', 'DSPARK', 'EAGLE', 'EAGLE3', 'FROZEN_KV_MTP', 'STANDALONE', 'NGRAM')
-# flags new in 0.5.17 or changed since 0.5.15.post1 (kind, type, choices or dest)
+# flags new in 0.5.17 or changed since 0.5.16 (kind, type, choices or dest)
 ADDED = {
     '--attention-backend': (
         'store', 'str',
@@ -33,8 +33,6 @@ ADDED = {
         ),
         'decode_attention_backend',
     ),
-    '--default-chat-template-kwargs': ('store', 'loads', None, 'default_chat_template_kwargs'),
-    '--dllm-fdfo': ('flag', None, None, 'dllm_fdfo'),
     '--dsa-decode-backend': (
         'store', 'str',
         (
@@ -52,17 +50,9 @@ ADDED = {
         'dsa_prefill_backend',
     ),
     '--dwdp-size': ('store', 'int', None, 'dwdp_size'),
-    '--elastic-ep-initial-size': ('store', 'int', None, 'elastic_ep_initial_size'),
-    '--elastic-ep-join-mode': ('store', 'str', ('recover', 'scale'), 'ep_join_mode'),
-    '--elastic-ep-join-rank-offset': ('store', 'int', None, 'ep_join_rank_offset'),
-    '--elastic-ep-scale-timeout': ('store', 'float', None, 'elastic_ep_scale_timeout'),
     '--enable-cp-decode-attn-tp': ('flag', None, None, 'enable_cp_decode_attn_tp'),
-    '--enable-dsa-cache-layer-split': ('flag', None, None, 'enable_dsa_cache_layer_split'),
-    '--enable-flexkv': ('flag', None, None, 'enable_flexkv'),
     '--enable-gdn-replayssm-spec': ('flag', None, None, 'enable_linear_replayssm_spec'),
     '--enable-linear-replayssm-spec': ('flag', None, None, 'enable_linear_replayssm_spec'),
-    '--enable-scattered-sconv': ('flag', None, None, 'enable_scattered_sconv'),
-    '--enable-waterfill': ('flag', None, None, 'enable_waterfill'),
     '--encoder-transfer-backend': (
         'store', 'str',
         (
@@ -71,31 +61,12 @@ ADDED = {
         'encoder_transfer_backend',
     ),
     '--flashinfer-autotune-skip-ops': ('list', 'str', None, 'flashinfer_autotune_skip_ops'),
-    '--flexkv-config-file': ('store', 'str', None, 'flexkv_config_file'),
-    '--fp4-gemm-backend': (
-        'store', 'str',
-        (
-            'auto', 'flashinfer_cudnn', 'flashinfer_cutedsl', 'flashinfer_cutlass', 'flashinfer_trtllm',
-            'marlin',
-        ),
-        'fp4_gemm_runner_backend',
-    ),
-    '--fuseep-mode': ('store', 'int', ('1', '2'), 'fuseep_mode'),
-    '--grpc-http-sidecar-port': ('store', 'int', None, 'smg_http_sidecar_port'),
-    '--grpc-port': ('store', 'int', None, 'grpc_port'),
     '--hicache-storage-backend': (
         'store', 'str',
         (
             'aibrix', 'dynamic', 'eic', 'file', 'hf3fs', 'mooncake', 'mori', 'nixl', 'shm', 'simm',
         ),
         'hicache_storage_backend',
-    ),
-    '--kv-cache-dtype': (
-        'store', 'str',
-        (
-            'auto', 'bf16', 'bfloat16', 'fp4_e2m1', 'fp4_mx_block16', 'fp8_e4m3', 'fp8_e5m2', 'mxfp8', 'nvfp4',
-        ),
-        'kv_cache_dtype',
     ),
     '--linear-attn-backend': (
         'store', 'str',
@@ -134,18 +105,7 @@ ADDED = {
         ),
         'load_format',
     ),
-    '--lora-target-modules': (
-        'list', 'str',
-        (
-            'all', 'down_proj', 'embed_tokens', 'gate_proj', 'gate_up_proj', 'k_proj', 'kv_a_proj_with_mqa',
-            'kv_b_proj', 'lm_head', 'o_proj', 'q_a_proj', 'q_b_proj', 'q_proj', 'qkv_proj', 'qkvr', 'up_proj',
-            'v_proj', 'weights_proj', 'wk', 'wo_ud', 'wq_b',
-        ),
-        'lora_target_modules',
-    ),
     '--mamba-max-states-per-path': ('store', 'int', None, 'mamba_max_states_per_path'),
-    '--max-ep-size': ('store', 'int', None, 'max_ep_size'),
-    '--mm-feature-transport': ('store', 'str', ('cpu', 'cuda_ipc'), 'mm_feature_transport'),
     '--mm-io-worker-num': ('store', 'int', None, 'mm_io_worker_num'),
     '--mm-processor-worker-num': ('store', 'int', None, 'mm_processor_worker_num'),
     '--moe-a2a-backend': (
@@ -166,7 +126,6 @@ ADDED = {
         'moe_runner_backend',
     ),
     '--no-dcp-replicate-q-proj': ('flag', None, None, 'dcp_replicate_q_proj'),
-    '--no-dllm-fdfo': ('flag', None, None, 'dllm_fdfo'),
     '--nsa-decode-backend': (
         'store', 'str',
         (
@@ -183,7 +142,6 @@ ADDED = {
         ),
         'dsa_prefill_backend',
     ),
-    '--optimistic-prefill-attempts': ('store', 'int', None, 'optimistic_prefill_attempts'),
     '--prefill-attention-backend': (
         'store', 'str',
         (
@@ -193,17 +151,6 @@ ADDED = {
             'trtllm_mla', 'wave',
         ),
         'prefill_attention_backend',
-    ),
-    '--quantization': (
-        'store', 'str',
-        (
-            'auto-round', 'auto-round-int8', 'awq', 'awq_marlin', 'bitsandbytes', 'compressed-tensors', 'fp8',
-            'gguf', 'gptq', 'gptq_marlin', 'humming', 'marlin', 'mlx_q4', 'mlx_q8', 'modelopt', 'modelopt_fp4',
-            'modelopt_fp8', 'modelopt_mixed', 'modelslim', 'moe_wna16', 'mxfp4', 'mxfp8', 'mxfp_w4a8',
-            'nvfp4_online', 'petit_nvfp4', 'quark', 'quark_int4fp8_moe', 'quark_mxfp4', 'unquant', 'w4afp8',
-            'w8a8_fp8', 'w8a8_int8',
-        ),
-        'quantization',
     ),
     '--reasoning-parser': (
         'store', 'str',
@@ -215,12 +162,7 @@ ADDED = {
         ),
         'reasoning_parser',
     ),
-    '--retraction-policy': ('store', 'str', ('length', 'priority'), 'retraction_policy'),
     '--return-hidden-states-mode': ('store', 'str', ('full', 'last'), 'return_hidden_states_mode'),
-    '--sidecar': ('store', 'str', None, 'sidecar'),
-    '--sidecar-args': ('store', 'json_list_type', None, 'sidecar_args'),
-    '--smg-grpc-mode': ('flag', None, None, 'smg_grpc_mode'),
-    '--smg-http-sidecar-port': ('store', 'int', None, 'smg_http_sidecar_port'),
     '--speculative-draft-load-format': (
         'store', 'str',
         (
@@ -230,25 +172,6 @@ ADDED = {
         ),
         'speculative_draft_load_format',
     ),
-    '--speculative-draft-model-quantization': (
-        'store', 'str',
-        (
-            'auto-round', 'auto-round-int8', 'awq', 'awq_marlin', 'bitsandbytes', 'compressed-tensors', 'fp8',
-            'gguf', 'gptq', 'gptq_marlin', 'humming', 'marlin', 'mlx_q4', 'mlx_q8', 'modelopt', 'modelopt_fp4',
-            'modelopt_fp8', 'modelopt_mixed', 'modelslim', 'moe_wna16', 'mxfp4', 'mxfp8', 'mxfp_w4a8',
-            'nvfp4_online', 'petit_nvfp4', 'quark', 'quark_int4fp8_moe', 'quark_mxfp4', 'unquant', 'w4afp8',
-            'w8a8_fp8', 'w8a8_int8',
-        ),
-        'speculative_draft_model_quantization',
-    ),
-    '--speculative-dspark-align-verify-tokens-to-graph-tier': (
-        'flag', None,
-        None,
-        'speculative_dspark_align_verify_tokens_to_graph_tier',
-    ),
-    '--speculative-dspark-block-size': ('store', 'int', None, 'speculative_dspark_block_size'),
-    '--speculative-dspark-confidence-sts-path': ('store', 'str', None, 'speculative_dspark_confidence_sts_path'),
-    '--speculative-dspark-sps-table-path': ('store', 'str', None, 'speculative_dspark_sps_table_path'),
     '--speculative-moe-a2a-backend': (
         'store', 'str',
         (
@@ -283,6 +206,4 @@ ADDED = {
 }
 # flags 0.5.17 no longer has
 REMOVED = (
-    '--enable-deepep-waterfill',
-    '--optimistic-prefill-retries',
 )
