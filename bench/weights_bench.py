@@ -177,7 +177,7 @@ def main():
                               [r / o for o, r in zip(stage_times, rsync_synced_times)]), 2),
                           "ours_cpu_s": round(min(stage_cpu), 3), "rsync_a_cpu_s": round(min(rsync_cpu), 3),
                           "ours_includes": "copy hashing each chunk once + fdatasync per file + dir fsyncs + publish",
-                          "workers": args.workers or w.default_workers(),
+                          "workers": args.workers or w.stage_workers(),
                           "loadavg_1min_before_after": [round(x, 2) for x in loads],
                           "bytes_copied": ours_stage["bytes_copied"]}
     if args.profile:

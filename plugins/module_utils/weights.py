@@ -118,6 +118,13 @@ def default_workers():
     return max(1, min(32, os.cpu_count() or 1))
 
 
+def stage_workers():
+    """Copy workers of a stage by default: two per core. A copy waits on the disk (its fdatasync, the
+    journal, pages handed to writeback), and a second worker per core copies and hashes meanwhile;
+    hashing alone (hash_files) keeps one per core."""
+    return max(1, min(32, 2 * (os.cpu_count() or 1)))
+
+
 def sha256_file(path):
     with open(path, "rb") as f:
         if hasattr(hashlib, "file_digest"):  # 3.11+: OpenSSL, GIL released per chunk
@@ -445,7 +452,7 @@ def stage(models_root, repo, commit, manifest, source_dir=None, workers=None, re
     else:
         _make_writable(staging)
     order = sorted(manifest.items(), key=lambda kv: -(kv[1]["size"] or 0))  # big files first: balance
-    with ThreadPoolExecutor(max_workers=workers or default_workers()) as pool:
+    with ThreadPoolExecutor(max_workers=workers or stage_workers()) as pool:
         done = list(pool.map(lambda kv: _stage_one(source_dir, staging, kv[0], kv[1], copy), order))
     missing = [d["file"] for d in done if d.get("error")]
     if missing:
