@@ -10,9 +10,9 @@ bench/ call it directly).
 Layout (docs/interfaces.md):
     <root>/<org>--<name>@<commit>/           published, read-only, never modified in place
     <root>/.staging/<org>--<name>@<commit>/  being filled; renamed into place when complete and verified
-Copy: one pass per file (read a chunk once, write it, hash it); the file's data is on disk (fdatasync)
-before ``<file>.part`` is renamed to ``<file>``, and the directories are fsynced before the publishing
-rename. Resume: a later run keeps complete files (they are hashed again before publish) and continues a
+Copy: one pass per file (read a chunk once, write it, hash it), written steps handed to the disk as the
+copy goes on; the file's data is on disk (fdatasync) before ``<file>.part`` is renamed to ``<file>``, and
+the directories are fsynced before the publishing rename. Resume: a later run keeps complete files (they are hashed again before publish) and continues a
 ``.part`` from its current size (its prefix is read back once and hashed, so the digest is of the whole
 file); a kept file or prefix whose digest turns out wrong is copied again from scratch once.
 """
