@@ -7,7 +7,8 @@
      median of the per-round ratios is reported next to the ratio of the medians.
   2. first stage from a mirror: weights.stage (copy with sha256 in the same pass, fdatasync of every
      file and fsync of every directory before the atomic publish) vs `rsync -a` (copy only, nothing
-     synced to disk); goal >= 0.9x
+     synced to disk); goal >= 0.9x. Rounds alternate which side goes first, with a `sync` before each
+     round so no side pays for the other's writeback; the load average before and after is printed.
   3. re-stage of the unchanged model: bytes moved and seconds; goal 0 bytes, <= 2 s
 
 Test data: a few hundred MB of random files shaped like a sharded checkpoint (generated, not a model).
@@ -17,8 +18,9 @@ reports CPU seconds (user + system) of each side: on a shared machine they move 
 and the median of the per-round ratios (each round runs ours then rsync back to back), which load drift
 moves less than the ratio of the two best times.
 --profile adds where the stage's time goes (seconds summed over the workers): reads, writes, fdatasync
-per file, directory/manifest fsyncs, and the rest of the copy loop (sha256 and Python).
-Usage: bench/weights_bench.py [--mb 512] [--repeat 5] [--dir /tmp/specdeploy-bench] [--profile]
+per file, the early writeback hints, directory/manifest fsyncs, and the rest of the copy loop (sha256
+and Python).
+Usage: bench/weights_bench.py [--mb 512] [--repeat 5] [--dir /tmp/specdeploy-bench] [--profile] [--workers N]
 """
 import argparse
 import json
@@ -62,7 +64,7 @@ def median(xs):
     return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2.0
 
 
-def profile_stage(models, man, src):
+def profile_stage(models, man, src, workers=0):
     """One more first stage with the weights module's system calls timed (summed over the workers)."""
     import threading
     spent, lock, saved = {}, threading.Lock(), []
@@ -81,18 +83,18 @@ def profile_stage(models, man, src):
         setattr(owner, name, call)
 
     for owner, name, key in ((w.os, "preadv", "read"), (w.os, "pwrite", "write"),
-                             (w.os, "fdatasync", "fdatasync_files"),
+                             (w.os, "fdatasync", "fdatasync_files"), (w.os, "posix_fadvise", "writeback_start"),
                              (w.os, "fsync", "fsync_dirs_manifest"), (w, "_copy_hashed", "copy_loop_total")):
         timed(owner, name, key)
     t = time.perf_counter()
     try:
-        w.stage(models, "bench/model", "c0", man, source_dir=src)
+        w.stage(models, "bench/model", "c0", man, source_dir=src, workers=workers)
     finally:
         for owner, name, real in reversed(saved):
             setattr(owner, name, real)
     out = {k: round(v, 3) for k, v in sorted(spent.items())}
     out["sha256_and_python"] = round(spent["copy_loop_total"] - sum(
-        spent.get(k, 0.0) for k in ("read", "write", "fdatasync_files")), 3)
+        spent.get(k, 0.0) for k in ("read", "write", "fdatasync_files", "writeback_start")), 3)
     out["wall"] = round(time.perf_counter() - t, 3)
     return out
 
@@ -103,6 +105,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--dir", default="/tmp/specdeploy-bench")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--workers", type=int, default=0, help="stage workers (0: the module's default)")
     args = ap.parse_args()
     cores = os.cpu_count() or 1
     src = os.path.join(args.dir, "mirror")
@@ -127,25 +130,37 @@ def main():
         return r.ru_utime + r.ru_stime
 
     stage_times, rsync_times, stage_cpu, rsync_cpu, rsync_synced_times = [], [], [], [], []
-    ours_stage = {}
-    for i in range(args.repeat + 1):
-        clean()
+    def run_ours():
         t, c = time.perf_counter(), cpu(resource.RUSAGE_SELF)
-        ours_stage = w.stage(models, "bench/model", "c0", man, source_dir=src)
-        ts, cs = time.perf_counter() - t, cpu(resource.RUSAGE_SELF) - c
+        res = w.stage(models, "bench/model", "c0", man, source_dir=src, workers=args.workers)
+        return res, time.perf_counter() - t, cpu(resource.RUSAGE_SELF) - c
+
+    def run_rsync():
         t, c = time.perf_counter(), cpu(resource.RUSAGE_CHILDREN)
         subprocess.run(["rsync", "-a", src + "/", dst_rsync + "/"], check=True)
         tr, cr = time.perf_counter() - t, cpu(resource.RUSAGE_CHILDREN) - c
         # reference only: the same copy made durable as ours is (coreutils `sync --data` = fdatasync per file)
         t = time.perf_counter()
         subprocess.run(["sync", "--data"] + [os.path.join(dst_rsync, r) for r in man], check=True)
-        tsync = time.perf_counter() - t
+        return tr, cr, time.perf_counter() - t
+
+    loads = [os.getloadavg()[0]]
+    for i in range(args.repeat + 1):
+        clean()
+        subprocess.run(["sync"], check=True)  # neither side pays for the other's (or the last round's) writeback
+        if i % 2:  # alternate which side goes first: load drift within a round favours neither
+            tr, cr, tsync = run_rsync()
+            ours_stage, ts, cs = run_ours()
+        else:
+            ours_stage, ts, cs = run_ours()
+            tr, cr, tsync = run_rsync()
         if i:  # first round warms up
             stage_times.append(ts)
             rsync_times.append(tr)
             rsync_synced_times.append(tr + tsync)
             stage_cpu.append(cs)
             rsync_cpu.append(cr)
+    loads.append(os.getloadavg()[0])
     pairs = sorted(r / o for o, r in zip(stage_times, rsync_times))
     out["first_stage"] = {"ours_s": round(min(stage_times), 3), "rsync_a_s": round(min(rsync_times), 3),
                           "ours_median_s": round(median(stage_times), 3), "rsync_a_median_s": round(median(rsync_times), 3),
@@ -162,10 +177,13 @@ def main():
                               [r / o for o, r in zip(stage_times, rsync_synced_times)]), 2),
                           "ours_cpu_s": round(min(stage_cpu), 3), "rsync_a_cpu_s": round(min(rsync_cpu), 3),
                           "ours_includes": "copy hashing each chunk once + fdatasync per file + dir fsyncs + publish",
+                          "workers": args.workers or w.stage_workers(),
+                          "loadavg_1min_before_after": [round(x, 2) for x in loads],
                           "bytes_copied": ours_stage["bytes_copied"]}
     if args.profile:
         clean()
-        out["first_stage"]["profile_s"] = profile_stage(models, man, src)
+        subprocess.run(["sync"], check=True)
+        out["first_stage"]["profile_s"] = profile_stage(models, man, src, args.workers)
 
     # 1. deep verify of the published copy vs parallel sha256sum on the same files
     clean()

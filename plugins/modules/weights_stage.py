@@ -70,7 +70,7 @@ options:
     type: bool
     default: false
   workers:
-    description: Parallel copy and hash workers; 0 = one per core.
+    description: Parallel copy and hash workers; 0 = two per core for action=stage (a copy waits on the disk), one per core for hashing alone.
     type: int
     default: 0
   reserve_bytes:

@@ -1,5 +1,7 @@
 """weights module_utils: real files on real filesystems (tmp_path), a real SIGKILL mid-copy, and the
 drafter check on the lab's generated config.json files."""
+import errno
+import hashlib
 import json
 import os
 import signal
@@ -233,6 +235,79 @@ def test_every_file_is_on_disk_before_the_publishing_rename(src, tmp_path, monke
         assert os.path.dirname(os.path.join(staging, rel)) in synced, rel
     assert os.path.join(staging, w.MANIFEST_NAME) in synced
     assert ("sync", os.path.realpath(root)) in events[publish:]
+
+
+def test_flipped_byte_after_the_copy_handed_data_to_disk_is_refused_with_both_hashes(tmp_path, monkeypatch):
+    """The copy hands written steps to the disk while it goes on (early writeback): a byte flipped in the
+    source past the first handed step is still refused, the message names the file with the manifest's
+    and the copied bytes' sha256, and nothing is published or left staged."""
+    big = os.urandom(w.WRITEBACK_STEP + w.WRITEBACK_STEP // 2)
+    src = make_source(tmp_path / "mirror", {"config.json": b"{}", BIG: big})
+    man = w.make_manifest(src)
+    flipped = bytearray(big)
+    flipped[w.WRITEBACK_STEP + 4321] ^= 0x01
+    with open(os.path.join(src, BIG), "wb") as f:
+        f.write(flipped)
+    handed = []
+    real = os.posix_fadvise
+    monkeypatch.setattr(w.os, "posix_fadvise", lambda fd, off, n, advice: (handed.append((off, n)),
+                                                                          real(fd, off, n, advice))[1])
+    root = str(tmp_path / "models")
+    with pytest.raises(w.WeightsError) as e:
+        w.stage(root, REPO, COMMIT, man, source_dir=src)
+    assert handed and handed[0] == (0, w.WRITEBACK_STEP), "the first step is handed to the disk before the end"
+    msg = str(e.value)
+    assert "%s: sha256 %s, manifest says %s" % (BIG, hashlib.sha256(flipped).hexdigest(), man[BIG]["sha256"]) in msg
+    assert e.value.files == [BIG] and "Nothing was published" in msg
+    assert not os.path.exists(os.path.join(root, "lab--tiny@" + COMMIT))
+    assert not os.path.exists(os.path.join(_staging(root), BIG))
+    assert not os.path.exists(os.path.join(_staging(root), BIG + ".part"))
+
+
+@pytest.mark.parametrize("refusal", [OSError(errno.EINVAL, "Invalid argument"), AttributeError("posix_fadvise")])
+def test_filesystem_refusing_the_writeback_hint_still_stages_durably(src, tmp_path, monkeypatch, refusal):
+    """Early writeback is a hint: where the filesystem refuses it (or the platform lacks it) the stage
+    publishes the same verified bytes, each file still fdatasynced before its rename."""
+    monkeypatch.setattr(w, "WRITEBACK_STEP", 1024 * 1024)  # the 3 MiB model file crosses it
+
+    def refuse(*_a):
+        raise refusal
+    synced = []
+    real_fdatasync = os.fdatasync
+    monkeypatch.setattr(w.os, "posix_fadvise", refuse)
+    monkeypatch.setattr(w.os, "fdatasync", lambda fd: (synced.append(os.readlink("/proc/self/fd/%d" % fd)),
+                                                       real_fdatasync(fd))[1])
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    r = w.stage(root, REPO, COMMIT, man, source_dir=src)
+    assert r["bytes_copied"] == sum(e["size"] for e in man.values())
+    assert w.verify_dir(r["path"], man) == []
+    staging = os.path.realpath(_staging(root))
+    assert sorted(synced) == sorted(os.path.join(staging, rel + ".part") for rel in man)
+
+
+def test_disk_full_mid_copy_publishes_nothing_and_the_next_run_resumes(src, tmp_path, monkeypatch):
+    """A write that fails mid-file (ENOSPC after the first steps): the error reaches the caller, nothing
+    is published, and a later run continues the .part and publishes the source byte for byte."""
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    real_pwrite, calls = os.pwrite, []
+
+    def full(fd, data, off):
+        calls.append(off)
+        if len(calls) > 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_pwrite(fd, data, off)
+    monkeypatch.setattr(w.os, "pwrite", full)
+    with pytest.raises(OSError, match="No space left"):
+        w.stage(root, REPO, COMMIT, man, source_dir=src, workers=1)
+    assert not os.path.exists(os.path.join(root, "lab--tiny@" + COMMIT))
+    monkeypatch.setattr(w.os, "pwrite", real_pwrite)
+    r = w.stage(root, REPO, COMMIT, man, source_dir=src)
+    assert r["files_resumed"] == 1 and r["bytes_copied"] < sum(e["size"] for e in man.values())
+    with open(os.path.join(src, BIG), "rb") as a, open(os.path.join(r["path"], BIG), "rb") as b:
+        assert a.read() == b.read()
+    assert w.verify_dir(r["path"], man) == []
 
 
 def test_empty_and_one_byte_files_stage(tmp_path):
