@@ -189,3 +189,18 @@ def test_lab_figures_logged_by_sglang(model, mfs, cap, pre, logged):
     f = memfit.fit({"mem_fraction_static": mfs, "device": "cpu"}, args, cfg,
                    device_memory_bytes=int(pre * GIB), target_dir=os.path.join(MODELS, model))
     assert f["kv_tokens"] == logged
+
+
+def test_the_release_record_keeps_the_capacity():
+    from ansible_collections.specdeploy.sglang.plugins.module_utils import server_plan
+    out = flags_run.run_flags({"spec": spec(tp=2), "gpus": pro6000(2), "mode": "static",
+                               "target_config": target_cfg(), "draft_config": draft_cfg()})
+    assert out["ok"], out["errors"]
+    inst = {"name": "main", "spec": spec(tp=2)}
+    settings = {"root": "/opt/specdeploy", "lock_hash": "L", "python": "/v/bin/python", "validator": "sglang_flags",
+                "smoke": {"timeout": 600}}
+    observed = {"links": {"current": None, "previous": None}, "records": {}, "releases": [], "unit_sha256": None,
+                "unit_state": {"ActiveState": "inactive"}, "replaced": {}, "secrets_sha256": None,
+                "secrets_pending": False}
+    p = server_plan.plan(inst, settings, observed, validation=dict(out, validator="sglang_flags"), unit_text="[Service]\n")
+    assert p["record"]["validation"]["memory_fit"]["kv_tokens"] == 1011720
