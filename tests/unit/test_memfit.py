@@ -183,6 +183,19 @@ LAB_RUNS = [
 ]
 
 
+def test_lab_cap_and_running_requests_as_sglang_logged():
+    # mid, mfs 0.2, --max-total-tokens 8192 --max-running-requests 8192: SGLang logged pre 14.2557, available
+    # 12.5887, rest 1271459840 B, "#tokens: 8192", "max_running_requests was reduced from the requested 8192 to
+    # 4096", "KV pool holds 8192 tokens, fewer than --context-length 32768"
+    pre, available, rest = 14.255657196044922, 12.588665008544922, 1271459840
+    assert int((available - pre * 0.8) * GIB) == rest
+    f = memfit.fit({"mem_fraction_static": 0.2, "device": "cpu", "max_running_requests": 8192},
+                   {"max_total_tokens": 8192}, engine.load_config(LAB_MID), device_memory_bytes=int(pre * GIB))
+    assert min(rest // f["kv_bytes_per_token"], 8192) == 8192 == f["kv_tokens"] and f["kv_tokens_capped"]
+    assert f["max_running_requests_effective"] == 4096 and f["max_running_requests_fits"] is False
+    assert f["context_fits"] is False and f["status"] == "tight"
+
+
 @pytest.mark.parametrize("cfg_path,mfs,cap,pre,available,rest,logged", LAB_RUNS)
 def test_lab_figures_logged_by_sglang(cfg_path, mfs, cap, pre, available, rest, logged):
     cfg = engine.load_config(cfg_path)
