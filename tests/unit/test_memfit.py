@@ -171,6 +171,9 @@ def test_unmodelled_architectures_are_unknown_not_wrong():
     quant = dict(target_cfg(), quantization_config={"quant_method": "fp8"})
     f = memfit.fit({"mem_fraction_static": 0.85}, {}, quant, gpus=pro6000(1))
     assert f["status"] == "unknown" and "quantized" in f["reason"]
+    odd = dict(target_cfg(), num_experts=8, moe_intermediate_size="big")
+    f = memfit.fit({"mem_fraction_static": 0.85}, {}, odd, gpus=pro6000(1))
+    assert f["status"] == "unknown" and "config.json" in f["reason"]
 
 
 # SGLang 0.5.23 on CPU (lab), started with lab/memfit/run.sh (the lab's server flags; sitecustomize.py there logs

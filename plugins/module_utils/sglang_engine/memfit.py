@@ -225,6 +225,9 @@ def fit(r, args, target_cfg, draft_cfg=None, gpus=None, device_memory_bytes=None
     except Unknown as e:
         out["status"] = "unknown"
         out["reason"] = str(e)
+    except (TypeError, ValueError, ZeroDivisionError, AttributeError) as e:  # a config.json of unexpected shape
+        out["status"] = "unknown"
+        out["reason"] = "cannot read the model's geometry from its config.json (%s: %s)" % (type(e).__name__, e)
     return out
 
 
