@@ -174,11 +174,12 @@ def kv_cell_bytes(cfg, tp, pp, dtype_bytes, layers=None):
 def _weights_per_gpu(cfg, model_dir, tp, pp, dtype_bytes, draft_kind=None):
     """(bytes per GPU, source). From the files when at hand (split by the architecture's count when it
     can be made), else from the parameter count of the config.json."""
+    why = None
     try:
         sharded, replicated, vocab = param_split(cfg, draft_kind)
-        counted = True
     except Unknown as e:
-        counted, why = False, str(e)
+        why = str(e)
+    counted = why is None
     on_disk, source = files_bytes(model_dir)
     if on_disk is not None:
         if not counted:
@@ -250,8 +251,8 @@ def _fit(out, r, args, target_cfg, draft_cfg, gpus, device_memory_bytes, target_
         dlayers = _geometry(draft_cfg)["layers"]
         if kind:
             # the drafter's own KV pool, per token (speculative/dflash_utils.py dflash_draft_cell_size_per_token)
-            cell += kv_cell_bytes(draft_cfg, tp, 1, kv_dtype_bytes(args.get("speculative_draft_kv_cache_dtype")
-                                                                  or args.get("kv_cache_dtype"), dbytes))
+            draft_kv = args.get("speculative_draft_kv_cache_dtype") or args.get("kv_cache_dtype")
+            cell += kv_cell_bytes(draft_cfg, tp, 1, kv_dtype_bytes(draft_kv, dbytes))
         else:
             # EAGLE/STANDALONE: the target's cell scaled by draft layers / target layers
             cell += int(cell * dlayers / max(_geometry(target_cfg)["layers"], 1))
@@ -331,11 +332,11 @@ def check_memory(result, r, args, target_cfg, draft_cfg, gpus, rel, read_paths=T
             result.warn("MEMORY_FIT_UNKNOWN", "memory fit not predicted: %s." % f["reason"])
         return f
     if f["context_fits"] is False:
-        result.warn("MEMORY_CONTEXT_EXCEEDS_KV", "the KV cache holds at most %d tokens per GPU, fewer than "
+        result.warn("MEMORY_CONTEXT_EXCEEDS_KV", "the KV cache holds at most %s tokens per GPU, fewer than "
                     "context_length %s: one full-length request cannot fit (SGLang warns and truncates). Lower "
                     "context_length or raise mem_fraction_static." % (f["kv_tokens"], f["context_length"]))
     if f["max_running_requests_fits"] is False:
         result.warn("MEMORY_RUNNING_REQUESTS_REDUCED", "max_running_requests %s is above half the KV capacity "
-                    "(%d tokens): SGLang lowers it to %d." % (f["max_running_requests"], f["kv_tokens"],
-                                                             f["max_running_requests_effective"]))
+                    "(%s tokens): SGLang lowers it to %s." % (
+                        f["max_running_requests"], f["kv_tokens"], f["max_running_requests_effective"]))
     return f
