@@ -17,7 +17,7 @@ PYTHONPATH=$here SGLANG_USE_CPU_ENGINE=1 SPECDEPLOY_LAB_SHIM_MODULES=sgl_kernel,
   --host 127.0.0.1 --port "$port" "$@" > "$log" 2>&1 &
 pid=$!
 for _ in $(seq 1 900); do
-  grep -q "fired up\|leave no GPU memory\|Not enough memory" "$log" && break
+  grep -q "fired up\|leave no GPU memory\|Not enough memory" "$log" 2>/dev/null && break
   kill -0 $pid 2>/dev/null || break
   sleep 1
 done

@@ -182,6 +182,7 @@ LAB_MID = os.path.join(ROOT, "lab", "memfit", "mid-qwen3.json")
 LAB_RUNS = [
     # (config, mem_fraction_static, --max-total-tokens, pre, available, rest bytes, logged #tokens or None = refused)
     (LAB_MID, 0.06, None, 11.9766845703125, 12.224346160888672, 1037516636, 31662),
+    (os.path.join(MODELS, "tiny-qwen3"), 0.05, 4096, 10.1812744140625, 10.082042694091797, 440053760, 4096),
     (LAB_MID, 0.02, None, 16.949748992919922, 16.283008575439453, None, None),
 ]
 
@@ -212,8 +213,11 @@ def test_lab_figures_logged_by_sglang(cfg_path, mfs, cap, pre, available, rest, 
         assert f["min_mem_fraction_static"] < 1 - available / pre
         return
     assert int(budget * GIB) == rest
-    # SGLang's pool = its rest // the engine's bytes per token (4 KV heads x (128 + 128) x 16 layers x 2 bytes)
-    assert f["kv_bytes_per_token"] == 32768 and rest // f["kv_bytes_per_token"] == logged
+    # SGLang's pool = its rest // the engine's bytes per token (mid: 4 KV heads x (128 + 128) x 16 layers x 2 bytes;
+    # tiny: 2 x (16 + 16) x 2 x 2), capped by --max-total-tokens
+    geometry = memfit._geometry(cfg)
+    assert f["kv_bytes_per_token"] == geometry["kv_heads"] * 2 * geometry["head_dim"] * geometry["layers"] * 2
+    assert min(rest // f["kv_bytes_per_token"], cap or rest) == logged
 
 
 def test_the_release_record_keeps_the_capacity():
