@@ -314,7 +314,8 @@ def plan(instance, settings, observed, mode="deploy", validation=None, unit_text
             "validation": {"validator": validation.get("validator") or settings.get("validator"),
                            "ok": bool(validation.get("ok")), "resolved": target_resolved,
                            "overrides": validation.get("overrides") or [],
-                           "notes": _validation_summary(validation, None)["notes"]},
+                           "notes": _validation_summary(validation, None)["notes"],
+                           "memory_fit": validation.get("memory_fit")},
             "smoke": None}
         out["validation"] = _validation_summary(validation, settings.get("validator"))
         old_record = records.get(current) if current else None

@@ -58,7 +58,7 @@ def argument_spec():
 
 # exit codes of tools/specdeploy-preflight (and `rc` of the result)
 EXIT_PASSED, EXIT_FAILED, EXIT_INPUT, EXIT_NOTHING_CHECKED = 0, 1, 2, 3
-VERDICT_KEYS = ("ok", "errors", "notes", "argv", "resolved", "overrides", "tree_verify")
+VERDICT_KEYS = ("ok", "errors", "notes", "argv", "resolved", "overrides", "tree_verify", "memory_fit")
 # the collection's root (checkout or installed copy): <root>/plugins/module_utils/this file
 COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -69,7 +69,7 @@ def _err(code, message, field=None, stage="input"):
 
 def _failed_verdict(*errors):
     return {"ok": False, "errors": list(errors), "notes": [], "argv": [], "resolved": {}, "overrides": [],
-            "tree_verify": None, "judged_by": "preflight"}
+            "tree_verify": None, "memory_fit": None, "judged_by": "preflight"}
 
 
 def instances_of(hostvars):
@@ -253,6 +253,9 @@ def format_lines(verdicts, without=(), status=None):
                     extra = " draft_tokens=%s topk=%s" % (
                         r.get("speculative_num_draft_tokens"), r.get("speculative_eagle_topk"))
                 tree = (" tree=%s" % v["tree_verify"]) if v.get("tree_verify") else ""
+                fit = v.get("memory_fit") or {}
+                if fit.get("kv_tokens"):
+                    tree += " kv=%d tokens/GPU (weights %.1f GiB/GPU)" % (fit["kv_tokens"], fit["weights_bytes"] / 2.0 ** 30)
                 lines.append("OK    %s: %s%s%s (%d notes)%s" % (label, algo, extra, tree, len(v["notes"]), by))
             else:
                 errors = "; ".join("[%s] %s" % (e["code"], e["message"]) for e in v["errors"])

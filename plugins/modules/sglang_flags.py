@@ -73,8 +73,8 @@ options:
   gpus:
     description:
       - GPU facts of the host (the gpu_facts module's list; each item may carry C(name) and
-        C(compute_capability) such as C(12.0)). An empty list means a host without a visible GPU.
-        Omitted means GPU checks are skipped (with a warning).
+        C(compute_capability) such as C(12.0), and C(memory_total_mib) for the memory fit). An empty list
+        means a host without a visible GPU. Omitted means GPU checks are skipped (with a warning).
     type: list
     elements: dict
   capabilities:
@@ -196,6 +196,17 @@ tree_verify:
   description: The tree-verify flavor rendered for C(verify=tree), or null.
   returned: always
   type: str
+memory_fit:
+  description:
+    - The memory fit per GPU (docs/memory-fit.md) - C(status) (V(fits), V(tight), V(refused), V(unknown) with
+      C(reason)), C(device_memory_bytes), C(budget_bytes), C(target_weights_bytes), C(draft_weights_bytes) (with
+      their C(*_source)), C(min_mem_fraction_static), C(kv_bytes), C(kv_bytes_per_token), C(kv_tokens),
+      C(kv_tokens_capped), C(context_length), C(context_fits), C(full_context_requests), C(max_running_requests),
+      C(max_running_requests_fits), C(max_running_requests_effective), C(refusal).
+    - A V(refused) fit is the error C(MEMORY_WEIGHTS_EXCEED_BUDGET). Without the GPUs' memory the fit is
+      V(unknown) and never refuses.
+  returned: when the spec or argv got as far as the checks
+  type: dict
 unit_exec_lines:
   description: The argv escaped for a systemd C(ExecStart) (C(%) and C($) doubled, quoted where needed), one flag per line.
   returned: always

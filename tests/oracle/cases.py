@@ -197,6 +197,7 @@ LATER_ONLY = {
     "TRTLLM_MHA_SM120": "trtllm_mha prefill is SM100-only: fails when the backend initialises",
     "HYBRID_GDN_BACKEND": "hybrid GDN backend check runs with the model config at worker start",
     "GPU_COUNT": "GPU count is checked when workers bind devices",
+    "MEMORY_WEIGHTS_EXCEED_BUDGET": "the KV budget is profiled after the weights load (worker start)",
     "DRAFT_ARCHITECTURE": "unknown draft class: a generic class loads (worker start)",
     "DRAFT_LAYER_IDS": "layer selection fails at draft load", "DRAFT_LAYER_IDS_RANGE": "out-of-range id fails at draft load",
     "DRAFT_MASK_TOKEN": "mask token checked at draft load", "DRAFT_MASK_TOKEN_VOCAB": "mask token vs vocab at draft load",

@@ -30,6 +30,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.co
     TREE_FLAVORS, TREE_ORDER, Refused, Result, is_int,
 )
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.gpu import check_gpus, platform_from_gpus  # noqa: F401
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.memfit import check_memory
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.messages import code_for_sglang_message  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.parse import parse_argv, strip_program  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.releases import KNOWN_VERSIONS, RELEASES, known_versions_text, version_rules  # noqa: F401
@@ -40,7 +41,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.sy
 _MTP_TARGETS = re.compile(r"(Deepseek|Glm4Moe|GlmMoeDsa|BailingMoe|MistralLarge3|Pixtral|HYV|Qwen4Exp)")
 
 
-def _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides, tree_flavor, platform):
+def _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides, tree_flavor, platform, read_paths=True):
     version = rel["version"]
     try:
         r = resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor)
@@ -74,6 +75,7 @@ def _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides
                          "(/etc/specdeploy/<instance>.env), never in the spec, the unit or the release record." % k,
                          field="env.%s" % k, stage="input")
     check_gpus(gpus, rel, r, args, target_cfg, result)
+    check_memory(result, r, args, target_cfg, draft_cfg, gpus, rel, read_paths)
     return result
 
 
@@ -156,7 +158,7 @@ def validate_argv(argv, version, env=None, gpus=None, draft_config=None, target_
                      "drafter's block size." % ndt, field="speculative_num_draft_tokens", stage="load")
     draft_cfg, target_cfg = _load_configs(result, args, draft_config, target_config, read_paths)
     platform = platform_from_gpus(gpus if isinstance(gpus, list) else None)
-    return _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides, flavor, platform)
+    return _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides, flavor, platform, read_paths)
 
 
 def validate(spec, gpus=None, draft_config=None, target_config=None, capabilities=None, allow_overrides=(),

@@ -60,6 +60,7 @@ class Result(object):
         self.env = {}
         self.capabilities = None
         self.tree_verify = None
+        self.memory_fit = None
         self.sglang_verdict = {"accepted": True, "code": None, "stage": None, "message": None}
 
     @property
@@ -81,6 +82,7 @@ class Result(object):
             "notes": list(self.warnings), "resolved": dict(self.resolved), "overrides": list(self.overrides),
             "capabilities": self.capabilities, "tree_verify": self.tree_verify,
             "sglang_verdict": dict(self.sglang_verdict),
+            "memory_fit": dict(self.memory_fit) if self.memory_fit else None,
             "unit_exec_lines": unit_exec_lines(self.argv),
         }
 

@@ -41,6 +41,8 @@ _SGLANG_MESSAGES = (
     ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1"),
     ("TRTLLM_MHA_GPU", r"TRTLLM MHA backend for (prefill|decode)"),
     ("TRTLLM_MHA_SM120_FP8", r"TRTLLM FMHAv2 prefill on SM120"),
+    ("MEMORY_WEIGHTS_EXCEED_BUDGET", r"Loaded weights leave no GPU memory for the KV cache|Not enough memory\. Please "
+     r"try to increase --mem-fraction-static"),
     ("CONTEXT_TOO_LONG", r"User-specified context_length \(\d+\) is greater than the derived"),
     ("WATERMARK_ALGORITHM", r"enable-watermark supports speculative algorithms"),
     ("BASE_GPU_ID", r"base_gpu_id must be non-negative"),

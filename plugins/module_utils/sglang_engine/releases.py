@@ -73,6 +73,7 @@ _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 #   mask_token_id_top_level  parse_dflash_draft_config reads mask_token_id at the top level too
 #   draft_archs              DFLASH draft architectures the release registers
 #   meta_info                /generate meta_info names of the draft count fields (correct, proposed)
+#   kv_budget_message        what the release prints when the weights leave no room for the KV cache
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
 ORDER = (
     "0.5.11",
@@ -144,6 +145,8 @@ _CHANGES = {
         "parser": "0.5.14",
         "parser_derived": None,
         "dflash_overlap_off": False,
+        # the KV budget check names loaded weights (target + draft) and the minimum fraction
+        "kv_budget_message": "\"Loaded weights leave no GPU memory for the KV cache\"",
     },
     "0.5.13.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.13.post1",
@@ -195,6 +198,7 @@ _CHANGES = {
         "pd_decode_radix_algorithms": None,
         "block_verification_algorithms": None,
         "check_base_gpu_id": True,
+        "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,
         "pp_spec_checks": False,
