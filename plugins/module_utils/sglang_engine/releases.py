@@ -72,6 +72,8 @@ _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 #   hybrid_gdn_sm120_backends   None, or the backends hybrid GDN models may use on Blackwell
 #   mask_token_id_top_level  parse_dflash_draft_config reads mask_token_id at the top level too
 #   draft_archs              DFLASH draft architectures the release registers
+#   adaptive_candidate_steps  None (--speculative-adaptive not modelled), or the candidate num_steps of the
+#                            release's default adaptive config (srt/speculative/adaptive_spec_params.py)
 #   meta_info                /generate meta_info names of the draft count fields (correct, proposed)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
 ORDER = (
@@ -111,6 +113,7 @@ _CHANGES = {
         "parser": "0.5.20",
         "parser_derived": None,
         "verified": False,
+        "adaptive_candidate_steps": (0, 1, 3, 5, 7),  # srt/speculative/adaptive_spec_params.py DEFAULT_ADAPTIVE_CONFIG
         "dp_attention_rejected": False,
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120 (not yet checked)
@@ -125,25 +128,32 @@ _CHANGES = {
         "parser_derived": None,
         "verified": False,
     },
-    "0.5.17": {  # parser captured; traits as 0.5.16's (not yet checked against its resolver)
+    "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
         "parser": "0.5.17",
         "parser_derived": None,
         "verified": False,
+        "draft_trtllm_sets_page_size": True,  # srt/arg_groups/overrides.py (observed in its resolver)
     },
     "0.5.15.post1": {  # parser captured; traits as 0.5.15's (not yet checked against its resolver)
         "parser": "0.5.15.post1",
         "parser_derived": None,
         "verified": False,
     },
-    "0.5.15": {  # parser captured; traits as 0.5.14's (not yet checked against its resolver)
+    "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
         "parser": "0.5.15",
         "parser_derived": None,
         "verified": False,
+        # srt/arg_groups/speculative_hook.py _resolve_dflash_draft_attention_backend (observed in its resolver)
+        "draft_backend_at_resolution": True,
+        "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend"),
+        "draft_archs": ("DFlashDraftModel", "DFlashLagunaForCausalLM"),  # srt/models/ registers the Laguna drafter
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
         "parser": "0.5.14",
         "parser_derived": None,
         "dflash_overlap_off": False,
+        # DEFAULT_ADAPTIVE_CONFIG's steps, applied before the EAGLE hook (srt/arg_groups/speculative_hook.py)
+        "adaptive_candidate_steps": (0, 1, 3, 7),
     },
     "0.5.13.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.13.post1",
@@ -204,6 +214,7 @@ _CHANGES = {
         "mask_token_id_top_level": False,
         "draft_archs": ("DFlashDraftModel",),
         "meta_info": {"correct": ("spec_accepted_drafts",), "proposed": ("spec_proposed_drafts",)},
+        "adaptive_candidate_steps": None,
         "verified": True,
     },
     "0.5.16": {
@@ -212,15 +223,11 @@ _CHANGES = {
         "parser_derived": None,
         "window_flag": "--speculative-draft-window-size",
         "deprecated": dict(RENAMED),
-        "draft_backend_at_resolution": True,
-        "algorithm_case_sensitive": False,
-        "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend"),
         "dflash_devices": ("cuda",),
         "dflash_device_message": "DFLASH speculative decoding only supports CUDA device",
         "dflash_overlap_off": False,
         "hybrid_gdn_sm120_backends": ("triton", "trtllm_mha", "flashinfer"),
         "mask_token_id_top_level": True,
-        "draft_archs": ("DFlashDraftModel", "DFlashLagunaForCausalLM"),
         "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
     },
