@@ -95,3 +95,9 @@ def test_add_on_a_known_derived_release_switches_it_to_its_own_capture():
     assert ns["_CHANGES"]["0.5.16"] == {"verified": False, "parser": "0.5.16", "parser_derived": None, "window_flag": "--w"}
     assert ns["_CHANGES"]["0.5.23"] == {"parser": "0.5.23", "parser_derived": None}
     assert tool._own_parser("0.5.16", out) is None
+
+
+def test_a_release_is_verified_only_when_its_entry_says_so():
+    """`verified` is never inherited from the release before: a new entry starts unverified."""
+    for v in E.KNOWN_VERSIONS:
+        assert "verified" in releases._CHANGES[v], v

@@ -99,6 +99,7 @@ _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear (not yet checked)
         "parser": "0.5.22",
         "parser_derived": None,
+        "verified": False,
         # srt/arg_groups/speculative_hook.py and validation_hook.py: the same algorithm lists as 0.5.23's
         "block_verification_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),
         "watermark_algorithms": ("NGRAM", "EAGLE", "EAGLE3"),
@@ -106,32 +107,33 @@ _CHANGES = {
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears (not yet checked against its resolver)
         "parser": "0.5.21",
         "parser_derived": None,
+        "verified": False,
         # srt/managers/: the backward-compat meta_info aliases (spec_accepted_drafts ...) are gone
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
     },
-    "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed (not yet checked)
+    "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         "parser": "0.5.20",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "adaptive_candidate_steps": (0, 1, 3, 5, 7),  # srt/speculative/adaptive_spec_params.py DEFAULT_ADAPTIVE_CONFIG
         "dp_attention_rejected": False,
     },
-    "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120 (not yet checked)
+    "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         "parser": "0.5.19",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "dflash_mixed_chunk_off": False,
         "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
     },
-    "0.5.18": {  # parser captured; traits as 0.5.17's (not yet checked against its resolver)
+    "0.5.18": {  # parser captured; traits as 0.5.17's
         "parser": "0.5.18",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
         "parser": "0.5.17",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "draft_trtllm_sets_page_size": True,  # srt/arg_groups/overrides.py (observed in its resolver)
     },
     "0.5.15.post1": {  # parser captured; traits as 0.5.15's (not yet checked against its resolver)
@@ -142,7 +144,7 @@ _CHANGES = {
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
         "parser": "0.5.15",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         # srt/arg_groups/speculative_hook.py _resolve_dflash_draft_attention_backend (observed in its resolver)
         "draft_backend_at_resolution": True,
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend"),
@@ -151,6 +153,7 @@ _CHANGES = {
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
         "parser": "0.5.14",
         "parser_derived": None,
+        "verified": True,
         "dflash_overlap_off": False,
         # DEFAULT_ADAPTIVE_CONFIG's steps, applied before the EAGLE hook (srt/arg_groups/speculative_hook.py)
         "adaptive_candidate_steps": (0, 1, 3, 7),
@@ -158,19 +161,23 @@ _CHANGES = {
     "0.5.13.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.13.post1",
         "parser_derived": None,
+        "verified": True,
     },
     "0.5.13": {  # parser captured; traits as the release before it
         "parser": "0.5.13",
         "parser_derived": None,
+        "verified": True,
         "eagle_paged_tree_backends": ("flashinfer", "fa3", "triton"),  # server_args.py: the "unstable" message is gone
     },
     "0.5.12.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.12.post1",
         "parser_derived": None,
+        "verified": True,
     },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
         "parser": "0.5.12",
         "parser_derived": None,
+        "verified": True,
         "window_flag": "--speculative-draft-window-size",
         "deprecated": {"--speculative-dflash-draft-window-size": "--speculative-draft-window-size"},
         "algorithm_case_sensitive": False,
