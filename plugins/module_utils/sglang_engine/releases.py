@@ -136,10 +136,10 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "draft_trtllm_sets_page_size": True,  # srt/arg_groups/overrides.py (observed in its resolver)
     },
-    "0.5.15.post1": {  # parser captured; traits as 0.5.15's (not yet checked against its resolver)
+    "0.5.15.post1": {  # parser captured; traits as 0.5.15's
         "parser": "0.5.15.post1",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
         "parser": "0.5.15",
