@@ -399,6 +399,15 @@ def test_eagle_trtllm_topk():
     assert "EAGLE_TRTLLM_TOPK" in r.codes()
 
 
+def test_0_5_11_window_flag_is_checked_against_the_block():
+    """0.5.11 names the window speculative_dflash_draft_window_size; its resolver refuses a window below the block
+    (found by its differential run) and the engine reads the same field under that flag."""
+    r = args("0.5.11", "--speculative-num-draft-tokens", "16", "--speculative-dflash-draft-window-size", "1")
+    assert r.codes()[0] == "WINDOW_LT_BLOCK" and "--speculative-dflash-draft-window-size" in r.errors[0]["message"]
+    assert "WINDOW_LT_BLOCK" not in args("0.5.11", "--speculative-num-draft-tokens", "16",
+                                         "--speculative-dflash-draft-window-size", "64").codes()
+
+
 def test_rejection_sampling_needs_eagle_topk_1_from_0_5_14():
     """--speculative-use-rejection-sampling (0.5.14 on): EAGLE/EAGLE3 with topk 1 only; DFLASH ignores it at argument
     time; a release without the flag exits at parsing."""

@@ -34,8 +34,10 @@ RENAMED = {
 }
 
 # argparse dests older parsers use for ServerArgs fields (ServerArgs.from_cli_args maps them: 0.5.11 and
-# 0.5.12 name --tp-size/--dp-size/--pp-size tensor_parallel_size, data_parallel_size, pipeline_parallel_size).
-DEST_ALIASES = {"tensor_parallel_size": "tp_size", "data_parallel_size": "dp_size", "pipeline_parallel_size": "pp_size"}
+# 0.5.12 name --tp-size/--dp-size/--pp-size tensor_parallel_size, data_parallel_size, pipeline_parallel_size),
+# and 0.5.11's name of the DFLASH window (speculative_dflash_draft_window_size: the same checks, under its flag).
+DEST_ALIASES = {"tensor_parallel_size": "tp_size", "data_parallel_size": "dp_size", "pipeline_parallel_size": "pp_size",
+                "speculative_dflash_draft_window_size": "speculative_draft_window_size"}
 
 _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 
