@@ -105,6 +105,11 @@ _CHANGES = {
         # srt/arg_groups/speculative_hook.py and validation_hook.py: the same algorithm lists as 0.5.23's
         "block_verification_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),
         "watermark_algorithms": ("NGRAM", "EAGLE", "EAGLE3"),
+        # as 0.5.23 (observed in its resolver): SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION checked against the
+        # algorithm; pp > 1 with speculation refused by check_server_args (validation_hook.py), not the speculative hook
+        "dp_spec_prefill_env_check": True,
+        "pp_speculation_refused": False,
+        "pp_spec_checks": True,
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears (not yet checked against its resolver)
         "parser": "0.5.21",
