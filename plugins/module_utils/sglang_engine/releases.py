@@ -98,10 +98,10 @@ ORDER = (
 )
 
 _CHANGES = {
-    "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear (not yet checked)
+    "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         "parser": "0.5.22",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (204 cases, 2026-12-01)
         # srt/arg_groups/speculative_hook.py and validation_hook.py: the same algorithm lists as 0.5.23's
         "block_verification_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),
         "watermark_algorithms": ("NGRAM", "EAGLE", "EAGLE3"),
