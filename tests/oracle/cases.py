@@ -95,7 +95,8 @@ case_strategy = st.fixed_dictionaries({
     "env": st.sampled_from([{}] * 14 + [{"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"},
                                          {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"}, {"SGLANG_ENABLE_PP_SPEC": "1"}]),
     "style": st.sampled_from(["plain"] * 20 + ["equals"] * 4 + ["prefix-window", "removed-window", "cuda-graph-max-bs",
-                                                                 "mamba-scheduler", "garbage-int"]),
+                                                                 "mamba-scheduler", "garbage-int",
+                                                                 "ambiguous-prefix", "missing-value"]),
     # outside the DFLASH core (what a new user tries)
     "gpu": st.sampled_from([None] * 3 + ["sm120"] * 2 + ["sm90"]),
     "kv_cache_dtype": often_none(st.sampled_from(["auto", "fp8_e4m3", "fp8_e5m2", "bf16"]), 6),
@@ -104,7 +105,8 @@ case_strategy = st.fixed_dictionaries({
     "parallel": st.sampled_from(["none"] * 14 + ["tp2", "dp2", "dp2-attn", "dp2-attn-lmhead"]),
     "mem_fraction_static": often_none(st.sampled_from([0.5, 0.88]), 8),
     "extra": st.sampled_from(["none"] * 16 + ["mixed-chunk", "no-overlap", "watermark", "pd-decode-radix",
-                                               "adaptive", "block-verification", "multi-layer-eagle", "base-gpu-neg"]),
+                                               "adaptive", "block-verification", "multi-layer-eagle", "base-gpu-neg",
+                                               "rejection-sampling"]),
 })
 
 # Platform facts for GPU-host cases: SGLang's own override (sglang.srt.runtime_context.override_platform,
@@ -130,6 +132,7 @@ EXTRA = {
     "pd-decode-radix": ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-radix-cache"],
     "adaptive": ["--speculative-adaptive"], "block-verification": ["--speculative-use-block-verification"],
     "multi-layer-eagle": ["--enable-multi-layer-eagle"], "base-gpu-neg": ["--base-gpu-id", "-1"],
+    "rejection-sampling": ["--speculative-use-rejection-sampling"],
 }
 PARALLEL = {
     "none": [], "tp2": ["--tp-size", "2"], "dp2": ["--dp-size", "2"], "dp2-attn": ["--dp-size", "2", "--enable-dp-attention"],
@@ -180,6 +183,10 @@ def argv_for(case, dirs):
         argv.extend(["--mamba-scheduler-strategy", "extra_buffer"])
     elif case["style"] == "garbage-int":
         argv.extend(["--speculative-num-steps", "three"])
+    elif case["style"] == "ambiguous-prefix":  # --speculative-num-steps or --speculative-num-draft-tokens
+        argv.extend(["--speculative-num", "3"])
+    elif case["style"] == "missing-value":  # a value-taking flag last, its value forgotten
+        argv.append("--max-running-requests")
     return argv
 
 

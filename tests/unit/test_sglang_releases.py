@@ -68,3 +68,36 @@ def test_captured_tables_tell_releases_apart():
     assert "--speculative-dflash-draft-window-size" not in t["0.5.23"]
     r = E.validate_argv(["--model-path", "/m", "--speculative-draft-window-size", "64"], "0.5.11", read_paths=False)
     assert r.codes()[0] == "PARSE_UNRECOGNIZED" and "later release" in r.errors[0]["message"]
+
+
+def _release_tool():
+    import importlib.machinery
+    import importlib.util
+    path = os.path.join(os.path.dirname(ENGINE), "..", "..", "tools", "sglang-release")
+    loader = importlib.machinery.SourceFileLoader("sglang_release_tool", os.path.abspath(path))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def test_add_on_a_known_derived_release_switches_it_to_its_own_capture():
+    """`tools/sglang-release add 0.5.16` once 0.5.16's table was derived: the entry takes its own table and keeps
+    its traits; a second add changes nothing."""
+    tool = _release_tool()
+    text = ('_CHANGES = {\n    "0.5.16": {\n        "verified": False,\n        "parser": "0.5.23",\n'
+            '        "parser_derived": {\n            "drop": ("--x",),\n            "add": {},\n        },\n'
+            '        "window_flag": "--w",\n    },\n    "0.5.23": {\n        "parser": "0.5.23",\n'
+            '        "parser_derived": None,\n    },\n}\n')
+    out = tool._own_parser("0.5.16", text)
+    ns = {}
+    exec(out, ns)  # noqa: S102 -- the rewritten table must still be Python
+    assert ns["_CHANGES"]["0.5.16"] == {"verified": False, "parser": "0.5.16", "parser_derived": None, "window_flag": "--w"}
+    assert ns["_CHANGES"]["0.5.23"] == {"parser": "0.5.23", "parser_derived": None}
+    assert tool._own_parser("0.5.16", out) is None
+
+
+def test_a_release_is_verified_only_when_its_entry_says_so():
+    """`verified` is never inherited from the release before: a new entry starts unverified."""
+    for v in E.KNOWN_VERSIONS:
+        assert "verified" in releases._CHANGES[v], v

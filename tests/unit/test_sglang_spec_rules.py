@@ -399,6 +399,34 @@ def test_eagle_trtllm_topk():
     assert "EAGLE_TRTLLM_TOPK" in r.codes()
 
 
+def test_0_5_11_window_flag_is_checked_against_the_block():
+    """0.5.11 names the window speculative_dflash_draft_window_size; its resolver refuses a window below the block
+    (found by its differential run) and the engine reads the same field under that flag."""
+    r = args("0.5.11", "--speculative-num-draft-tokens", "16", "--speculative-dflash-draft-window-size", "1")
+    assert r.codes()[0] == "WINDOW_LT_BLOCK" and "--speculative-dflash-draft-window-size" in r.errors[0]["message"]
+    assert "WINDOW_LT_BLOCK" not in args("0.5.11", "--speculative-num-draft-tokens", "16",
+                                         "--speculative-dflash-draft-window-size", "64").codes()
+
+
+def test_rejection_sampling_needs_eagle_topk_1_from_0_5_14():
+    """--speculative-use-rejection-sampling (0.5.14 on): EAGLE/EAGLE3 with topk 1 only; DFLASH ignores it at argument
+    time; a release without the flag exits at parsing."""
+    eagle_argv = ["--model-path", "/m", "--speculative-algorithm", "EAGLE3", "--speculative-draft-model-path", "/e",
+                  "--speculative-num-steps", "3", "--speculative-num-draft-tokens", "8", "--max-running-requests", "8",
+                  "--speculative-use-rejection-sampling"]
+
+    def codes(version, topk, argv=eagle_argv):
+        return S.validate_argv(argv + ["--speculative-eagle-topk", str(topk)], version, target_config=TARGET,
+                               read_paths=False).codes()
+    assert codes("0.5.23", 4)[0] == "REJECTION_SAMPLING_TOPK"
+    assert "REJECTION_SAMPLING_TOPK" not in codes("0.5.23", 1)
+    assert codes("0.5.15", 2)[0] == "REJECTION_SAMPLING_TOPK"
+    assert codes("0.5.13", 1)[0] == "PARSE_UNRECOGNIZED"
+    standalone = [a if a != "EAGLE3" else "STANDALONE" for a in eagle_argv]
+    assert codes("0.5.23", 1, standalone)[0] == "REJECTION_SAMPLING_ALGORITHM"
+    assert not [c for c in args("0.5.23", "--speculative-use-rejection-sampling").codes() if c.startswith("REJECTION")]
+
+
 def test_eagle_page_tree():
     r = check(base_spec(attention_backend="torch_native", speculative={
         "algorithm": "EAGLE3", "draft_model_path": "/e", "num_steps": 3, "eagle_topk": 4, "num_draft_tokens": 8,

@@ -143,10 +143,9 @@ def validate_argv(argv, version, env=None, gpus=None, draft_config=None, target_
         result.error("ARGV_NO_MODEL", "argv has no --model-path: SGLang needs the target model.", field="argv",
                      stage="input")
         return result
-    for k, v in args.items():
-        if isinstance(v, bool) or v is None:
-            continue
-        if k.endswith("_size") and is_int(v) and v < 1 and k in ("tp_size", "dp_size", "pp_size"):
+    for k in ("tp_size", "dp_size", "pp_size"):
+        v = args.get(k)
+        if v is not None and is_int(v) and v < 1:
             result.error("PARALLEL_SIZE", "%s must be >= 1, got %s." % (k, v), field=k, stage="input")
     mfs = args.get("mem_fraction_static")
     if mfs is not None and not 0 < mfs < 1:

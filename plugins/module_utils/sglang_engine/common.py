@@ -98,7 +98,7 @@ class Refused(Exception):
 
 
 def is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
+    return v.__class__ is int or (isinstance(v, int) and not isinstance(v, bool))
 
 
 def truthy_env(env, name):

@@ -51,6 +51,9 @@ _SGLANG_MESSAGES = (
     ("PD_DECODE_RADIX", r"disaggregation-decode-enable-radix-cache is incompatible with speculative"),
     ("BLOCK_VERIFICATION_ALGORITHM", r"use-block-verification only supports EAGLE"),
     ("BLOCK_VERIFICATION_DEVICE", r"use-block-verification only supports CUDA"),
+    ("ADAPTIVE_STEPS", r"is not in the adaptive config candidate_steps"),
+    ("REJECTION_SAMPLING_ALGORITHM", r"use-rejection-sampling is only supported for"),
+    ("REJECTION_SAMPLING_TOPK", r"use-rejection-sampling requires --speculative-eagle-topk=1"),
     ("EAGLE_PARAMS_PARTIAL", r"^AssertionError$|^$"),
     ("EAGLE_TOPK_MISSING", r"'>' not supported between instances of 'NoneType'"),
 )

@@ -74,13 +74,16 @@ def parse_argv(argv, version, extra_flags=None):
         table = dict(table)
         table.update(extra_flags)
     args, used, notes, unrecognized = {}, {}, [], []
+    deprecated = rules["deprecated"]
+    alias = _DEST_ALIASES.get
+    num = NUM.match
     i = 0
     n = len(argv)
     while i < n:
         tok = argv[i]
         i += 1
         if not tok.startswith("--") or tok == "--":
-            if tok.startswith("-") and not NUM.match(tok) and tok != "-":
+            if tok.startswith("-") and not num(tok) and tok != "-":
                 raise Refused("PARSE_UNRECOGNIZED", "unrecognized arguments: %s (short options are not used by "
                               "sglang serve)" % tok, tok)
             unrecognized.append(tok)
@@ -100,21 +103,21 @@ def parse_argv(argv, version, extra_flags=None):
             notes.append(("FLAG_ABBREVIATED", "%s is an abbreviation of %s: write the full flag (a new SGLang flag "
                           "sharing the prefix would make it ambiguous)." % (name, flag)))
         kind, typ, choices, dest = table[flag]
-        dest = _DEST_ALIASES.get(dest, dest)
+        dest = alias(dest, dest)
         if kind == "flag":
             if eq:
                 raise Refused("PARSE_INVALID_VALUE", "argument %s: ignored explicit argument %r" % (flag, inline), flag)
             value = not (flag.startswith("--no-") and not dest.startswith("no_"))
         elif kind == "list":
             vals = [inline] if eq else []
-            while not eq and i < n and (not argv[i].startswith("-") or NUM.match(argv[i])):
+            while not eq and i < n and (not argv[i].startswith("-") or num(argv[i])):
                 vals.append(argv[i])
                 i += 1
             value = [_convert(flag, typ, choices, v) for v in vals]
         else:
             if eq:
                 raw = inline
-            elif i < n and (argv[i][:1] != "-" or NUM.match(argv[i])):
+            elif i < n and (argv[i][:1] != "-" or num(argv[i])):
                 raw = argv[i]
                 i += 1
             elif kind == "optional":
@@ -124,9 +127,9 @@ def parse_argv(argv, version, extra_flags=None):
             value = _convert(flag, typ, choices, raw) if raw is not None else None
         args[dest] = value
         used[dest] = flag
-        if flag in rules["deprecated"]:
+        if flag in deprecated:
             notes.append(("FLAG_DEPRECATED", "'%s' is deprecated in SGLang %s and will be removed: use '%s' instead." % (
-                flag, version, rules["deprecated"][flag])))
+                flag, version, deprecated[flag])))
     if unrecognized:
         removed = [t for t in unrecognized if t.split("=")[0] in releases.RENAMED]
         newer = [t for t in unrecognized if t.split("=")[0] in rules["added_later"]]

@@ -34,8 +34,10 @@ RENAMED = {
 }
 
 # argparse dests older parsers use for ServerArgs fields (ServerArgs.from_cli_args maps them: 0.5.11 and
-# 0.5.12 name --tp-size/--dp-size/--pp-size tensor_parallel_size, data_parallel_size, pipeline_parallel_size).
-DEST_ALIASES = {"tensor_parallel_size": "tp_size", "data_parallel_size": "dp_size", "pipeline_parallel_size": "pp_size"}
+# 0.5.12 name --tp-size/--dp-size/--pp-size tensor_parallel_size, data_parallel_size, pipeline_parallel_size),
+# and 0.5.11's name of the DFLASH window (speculative_dflash_draft_window_size: the same checks, under its flag).
+DEST_ALIASES = {"tensor_parallel_size": "tp_size", "data_parallel_size": "dp_size", "pipeline_parallel_size": "pp_size",
+                "speculative_dflash_draft_window_size": "speculative_draft_window_size"}
 
 _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 
@@ -72,6 +74,8 @@ _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 #   hybrid_gdn_sm120_backends   None, or the backends hybrid GDN models may use on Blackwell
 #   mask_token_id_top_level  parse_dflash_draft_config reads mask_token_id at the top level too
 #   draft_archs              DFLASH draft architectures the release registers
+#   adaptive_candidate_steps  None (--speculative-adaptive not modelled), or the candidate num_steps of the
+#                            release's default adaptive config (srt/speculative/adaptive_spec_params.py)
 #   meta_info                /generate meta_info names of the draft count fields (correct, proposed)
 #   kv_budget_message        what the release prints when the weights leave no room for the KV cache
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
@@ -95,75 +99,95 @@ ORDER = (
 )
 
 _CHANGES = {
-    "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear (not yet checked)
+    "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         "parser": "0.5.22",
         "parser_derived": None,
+        "verified": True,  # its differential run passes (204 cases, 2026-12-01)
         # srt/arg_groups/speculative_hook.py and validation_hook.py: the same algorithm lists as 0.5.23's
         "block_verification_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),
         "watermark_algorithms": ("NGRAM", "EAGLE", "EAGLE3"),
+        # as 0.5.23 (observed in its resolver): SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION checked against the
+        # algorithm; pp > 1 with speculation refused by check_server_args (validation_hook.py), not the speculative hook
+        "dp_spec_prefill_env_check": True,
+        "pp_speculation_refused": False,
+        "pp_spec_checks": True,
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears (not yet checked against its resolver)
         "parser": "0.5.21",
         "parser_derived": None,
+        "verified": False,
         # srt/managers/: the backward-compat meta_info aliases (spec_accepted_drafts ...) are gone
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
     },
-    "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed (not yet checked)
+    "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         "parser": "0.5.20",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (203 cases, 2026-12-01)
+        "adaptive_candidate_steps": (0, 1, 3, 5, 7),  # srt/speculative/adaptive_spec_params.py DEFAULT_ADAPTIVE_CONFIG
         "dp_attention_rejected": False,
     },
-    "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120 (not yet checked)
+    "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         "parser": "0.5.19",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "dflash_mixed_chunk_off": False,
         "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
     },
-    "0.5.18": {  # parser captured; traits as 0.5.17's (not yet checked against its resolver)
+    "0.5.18": {  # parser captured; traits as 0.5.17's
         "parser": "0.5.18",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
-    "0.5.17": {  # parser captured; traits as 0.5.16's (not yet checked against its resolver)
+    "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
         "parser": "0.5.17",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (203 cases, 2026-12-01)
+        "draft_trtllm_sets_page_size": True,  # srt/arg_groups/overrides.py (observed in its resolver)
     },
-    "0.5.15.post1": {  # parser captured; traits as 0.5.15's (not yet checked against its resolver)
+    "0.5.15.post1": {  # parser captured; traits as 0.5.15's
         "parser": "0.5.15.post1",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
-    "0.5.15": {  # parser captured; traits as 0.5.14's (not yet checked against its resolver)
+    "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
         "parser": "0.5.15",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (203 cases, 2026-12-01)
+        # srt/arg_groups/speculative_hook.py _resolve_dflash_draft_attention_backend (observed in its resolver)
+        "draft_backend_at_resolution": True,
+        "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend"),
+        "draft_archs": ("DFlashDraftModel", "DFlashLagunaForCausalLM"),  # srt/models/ registers the Laguna drafter
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
         "parser": "0.5.14",
         "parser_derived": None,
+        "verified": True,
         "dflash_overlap_off": False,
         # the KV budget check names loaded weights (target + draft) and the minimum fraction
         "kv_budget_message": "\"Loaded weights leave no GPU memory for the KV cache\"",
+        # DEFAULT_ADAPTIVE_CONFIG's steps, applied before the EAGLE hook (srt/arg_groups/speculative_hook.py)
+        "adaptive_candidate_steps": (0, 1, 3, 7),
     },
     "0.5.13.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.13.post1",
         "parser_derived": None,
+        "verified": True,
     },
     "0.5.13": {  # parser captured; traits as the release before it
         "parser": "0.5.13",
         "parser_derived": None,
+        "verified": True,
         "eagle_paged_tree_backends": ("flashinfer", "fa3", "triton"),  # server_args.py: the "unstable" message is gone
     },
     "0.5.12.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.12.post1",
         "parser_derived": None,
+        "verified": True,
     },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
         "parser": "0.5.12",
         "parser_derived": None,
+        "verified": True,
         "window_flag": "--speculative-draft-window-size",
         "deprecated": {"--speculative-dflash-draft-window-size": "--speculative-draft-window-size"},
         "algorithm_case_sensitive": False,
@@ -208,23 +232,20 @@ _CHANGES = {
         "mask_token_id_top_level": False,
         "draft_archs": ("DFlashDraftModel",),
         "meta_info": {"correct": ("spec_accepted_drafts",), "proposed": ("spec_proposed_drafts",)},
+        "adaptive_candidate_steps": None,
         "verified": True,
     },
     "0.5.16": {
-        "verified": False,
+        "verified": True,  # its differential run on its captured table passes (203 cases, 2026-12-01)
         "parser": "0.5.16",
         "parser_derived": None,
         "window_flag": "--speculative-draft-window-size",
         "deprecated": dict(RENAMED),
-        "draft_backend_at_resolution": True,
-        "algorithm_case_sensitive": False,
-        "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend"),
         "dflash_devices": ("cuda",),
         "dflash_device_message": "DFLASH speculative decoding only supports CUDA device",
         "dflash_overlap_off": False,
         "hybrid_gdn_sm120_backends": ("triton", "trtllm_mha", "flashinfer"),
         "mask_token_id_top_level": True,
-        "draft_archs": ("DFlashDraftModel", "DFlashLagunaForCausalLM"),
         "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
     },

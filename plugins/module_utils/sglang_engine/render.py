@@ -37,6 +37,19 @@ def _type_name(types):
     return " or ".join({int: "integer", float: "number", str: "string", dict: "mapping", list: "list"}[t] for t in types)
 
 
+def _compiled(schema):
+    """(key, types, default, bools_allowed) per key of `schema`, computed once per schema."""
+    try:
+        return _COMPILED[id(schema)]
+    except KeyError:
+        rows = tuple((k, t, d, bool in t) for k, (t, d) in schema.items())
+        _COMPILED[id(schema)] = rows
+        return rows
+
+
+_COMPILED = {}
+
+
 def _check_keys(data, schema, where, result):
     out = {}
     for key in data:
@@ -45,19 +58,19 @@ def _check_keys(data, schema, where, result):
             hint = (" Did you mean %r?" % close[0]) if close else ""
             result.error("SPEC_UNKNOWN_KEY", "%s has unknown key %r.%s Valid keys: %s." % (
                 where, key, hint, ", ".join(sorted(schema))), field="%s.%s" % (where, key), stage="input")
-    for key, (types, default) in schema.items():
-        value = data.get(key, default)
+    get = data.get
+    for key, types, default, bools in _compiled(schema):
+        value = get(key, default)
         if value is None:
             out[key] = None
             continue
-        ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
-        if not ok:
+        if isinstance(value, types) and (bools or value.__class__ is not bool):
+            out[key] = value
+        else:
             result.error("SPEC_TYPE", "%s.%s must be a %s, got %s %r." % (
                 where, key, _type_name(types), type(value).__name__, value), field="%s.%s" % (where, key),
                 stage="input")
             out[key] = default
-        else:
-            out[key] = value
     return out
 
 

@@ -14,7 +14,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     """Emulate release `rel`'s argument resolution for the speculative settings. Raises Refused."""
     rules = rel
     version = rel["version"]
-    r = {k: args.get(k) for k in RESOLVED_KEYS}
+    r = dict(zip(RESOLVED_KEYS, map(args.get, RESOLVED_KEYS)))
     r["tp_size"] = get(args, "tp_size", 1)
     r["dp_size"] = get(args, "dp_size", 1)
     r["pp_size"] = get(args, "pp_size", 1)
@@ -272,6 +272,21 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
     if target_cfg:
         archs = target_cfg.get("architectures") or [None]
         arch = archs[0]
+    cands = rules["adaptive_candidate_steps"]
+    if cands and args.get("speculative_adaptive") and r["speculative_algorithm"] in ("EAGLE", "EAGLE3") and \
+            topk in (None, 1) and not any(args.get(k) for k in (
+                "enable_dp_attention", "enable_multi_layer_eagle", "enable_two_batch_overlap", "enable_pdmux")):
+        # --speculative-adaptive, where SGLang keeps it on (adaptive_unsupported_reason): its default config's
+        # candidate steps decide num_steps (srt/arg_groups/speculative_hook.py _init_adaptive_speculative_params)
+        topk = 1 if topk is None else topk
+        if steps is None:
+            steps = cands[len(cands) // 2]
+        if steps not in cands:
+            raise Refused("ADAPTIVE_STEPS", "--speculative-num-steps=%s is not in the adaptive config candidate_steps "
+                          "%s (SGLang %s default config). Pass one of those values." % (steps, list(cands),
+                                                                                      rules["version"]),
+                          "speculative_num_steps")
+        ndt = steps + 1
     if steps is None:
         if topk is not None or ndt is not None:
             raise Refused("EAGLE_PARAMS_PARTIAL", "EAGLE: set --speculative-num-steps together with "
@@ -287,12 +302,26 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
             steps = topk = ndt = None
         else:
             steps, topk, ndt = 3, 1, 4
-    if steps is not None and topk is None:
+    if steps is not None and topk is None and "trtllm_mha" in (prefill, r.get("attention_backend")):
         raise Refused("EAGLE_TOPK_MISSING", "EAGLE with --speculative-num-steps needs --speculative-eagle-topk "
                       "(SGLang fails comparing None).", "speculative_eagle_topk")
     if topk is not None and topk > 1 and "trtllm_mha" in (prefill, r.get("attention_backend")):
         raise Refused("EAGLE_TRTLLM_TOPK", "trtllm_mha backend only supports topk = 1 for speculative decoding.",
                       "speculative_eagle_topk")
+    if args.get("speculative_use_rejection_sampling"):
+        # the EAGLE-family hook, right after the trtllm_mha check (srt/arg_groups/speculative_hook.py, every
+        # release with the flag); outside this hook (DFLASH) the flag is not checked at argument time
+        if r["speculative_algorithm"] not in ("EAGLE", "EAGLE3"):
+            raise Refused("REJECTION_SAMPLING_ALGORITHM", "--speculative-use-rejection-sampling is only supported for "
+                          "EAGLE / EAGLE3 / NEXTN, not %s." % r["speculative_algorithm"],
+                          "speculative_use_rejection_sampling")
+        if topk != 1:
+            raise Refused("REJECTION_SAMPLING_TOPK", "--speculative-use-rejection-sampling requires "
+                          "--speculative-eagle-topk=1 (got %s)." % topk, "speculative_eagle_topk")
+    if steps is not None and topk is None:
+        # the first comparison of the missing topk (the paged-tree check) raises a TypeError
+        raise Refused("EAGLE_TOPK_MISSING", "EAGLE with --speculative-num-steps needs --speculative-eagle-topk "
+                      "(SGLang fails comparing None).", "speculative_eagle_topk")
     if topk == 1 and steps is not None and ndt != steps + 1:
         result.warn("SGLANG_OVERRIDE", "speculative_num_draft_tokens is adjusted to speculative_num_steps + 1 (%s) "
                     "when speculative_eagle_topk == 1." % (steps + 1))
