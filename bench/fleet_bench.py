@@ -5,6 +5,14 @@
            vars (inventories/lab/group_vars). Goal: N-host time / 1-host time <= 2.2.
   noop     on the N deployed hosts: a re-run of deploy.yml (changes nothing) vs bench/baseline.yml
            (template + service + uri), alternating, median of --runs each. Goal: <= 1.5.
+  round    on the N deployed hosts (default 2 with `round`): deploy.yml with a new release on every host
+           (an env var of the instance spec changes per run, so every host validates, restarts and is
+           gated), specdeploy_serial 1 (one host per batch), vs SGLang's own start-to-healthy on the same
+           hosts (systemctl restart, /health polled every 0.1 s, as bench/restart_to_smoke.py), alternating,
+           --runs each. Per rollout batch (a round) its wall time from the BENCH-ONLY callback
+           bench/callback_plugins/bench_timing.py; overhead = median round - median start-to-healthy
+           (goal <= 10 s). The fixed part (preflight + stage plays before the first batch, the summary
+           after the last) is reported apart, and the round's time per task (median over rounds).
 
 Run through make (it exports the lab environment): `make bench` (both), or
 `python3 bench/fleet_bench.py rollout|noop|all`. Hosts are containers bench-N booting systemd,
@@ -13,6 +21,7 @@ Each host runs a real SGLang on CPU (~2.1 GB RAM); N=4 needs ~9 GB free. By defa
 the LAB-ONLY prebuilt env (--env install: each host installs it, sharing this machine's cores).
 """
 import argparse
+import collections
 import json
 import os
 import statistics
@@ -80,8 +89,8 @@ def link_prebuilt(inv):
     timed_playbook(inv, "molecule/shared/prebuilt_env.yml")
 
 
-def timed_playbook(inv, playbook, *args):
-    env = dict(os.environ, SPECDEPLOY_REPORT_DIR=tempfile.mkdtemp(prefix="bench-rep-"))
+def timed_playbook(inv, playbook, *args, extra_env=None):
+    env = dict(os.environ, SPECDEPLOY_REPORT_DIR=tempfile.mkdtemp(prefix="bench-rep-"), **(extra_env or {}))
     t0 = time.monotonic()
     out = sh(["ansible-playbook", "-i", inv, os.path.join(ROOT, playbook), *args], cwd=ROOT, env=env)
     dt = time.monotonic() - t0
@@ -126,10 +135,123 @@ def bench_noop(names, runs):
             "goal": "<= 1.5", "hosts": len(names)}
 
 
+# SGLang's own start-to-healthy, on the host (the same loop as bench/restart_to_smoke.py's baseline)
+START_TO_HEALTHY = r"""
+import subprocess, time, urllib.request
+opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+t0 = time.monotonic()
+subprocess.run(["systemctl", "reset-failed", "sglang-main.service"])  # as the role does before a restart
+subprocess.run(["systemctl", "restart", "sglang-main.service"], check=True)
+while True:
+    try:
+        if opener.open("http://127.0.0.1:30000/health", timeout=5).status == 200:
+            break
+    except Exception:
+        pass
+    time.sleep(0.1)
+print(round(time.monotonic() - t0, 3))
+"""
+
+CALLBACKS = os.path.join(ROOT, "bench", "callback_plugins")
+
+
+def start_to_healthy(host):
+    out = podman("exec", "-i", host, "/usr/bin/python3", "-c", START_TO_HEALTHY)
+    if out.returncode:
+        raise SystemExit(f"bench: start-to-healthy on {host} failed: {out.stderr[-2000:]}")
+    return float(out.stdout.split()[-1])
+
+
+def round_extra_vars(tag):
+    """A new release on every host: the instance spec of inventories/lab with one more env var."""
+    spec = ("{{ lab_sglang_spec | combine({'env': lab_sglang_spec.env | combine({'SPECDEPLOY_BENCH_RELEASE': '%s'})}) }}"
+            % tag)
+    return {"server_instances": [{"name": "main", "spec": spec}], "specdeploy_serial": 1}
+
+
+def cut_timings(path):
+    """One deploy run's events -> its fixed part, its rollout batches (wall, host, time per task)."""
+    with open(path, encoding="utf-8") as f:
+        evs = [json.loads(line) for line in f]
+    t_start = next(e["t"] for e in evs if e["ev"] == "playbook_start")
+    t_end = next(e["t"] for e in reversed(evs) if e["ev"] == "end")
+    plays = [(i, e) for i, e in enumerate(evs) if e["ev"] == "play"]
+    rounds, first_batch, last_batch_end = [], None, None
+    for k, (i, e) in enumerate(plays):
+        j, t_next = (plays[k + 1][0], plays[k + 1][1]["t"]) if k + 1 < len(plays) else (len(evs), t_end)
+        if not e["name"].startswith("Roll out"):
+            continue
+        first_batch = e["t"] if first_batch is None else first_batch
+        last_batch_end = t_next
+        window = evs[i:j]
+        res = [x for x in window if x["ev"] == "result"]
+        per_task = collections.defaultdict(float)
+        for x in res:
+            if x.get("start") is not None:
+                per_task[x["name"]] += x["t"] - x["start"]
+        hosts = sorted({x["host"] for x in res})
+        rounds.append({"hosts": hosts, "wall_s": t_next - e["t"],
+                       "tasks": sum(1 for x in window if x["ev"] == "task"),
+                       "results_ok": sum(1 for x in res if x["status"] == "ok"),
+                       "results_skipped": sum(1 for x in res if x["status"] == "skipped"),
+                       "includes": sum(1 for x in window if x["ev"] == "include"),
+                       "in_tasks_s": sum(per_task.values()), "per_task_s": dict(per_task)})
+    if first_batch is None:
+        raise SystemExit("bench: no rollout batch in this run (did every host come out unchanged?)")
+    fixed = {"before_first_round_s": first_batch - t_start, "after_last_round_s": t_end - last_batch_end}
+    return fixed, rounds
+
+
+def bench_round(names, runs):
+    inv = inventory(names)
+    samples = {"round_wall_s": [], "start_to_healthy_s": [], "fixed_before_s": [], "fixed_after_s": [],
+               "run_wall_s": [], "tasks_per_round": [], "includes_per_round": [], "skipped_per_round": []}
+    per_task = collections.defaultdict(list)
+    for r in range(runs):
+        order = ("deploy", "baseline") if r % 2 == 0 else ("baseline", "deploy")
+        for kind in order:
+            if kind == "baseline":
+                for h in names:
+                    samples["start_to_healthy_s"].append(start_to_healthy(h))
+                continue
+            timing = tempfile.mktemp(prefix="bench-timing-", suffix=".jsonl")
+            with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as ev:
+                json.dump(round_extra_vars(f"{os.getpid()}-{r}"), ev)
+            dt, _ = timed_playbook(inv, "playbooks/deploy.yml", "-e", "@" + ev.name, extra_env={
+                "SPECDEPLOY_BENCH_TIMING": timing,
+                "ANSIBLE_CALLBACK_PLUGINS": CALLBACKS,
+                "ANSIBLE_CALLBACKS_ENABLED": ",".join(filter(None, ["bench_timing", os.environ.get("BENCH_EXTRA_CALLBACKS")]))})
+            fixed, rounds = cut_timings(timing)
+            if sorted(h for rd in rounds for h in rd["hosts"]) != sorted(names):
+                raise SystemExit(f"bench: expected one round per host, got {[rd['hosts'] for rd in rounds]}")
+            samples["run_wall_s"].append(dt)
+            samples["fixed_before_s"].append(fixed["before_first_round_s"])
+            samples["fixed_after_s"].append(fixed["after_last_round_s"])
+            for rd in rounds:
+                samples["round_wall_s"].append(rd["wall_s"])
+                samples["tasks_per_round"].append(rd["tasks"])
+                samples["includes_per_round"].append(rd["includes"])
+                samples["skipped_per_round"].append(rd["results_skipped"])
+                for name, sec in rd["per_task_s"].items():
+                    per_task[name].append(sec)
+                per_task["(between tasks: controller, includes, forks)"].append(rd["wall_s"] - rd["in_tasks_s"])
+            print(f"bench round: run {r + 1}: {dt:.1f} s, rounds {[round(rd['wall_s'], 1) for rd in rounds]}",
+                  file=sys.stderr)
+    med = {k: round(statistics.median(v), 2) for k, v in samples.items()}
+    n_rounds = len(samples["round_wall_s"])
+    top = sorted(((statistics.median(v + [0.0] * (n_rounds - len(v))), k) for k, v in per_task.items()), reverse=True)
+    return {"hosts": len(names), "runs": runs, "rounds": n_rounds,
+            "samples": {k: [round(x, 2) for x in v] for k, v in samples.items()},
+            "median": med,
+            "overhead_per_round_s": round(med["round_wall_s"] - med["start_to_healthy_s"], 2),
+            "goal_overhead_per_round_s": "<= 10",
+            "round_time_per_task_median_s": [[round(s_, 2), k] for s_, k in top if s_ >= 0.05]}
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("what", choices=["rollout", "noop", "all"])
-    p.add_argument("--hosts", type=int, default=4)
+    p.add_argument("what", choices=["rollout", "noop", "round", "all"])
+    p.add_argument("--hosts", type=int, default=None, help="hosts (default 4; 2 for round)")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--keep", action="store_true", help="keep the bench hosts")
     p.add_argument("--env", choices=["prebuilt", "install"], default="prebuilt",
@@ -137,6 +259,8 @@ def main(argv=None):
                         "does; install: every host installs the 2.9 GB env itself (on this one machine the "
                         "N hosts' installs share its cores, which real hosts do not)")
     args = p.parse_args(argv)
+    if args.hosts is None:
+        args.hosts = 2 if args.what == "round" else 4
     for var in ("SPECDEPLOY_LAB_WHEELHOUSE", "SPECDEPLOY_LAB_MODELS", "SPECDEPLOY_LAB_LOCK", "SPECDEPLOY_LAB_PREBUILT_ENV"):
         if not os.environ.get(var):
             raise SystemExit(f"bench: {var} is not set; run through `make bench`")
@@ -152,6 +276,13 @@ def main(argv=None):
                     link_prebuilt(inventory(fleet))
                 timed_playbook(inventory(fleet), "playbooks/deploy.yml")
             result["noop"] = bench_noop(fleet, args.runs)
+        if args.what == "round":
+            fleet = [f"bench-{i}" for i in range(1, args.hosts + 1)]
+            start_hosts(fleet, args.env == "prebuilt")
+            if args.env == "prebuilt":
+                link_prebuilt(inventory(fleet))
+            timed_playbook(inventory(fleet), "playbooks/deploy.yml")
+            result["round"] = bench_round(fleet, args.runs)
     finally:
         if not args.keep:
             remove_hosts(fleet)
