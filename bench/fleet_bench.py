@@ -13,6 +13,8 @@
            bench/callback_plugins/bench_timing.py; overhead = median round - median start-to-healthy
            (goal <= 10 s). The fixed part (preflight + stage plays before the first batch, the summary
            after the last) is reported apart, and the round's time per task (median over rounds).
+           --against CHECKOUT: that checkout's deploy.yml alternates with this one's on the same hosts
+           (a change and its baseline side by side, under the same machine load).
 
 Run through make (it exports the lab environment): `make bench` (both), or
 `python3 bench/fleet_bench.py rollout|noop|all`. Hosts are containers bench-N booting systemd,
@@ -89,10 +91,23 @@ def link_prebuilt(inv):
     timed_playbook(inv, "molecule/shared/prebuilt_env.yml")
 
 
-def timed_playbook(inv, playbook, *args, extra_env=None):
+def collection_env(tree):
+    """ansible-playbook's environment for the checkout `tree` (another one than this: --against): its
+    own collections dir, this checkout's containers.podman."""
+    if tree == ROOT:
+        return {}
+    d = tempfile.mkdtemp(prefix="bench-coll-")
+    os.makedirs(os.path.join(d, "ansible_collections", "specdeploy"))
+    os.symlink(tree, os.path.join(d, "ansible_collections", "specdeploy", "sglang"))
+    os.symlink(os.path.join(ROOT, ".lab", "collections", "ansible_collections", "containers"),
+               os.path.join(d, "ansible_collections", "containers"))
+    return {"ANSIBLE_COLLECTIONS_PATH": d, "ANSIBLE_CONFIG": os.path.join(tree, "ansible.cfg")}
+
+
+def timed_playbook(inv, playbook, *args, extra_env=None, tree=ROOT):
     env = dict(os.environ, SPECDEPLOY_REPORT_DIR=tempfile.mkdtemp(prefix="bench-rep-"), **(extra_env or {}))
     t0 = time.monotonic()
-    out = sh(["ansible-playbook", "-i", inv, os.path.join(ROOT, playbook), *args], cwd=ROOT, env=env)
+    out = sh(["ansible-playbook", "-i", inv, os.path.join(tree, playbook), *args], cwd=tree, env=env)
     dt = time.monotonic() - t0
     if out.returncode:
         raise SystemExit(f"bench: {playbook} failed (rc {out.returncode}):\n{out.stdout[-3000:]}\n{out.stderr[-2000:]}")
@@ -202,50 +217,69 @@ def cut_timings(path):
     return fixed, rounds
 
 
-def bench_round(names, runs):
+def bench_round(names, runs, against=None):
+    """`runs` deploys of a new release per checkout (this one, and --against's when given, alternating
+    with each other and with the start-to-healthy baseline on the same hosts)."""
     inv = inventory(names)
-    samples = {"round_wall_s": [], "start_to_healthy_s": [], "fixed_before_s": [], "fixed_after_s": [],
-               "run_wall_s": [], "tasks_per_round": [], "includes_per_round": [], "skipped_per_round": []}
-    per_task = collections.defaultdict(list)
+    trees = [("this", ROOT, {})] + ([("against", os.path.abspath(against), collection_env(os.path.abspath(against)))]
+                                    if against else [])
+    keys = ("round_wall_s", "fixed_before_s", "fixed_after_s", "run_wall_s", "tasks_per_round",
+            "includes_per_round", "skipped_per_round")
+    samples = {label: {k: [] for k in keys} for label, _, _ in trees}
+    per_task = {label: collections.defaultdict(list) for label, _, _ in trees}
+    healthy = []
     for r in range(runs):
-        order = ("deploy", "baseline") if r % 2 == 0 else ("baseline", "deploy")
+        # alternating: this, baseline[, against] / [against, ]baseline, this
+        order = ["deploy:this", "baseline"] + (["deploy:against"] if against else [])
+        order = order if r % 2 == 0 else order[::-1]
         for kind in order:
             if kind == "baseline":
                 for h in names:
-                    samples["start_to_healthy_s"].append(start_to_healthy(h))
+                    healthy.append(start_to_healthy(h))
                 continue
+            label, tree, tenv = next(t for t in trees if t[0] == kind.split(":")[1])
             timing = tempfile.mktemp(prefix="bench-timing-", suffix=".jsonl")
             with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as ev:
-                json.dump(round_extra_vars(f"{os.getpid()}-{r}"), ev)
-            dt, _ = timed_playbook(inv, "playbooks/deploy.yml", "-e", "@" + ev.name, extra_env={
+                json.dump(round_extra_vars(f"{os.getpid()}-{label}-{r}"), ev)
+            dt, _ = timed_playbook(inv, "playbooks/deploy.yml", "-e", "@" + ev.name, tree=tree, extra_env=dict(tenv, **{
                 "SPECDEPLOY_BENCH_TIMING": timing,
                 "ANSIBLE_CALLBACK_PLUGINS": CALLBACKS,
-                "ANSIBLE_CALLBACKS_ENABLED": ",".join(filter(None, ["bench_timing", os.environ.get("BENCH_EXTRA_CALLBACKS")]))})
+                "ANSIBLE_CALLBACKS_ENABLED": ",".join(filter(None, ["bench_timing", os.environ.get("BENCH_EXTRA_CALLBACKS")]))}))
             fixed, rounds = cut_timings(timing)
             if sorted(h for rd in rounds for h in rd["hosts"]) != sorted(names):
                 raise SystemExit(f"bench: expected one round per host, got {[rd['hosts'] for rd in rounds]}")
-            samples["run_wall_s"].append(dt)
-            samples["fixed_before_s"].append(fixed["before_first_round_s"])
-            samples["fixed_after_s"].append(fixed["after_last_round_s"])
+            smp = samples[label]
+            smp["run_wall_s"].append(dt)
+            smp["fixed_before_s"].append(fixed["before_first_round_s"])
+            smp["fixed_after_s"].append(fixed["after_last_round_s"])
             for rd in rounds:
-                samples["round_wall_s"].append(rd["wall_s"])
-                samples["tasks_per_round"].append(rd["tasks"])
-                samples["includes_per_round"].append(rd["includes"])
-                samples["skipped_per_round"].append(rd["results_skipped"])
+                smp["round_wall_s"].append(rd["wall_s"])
+                smp["tasks_per_round"].append(rd["tasks"])
+                smp["includes_per_round"].append(rd["includes"])
+                smp["skipped_per_round"].append(rd["results_skipped"])
                 for name, sec in rd["per_task_s"].items():
-                    per_task[name].append(sec)
-                per_task["(between tasks: controller, includes, forks)"].append(rd["wall_s"] - rd["in_tasks_s"])
-            print(f"bench round: run {r + 1}: {dt:.1f} s, rounds {[round(rd['wall_s'], 1) for rd in rounds]}",
-                  file=sys.stderr)
-    med = {k: round(statistics.median(v), 2) for k, v in samples.items()}
-    n_rounds = len(samples["round_wall_s"])
-    top = sorted(((statistics.median(v + [0.0] * (n_rounds - len(v))), k) for k, v in per_task.items()), reverse=True)
-    return {"hosts": len(names), "runs": runs, "rounds": n_rounds,
-            "samples": {k: [round(x, 2) for x in v] for k, v in samples.items()},
-            "median": med,
-            "overhead_per_round_s": round(med["round_wall_s"] - med["start_to_healthy_s"], 2),
-            "goal_overhead_per_round_s": "<= 10",
-            "round_time_per_task_median_s": [[round(s_, 2), k] for s_, k in top if s_ >= 0.05]}
+                    per_task[label][name].append(sec)
+                per_task[label]["(between tasks: controller, includes, forks)"].append(rd["wall_s"] - rd["in_tasks_s"])
+            print(f"bench round: run {r + 1} {label}: {dt:.1f} s, rounds {[round(rd['wall_s'], 1) for rd in rounds]}, "
+                  f"load {os.getloadavg()[0]:.1f}", file=sys.stderr)
+    m_healthy = statistics.median(healthy)
+    out = {"hosts": len(names), "runs_per_checkout": runs,
+           "start_to_healthy_s": [round(x, 2) for x in healthy], "median_start_to_healthy_s": round(m_healthy, 2),
+           "goal_overhead_per_round_s": "<= 10"}
+    for label, tree, _ in trees:
+        smp = samples[label]
+        med = {k: round(statistics.median(v), 2) for k, v in smp.items()}
+        n_rounds = len(smp["round_wall_s"])
+        top = sorted(((statistics.median(v + [0.0] * (n_rounds - len(v))), k) for k, v in per_task[label].items()),
+                     reverse=True)
+        out[label] = {"tree": tree, "commit": sh(["git", "-C", tree, "rev-parse", "--short", "HEAD"]).stdout.strip(),
+                      "rounds": n_rounds, "samples": {k: [round(x, 2) for x in v] for k, v in smp.items()},
+                      "median": med, "overhead_per_round_s": round(med["round_wall_s"] - m_healthy, 2),
+                      "round_time_per_task_median_s": [[round(s_, 2), k] for s_, k in top if s_ >= 0.05]}
+    if against:
+        out["round_wall_ratio_this_over_against"] = round(
+            out["this"]["median"]["round_wall_s"] / out["against"]["median"]["round_wall_s"], 3)
+    return out
 
 
 def main(argv=None):
@@ -254,6 +288,11 @@ def main(argv=None):
     p.add_argument("--hosts", type=int, default=None, help="hosts (default 4; 2 for round)")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--keep", action="store_true", help="keep the bench hosts")
+    p.add_argument("--reuse", action="store_true",
+                   help="round: use the bench hosts a --keep run left (already deployed) instead of new ones")
+    p.add_argument("--against", metavar="CHECKOUT",
+                   help="round: another checkout of this repo (e.g. `git worktree add /tmp/base main`) whose "
+                        "deploy.yml runs alternating with this one's on the same hosts: the baseline of a change")
     p.add_argument("--env", choices=["prebuilt", "install"], default="prebuilt",
                    help="prebuilt (default): hosts mount the LAB-ONLY prebuilt SGLang env, as the fleet scenario "
                         "does; install: every host installs the 2.9 GB env itself (on this one machine the "
@@ -278,11 +317,12 @@ def main(argv=None):
             result["noop"] = bench_noop(fleet, args.runs)
         if args.what == "round":
             fleet = [f"bench-{i}" for i in range(1, args.hosts + 1)]
-            start_hosts(fleet, args.env == "prebuilt")
-            if args.env == "prebuilt":
-                link_prebuilt(inventory(fleet))
-            timed_playbook(inventory(fleet), "playbooks/deploy.yml")
-            result["round"] = bench_round(fleet, args.runs)
+            if not args.reuse:
+                start_hosts(fleet, args.env == "prebuilt")
+                if args.env == "prebuilt":
+                    link_prebuilt(inventory(fleet))
+                timed_playbook(inventory(fleet), "playbooks/deploy.yml")
+            result["round"] = bench_round(fleet, args.runs, args.against)
     finally:
         if not args.keep:
             remove_hosts(fleet)
