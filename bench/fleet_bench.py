@@ -184,6 +184,12 @@ def round_extra_vars(tag):
     return {"server_instances": [{"name": "main", "spec": spec}], "specdeploy_serial": 1}
 
 
+# actions that run on the controller alone (no module run on the host)
+CONTROLLER_ACTIONS = {"ansible.builtin." + a for a in (
+    "set_fact", "debug", "assert", "fail", "include_tasks", "include_role", "import_tasks", "import_role", "meta",
+    "group_by", "set_stats", "validate_argument_spec")}
+
+
 def cut_timings(path):
     """One deploy run's events -> its fixed part, its rollout batches (wall, host, time per task)."""
     with open(path, encoding="utf-8") as f:
@@ -209,6 +215,9 @@ def cut_timings(path):
                        "tasks": sum(1 for x in window if x["ev"] == "task"),
                        "results_ok": sum(1 for x in res if x["status"] == "ok"),
                        "results_skipped": sum(1 for x in res if x["status"] == "skipped"),
+                       # tasks that ran a module (a loop counts once; delegated to localhost counts too)
+                       "module_tasks": sum(1 for x in res if x["status"] != "skipped"
+                                           and x["action"] not in CONTROLLER_ACTIONS),
                        "includes": sum(1 for x in window if x["ev"] == "include"),
                        "in_tasks_s": sum(per_task.values()), "per_task_s": dict(per_task)})
     if first_batch is None:
@@ -224,7 +233,7 @@ def bench_round(names, runs, against=None):
     trees = [("this", ROOT, {})] + ([("against", os.path.abspath(against), collection_env(os.path.abspath(against)))]
                                     if against else [])
     keys = ("round_wall_s", "fixed_before_s", "fixed_after_s", "run_wall_s", "tasks_per_round",
-            "includes_per_round", "skipped_per_round")
+            "includes_per_round", "skipped_per_round", "module_tasks_per_round")
     samples = {label: {k: [] for k in keys} for label, _, _ in trees}
     per_task = {label: collections.defaultdict(list) for label, _, _ in trees}
     healthy = []
@@ -236,6 +245,7 @@ def bench_round(names, runs, against=None):
             if kind == "baseline":
                 for h in names:
                     healthy.append(start_to_healthy(h))
+                    print(f"bench round: run {r + 1} start-to-healthy {h}: {healthy[-1]:.2f} s", file=sys.stderr)
                 continue
             label, tree, tenv = next(t for t in trees if t[0] == kind.split(":")[1])
             timing = tempfile.mktemp(prefix="bench-timing-", suffix=".jsonl")
@@ -257,6 +267,7 @@ def bench_round(names, runs, against=None):
                 smp["tasks_per_round"].append(rd["tasks"])
                 smp["includes_per_round"].append(rd["includes"])
                 smp["skipped_per_round"].append(rd["results_skipped"])
+                smp["module_tasks_per_round"].append(rd["module_tasks"])
                 for name, sec in rd["per_task_s"].items():
                     per_task[label][name].append(sec)
                 per_task[label]["(between tasks: controller, includes, forks)"].append(rd["wall_s"] - rd["in_tasks_s"])
