@@ -283,9 +283,8 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
             steps = cands[len(cands) // 2]
         if steps not in cands:
             raise Refused("ADAPTIVE_STEPS", "--speculative-num-steps=%s is not in the adaptive config candidate_steps "
-                          "%s (SGLang %s default config). Pass one of those values." % (steps, list(cands),
-                                                                                      rules["version"]),
-                          "speculative_num_steps")
+                          "%s (SGLang %s default config). Pass one of those values."
+                          % (steps, list(cands), rules["version"]), "speculative_num_steps")
         ndt = steps + 1
     if steps is None:
         if topk is not None or ndt is not None:
