@@ -14,9 +14,11 @@ COLLECTIONS := $(LAB)/collections
 # containers.podman alone (for checks that must not see this checkout through the symlink)
 COLLECTIONS_DEPS := $(LAB)/collections-deps
 LAB_HOSTS ?= 2
-# Molecule lanes run at once, the scenarios of a lane one after another (tools/molecule_lanes.py);
+# Molecule lanes run at once, the scenarios of a lane one after another (tools/molecule_lanes.py).
+# Three lanes: measured on 2 cores with two lanes (2026-12-01), gpu_env_weights 13 min + server 38 min
+# and fleet 42 min + env_host ~30 min made one lane 72 min; the lanes mostly wait on one SGLang start each.
 # `make molecule MOLECULE_SCENARIOS="server"` runs the named scenarios as one lane instead.
-MOLECULE_LANES ?= "gpu_env_weights server" "fleet env_host"
+MOLECULE_LANES ?= "gpu_env_weights env_host" "server" "fleet"
 MOLECULE_SCENARIOS ?=
 
 export PATH := $(VENV)/bin:$(PATH)

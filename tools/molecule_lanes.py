@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run Molecule scenarios in lanes: the scenarios of one lane run one after another, the lanes at once.
 
-    tools/molecule_lanes.py "gpu_env_weights server" "fleet env_host"
+    tools/molecule_lanes.py "gpu_env_weights env_host" "server" "fleet"
 
 Each argument is a lane (scenario names separated by spaces). Lab scenarios spend most of their
 time in single-threaded work (an SGLang server importing and loading, pip unpacking wheels, Ansible
