@@ -72,8 +72,8 @@ def run(request, tmp_path_factory):
         pytest.fail("SPECDEPLOY_ORACLE_RELEASES names %s, which the engine has no table for" % version)
     python = python_for(version)
     if python is None:
-        msg = "no SGLang %s kit at %s (helper kit build: make lab-kits; or %s)" % (
-            version, kits.kit_python(version, ROOT), kits.KITS_ENV)
+        msg = "no SGLang %s kit at %s (build it: make lab-kit SPECDEPLOY_KIT_RELEASES=%s; or set %s)" % (
+            version, kits.kit_python(version, ROOT), version, kits.KITS_ENV)
         if os.environ.get("SPECDEPLOY_ORACLE_ALLOW_MISSING") == "1":
             pytest.skip(msg)
         pytest.fail(msg)
