@@ -25,6 +25,8 @@ export PATH := $(VENV)/bin:$(PATH)
 export CONTAINERS_CONF := $(ROOT)/containers.conf
 export ANSIBLE_COLLECTIONS_PATH := $(COLLECTIONS)
 export ANSIBLE_CONFIG := $(ROOT)/ansible.cfg
+# LAB-ONLY: podman exec with pipelining for lab hosts (lab/connection_plugins/lab_podman.py).
+export ANSIBLE_CONNECTION_PLUGINS := $(ROOT)/lab/connection_plugins
 export SPECDEPLOY_SGLANG_PYTHON := $(LAB)/sglang-venv/bin/python
 export SPECDEPLOY_LAB_MODELS := $(LAB)/models
 export SPECDEPLOY_LAB_LOCK := $(ROOT)/lab/sglang-0.5.23-cpu.lock
