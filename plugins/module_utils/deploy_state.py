@@ -167,12 +167,13 @@ def read_state(root):
     return state if isinstance(state, dict) else {"unreadable": "not a JSON object"}
 
 
-def record(root, key, instances, check_mode=False, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, desired=None):
+def record(root, key, instances, check_mode=False, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, desired=None, found=None):
     """Write what the host holds now under `key` (with `desired`, the desired state derived from content
     that the key covers, kept to say what changed). Returns (changed, state). Refuses when an instance
-    has no current release (there is nothing converged to record)."""
+    has no current release (there is nothing converged to record). `found` is links_and_records() of
+    the host, when the caller has read it already (deploy.yml takes it as the release after the run)."""
     check_instances(instances)
-    state = observe(root, instances, unit_dir, gpu_dir)
+    state = observe(root, instances, unit_dir, gpu_dir, found=found)
     missing = sorted(n for n, v in state["instances"].items() if not v["current"])
     if missing:
         raise StateError("no current release for %s; nothing to record" % ", ".join(missing))

@@ -89,8 +89,11 @@ differences:
   type: list
   elements: str
 links:
-  description: Per instance, C(current) and C(previous) release ids and the C(record) (release.json) of C(current).
-  returned: when action is check
+  description:
+    - Per instance, C(current) and C(previous) release ids and the C(record) (release.json) of C(current).
+    - For O(action=record), the links the record was made from (read once; deploy.yml takes them as the
+      release after the run instead of reading them again).
+  returned: success
   type: dict
 state:
   description: What was recorded (instances, files with their sha256, gpus, key, version).
@@ -126,9 +129,11 @@ def main():
             converged, differences, links = ds.check(
                 p["root"], p["key"], p["instances"], timeout=p["timeout"], desired=p["desired"])
             module.exit_json(changed=False, converged=converged, differences=differences, links=links, path=path)
+        ds.check_instances(p["instances"])
+        links = ds.links_and_records(p["root"], p["instances"])
         changed, state = ds.record(
-            p["root"], p["key"], p["instances"], check_mode=module.check_mode, desired=p["desired"])
-        module.exit_json(changed=changed, state=state, path=path)
+            p["root"], p["key"], p["instances"], check_mode=module.check_mode, desired=p["desired"], found=links)
+        module.exit_json(changed=changed, state=state, links=links, path=path)
     except (ds.StateError, OSError) as exc:
         module.fail_json(msg="deploy_state %s: %s" % (p["action"], exc), path=path)
 

@@ -82,6 +82,17 @@ def test_recorded_host_that_is_unchanged_and_serving_is_converged(host):
     assert ds.record(host["root"], "k1", ["main"], **host["kw"])[0] is False
 
 
+def test_record_from_links_read_once_is_the_same_record_and_they_are_the_release_after(host):
+    # deploy.yml takes the links the record was made from as the release after the run (no second read)
+    found = ds.links_and_records(host["root"], ["main"])
+    changed, state = ds.record(host["root"], "k1", ["main"], found=found, **host["kw"])
+    assert changed and state["instances"] == {"main": {"current": "r1", "previous": "r0"}}
+    assert found["main"]["record"]["release_id"] == "r1"
+    # the same record as one made without them: recording again writes nothing
+    assert ds.record(host["root"], "k1", ["main"], **host["kw"])[0] is False
+    assert _check(host)[0] is True
+
+
 @pytest.mark.parametrize("drift,expected", [
     (lambda h: (h["units"] / "sglang-main.service").write_text("[Service]\nExecStart=/bin/false\n"),
      "sglang-main.service changed"),
