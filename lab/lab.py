@@ -529,7 +529,8 @@ def write_inventory(names, publish):
         lines.append(f"          ansible_host: {name}")
         if publish:
             lines.append(f"          lab_published_port: {publish + i}")
-    lines += ["      vars:", "        ansible_connection: containers.podman.podman",
+    # LAB-ONLY connection: podman exec with pipelining (lab/connection_plugins/lab_podman.py)
+    lines += ["      vars:", "        ansible_connection: lab_podman",
               "        ansible_python_interpreter: /usr/bin/python3", ""]
     path = os.path.join(inv_dir, "hosts.yml")
     with open(path, "w", encoding="utf-8") as f:
