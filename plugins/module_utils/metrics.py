@@ -205,8 +205,8 @@ def probe(http, version):
 def window(before, after, seconds):
     """The figures of a window between two readings (figures() each) `seconds` apart:
     tokens_per_s = generated tokens / seconds; error_rate = errors / requests finished in the window
-    (0 when no request came); accept_length = generated tokens / verify passes where the release counts
-    them (0.5.13 on), else SGLang's gauge at the end; requests, errors, tokens in the window."""
+    (0 when no request came); accept_length = generated tokens / verify passes where the release table
+    names a verify counter, else SGLang's gauge at the end; requests, errors, tokens in the window."""
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds <= 0:
         raise MetricsError("the window must last a positive number of seconds, got %r" % (seconds,))
     tokens = after["generation_tokens_total"] - before["generation_tokens_total"]
