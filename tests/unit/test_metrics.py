@@ -213,3 +213,59 @@ def test_probe_reads_the_server_and_ignores_proxies(server, monkeypatch):
     assert M.probe(http, "0.5.23")["state"] == "error"
     assert M.probe(smoke.Http("http://127.0.0.1:9", timeout=2), "0.5.23")["state"] == "error"
     assert releases.release("0.5.23")["metrics_flag"] == "--enable-metrics"
+
+
+# ---- status.yml's probe: server_plan action=status --------------------------------------------------
+
+class _Sglang(http.server.BaseHTTPRequestHandler):
+    """Answers as the lab server did: /health, /server_info (fixture), /metrics (the busy text)."""
+
+    def do_GET(self):  # noqa: N802
+        if self.path == "/metrics":
+            body, kind = text("busy").encode(), "text/plain; version=0.0.4"
+        elif self.path == "/health":
+            body, kind = b"", "text/plain"
+        elif self.path in ("/server_info", "/get_server_info"):
+            with open(os.path.join(os.path.dirname(FIX), "smoke", "server_info-0.5.23-plain.json"), "rb") as handle:
+                body, kind = handle.read(), "application/json"
+        else:
+            self.send_response(404)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_the_status_probe_reads_metrics_of_a_release_that_enables_them(tmp_path):
+    import json
+
+    from ansible_collections.specdeploy.sglang.plugins.modules import server_plan
+    from test_module_sglang_flags import run_module
+
+    srv = http.server.HTTPServer(("127.0.0.1", 0), _Sglang)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        root = tmp_path / "opt"
+        for name, metrics_on in (("main", True), ("plain", False)):
+            rel_dir = root / "releases" / ("r-" + name)
+            rel_dir.mkdir(parents=True)
+            spec = {"sglang_version": "0.5.23", "model_path": "/m", "host": "127.0.0.1",
+                    "port": srv.server_port, "enable_metrics": metrics_on}
+            (rel_dir / "release.json").write_text(json.dumps({"inputs": {"spec": spec}}))
+            (root / "instances" / name).mkdir(parents=True)
+            os.symlink(str(rel_dir), str(root / "instances" / name / "current"))
+        res = run_module(server_plan, {"action": "status", "settings": {"root": str(root)},
+                                       "instances": [{"name": "main", "spec": {}}, {"name": "plain", "spec": {}}]})
+    finally:
+        srv.shutdown()
+    assert not res.get("failed"), res
+    main, plain = res["instances"]
+    assert main["health"] == 200 and main["metrics"]["state"] == "ok"
+    assert (main["metrics"]["running"], main["metrics"]["errors_total"]) == (3, 1.0)
+    assert plain["metrics"] == {"state": "off"}
+    assert isinstance(res["drift"], list)  # the machine's own /proc: its content is not this test's
