@@ -23,7 +23,7 @@ description:
     C(/health), then looks for drift (a running server whose command line or environment differs from its
     release's unit, a unit no release wrote or a drop-in, an SGLang process outside any unit;
     C(plugins/module_utils/drift.py)). C(converged) is true only when all of it holds; C(differences) says
-    what does not (drift as C(drift: ...)), so a drifted host takes the full deploy.
+    what does not (drift prefixed C(drift), one phrase each), so a drifted host takes the full deploy.
   - deploy.yml records after a host's deploy passed and checks before staging; a converged host is reported
     unchanged without running the roles on it (C(specdeploy_full_run=true) runs them anyway).
 author: specdeploy.sglang contributors (@specdeploy)
