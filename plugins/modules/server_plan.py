@@ -31,9 +31,10 @@ description:
   - O(action=smoke_args) returns the smoke arguments of the release O(instance) runs now (its current
     release record, else its spec), what C(playbooks/verify.yml) smokes.
   - O(action=status) probes, for each of O(instances), the unit, C(/health) and C(/server_info) at the
-    address from the same plan, with no proxy, and C(/metrics) (Prometheus text, read by
-    C(plugins/module_utils/metrics.py) with the release's metric names) when the release's spec has
-    C(enable_metrics); and it returns the host's C(drift) (C(plugins/module_utils/drift.py)). Read-only.
+    address from the same plan, with no proxy, and C(/metrics) of a serving instance (Prometheus text, read by
+    C(plugins/module_utils/metrics.py) with the release's metric names; C(off) when the server answers 404,
+    as one started without C(--enable-metrics) does); and it returns the host's C(drift)
+    (C(plugins/module_utils/drift.py)). Read-only.
 author: specdeploy.sglang contributors (@specdeploy)
 attributes:
   check_mode:
@@ -179,7 +180,7 @@ instances:
     - Per instance C(name), C(unit), C(url), C(unit_state), C(health), C(server_info) and C(metrics)
       (O(action=status)) - C(state) C(ok) with C(accept_length), C(tokens_per_s), C(running), C(queued),
       C(requests_total), C(errors_total), C(generation_tokens_total), C(verify_calls_total), C(names_from); C(off)
-      (no C(enable_metrics)), or C(error) with C(error).
+      (HTTP 404: started without C(--enable-metrics)), C(down) (no C(/health)), or C(error) with C(error).
   returned: when action is status
   type: list
   elements: dict
@@ -257,8 +258,8 @@ def _status(p):
                 _path, row["server_info"] = smoke.fetch_server_info(http)
             except (smoke.SmokeError, OSError) as exc:
                 row["server_info_error"] = str(exc)
-        row["metrics"] = (metrics.probe(http, spec.get("sglang_version")) if spec.get("enable_metrics")
-                          else {"state": "off"})
+        # asked of every serving instance: a server started by hand with --enable-metrics shows its figures too
+        row["metrics"] = metrics.probe(http, spec.get("sglang_version")) if row["health"] == 200 else {"state": "down"}
         out.append(row)
     return out
 

@@ -81,20 +81,30 @@ def found(host, proc, replaces=(), run=None, instances=("main",)):
     """The host's drift; the stand-in server runs outside systemd here, so its own `outside` entry is
     checked once (test_a_real_process_outside_systemd_is_outside_any_unit) and left out elsewhere."""
     got = D.host_drift(host["root"], list(instances), replaces, unit_dir=host["units"], config_dir=host["conf"],
-                       run=run or systemctl(proc.pid if proc else 0))
+                       proc=only(host["tmp"], proc), run=run or systemctl(proc.pid if proc else 0))
     return [d for d in got if not (d["kind"] == "outside" and proc and " pid %d " % proc.pid in d["what"])]
+
+
+def only(tmp_path, proc):
+    """A /proc holding the stand-in server alone (a link to its real /proc entry): the machine's other
+    processes, SGLang servers of other runs included, are not this test's."""
+    root = tmp_path / ("proc-%d" % (proc.pid if proc else 0))
+    root.mkdir(exist_ok=True)
+    if proc and not (root / str(proc.pid)).exists():
+        os.symlink("/proc/%d" % proc.pid, str(root / str(proc.pid)))
+    return str(root)
 
 
 def test_a_real_process_outside_systemd_is_outside_any_unit(host):
     proc = start(host["tmp"])
     try:
         got = D.host_drift(host["root"], ["main"], (), unit_dir=host["units"], config_dir=host["conf"],
-                           run=systemctl(0))
+                           proc=only(host["tmp"], proc), run=systemctl(0))
     finally:
         proc.kill()
         proc.wait()
     mine = [d for d in got if " pid %d " % proc.pid in d["what"]]
-    assert mine == [{"kind": "outside", "what": "SGLang process pid %d (%s -m sglang.launch_server %s) runs outside "
+    assert got == mine == [{"kind": "outside", "what": "SGLang process pid %d (%s -m sglang.launch_server %s) runs outside "
                      "any unit" % (proc.pid, sys.executable, " ".join(FLAGS))}]
 
 
@@ -141,7 +151,7 @@ def test_an_environment_changed_by_hand_is_named_without_values(host):
 def test_without_the_environ_the_units_loaded_environment_is_compared(host, tmp_path):
     """Root in an unprivileged container may not read another user's /proc/<pid>/environ: the unit's loaded
     Environment= (systemctl show) stands in, which is where a drop-in's Environment= shows."""
-    obs = D.observe(host["root"], ["main"], unit_dir=host["units"], config_dir=host["conf"],
+    obs = D.observe(host["root"], ["main"], unit_dir=host["units"], config_dir=host["conf"], proc=only(tmp_path, None),
                     run=systemctl(os.getpid(), 'HOME=/var/lib/sglang-main HF_HUB_OFFLINE=1 '
                                                'SGLANG_USE_CPU_ENGINE=1 "NCCL_DEBUG=INFO x"'))
     row = obs["instances"]["main"]

@@ -221,7 +221,7 @@ class _Sglang(http.server.BaseHTTPRequestHandler):
     """Answers as the lab server did: /health, /server_info (fixture), /metrics (the busy text)."""
 
     def do_GET(self):  # noqa: N802
-        if self.path == "/metrics":
+        if self.path == "/metrics" and self.server.metrics_on:
             body, kind = text("busy").encode(), "text/plain; version=0.0.4"
         elif self.path == "/health":
             body, kind = b"", "text/plain"
@@ -247,25 +247,30 @@ def test_the_status_probe_reads_metrics_of_a_release_that_enables_them(tmp_path)
     from ansible_collections.specdeploy.sglang.plugins.modules import server_plan
     from test_module_sglang_flags import run_module
 
-    srv = http.server.HTTPServer(("127.0.0.1", 0), _Sglang)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    servers = []
+    for metrics_on in (True, False):  # SGLang without --enable-metrics answers /metrics with 404
+        srv = http.server.HTTPServer(("127.0.0.1", 0), _Sglang)
+        srv.metrics_on = metrics_on
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        servers.append(srv)
     try:
         root = tmp_path / "opt"
-        for name, metrics_on in (("main", True), ("plain", False)):
+        for name, srv in (("main", servers[0]), ("plain", servers[1])):
             rel_dir = root / "releases" / ("r-" + name)
             rel_dir.mkdir(parents=True)
             spec = {"sglang_version": "0.5.23", "model_path": "/m", "host": "127.0.0.1",
-                    "port": srv.server_port, "enable_metrics": metrics_on}
+                    "port": srv.server_port, "enable_metrics": srv.metrics_on}
             (rel_dir / "release.json").write_text(json.dumps({"inputs": {"spec": spec}}))
             (root / "instances" / name).mkdir(parents=True)
             os.symlink(str(rel_dir), str(root / "instances" / name / "current"))
         res = run_module(server_plan, {"action": "status", "settings": {"root": str(root)},
                                        "instances": [{"name": "main", "spec": {}}, {"name": "plain", "spec": {}}]})
     finally:
-        srv.shutdown()
+        for srv in servers:
+            srv.shutdown()
     assert not res.get("failed"), res
     main, plain = res["instances"]
     assert main["health"] == 200 and main["metrics"]["state"] == "ok"
     assert (main["metrics"]["running"], main["metrics"]["errors_total"]) == (3, 1.0)
-    assert plain["metrics"] == {"state": "off"}
+    assert plain["metrics"]["state"] == "off" and "404" in plain["metrics"]["error"]
     assert isinstance(res["drift"], list)  # the machine's own /proc: its content is not this test's
