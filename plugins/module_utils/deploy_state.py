@@ -258,7 +258,8 @@ def check(root, key, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, run=None, pr
             why = probe(health_url(found[name]["record"]), timeout)
             if why:
                 out.append("%s: GET /health failed: %s" % (name, why))
-    if not out:
-        out.extend("drift: %s" % d["what"] for d in drift.host_drift(root, instances, replaces, unit_dir, config_dir,
-                                                                    proc, run))
+    # drift is named even beside other differences: the deploy's list says everything the host has that no
+    # release put there
+    out.extend("drift: %s" % d["what"] for d in drift.host_drift(root, instances, replaces, unit_dir, config_dir,
+                                                                proc, run))
     return not out, out, found

@@ -256,3 +256,24 @@ def test_the_deploy_fast_path_takes_a_drifted_host_through_the_full_deploy(host,
                    "+--enable-metrics"]
     proc = _served(tmp_path / "proc2", 701, FLAGS)
     assert ds.check(host["root"], "k", ["main"], run=run_for(701), proc=proc, **kwargs)[:2] == (True, [])
+
+
+def test_a_hand_made_unit_alone_takes_the_host_through_the_full_deploy(host, tmp_path):
+    """Nothing else differs (recorded files, releases, services all as recorded): the hand-made unit is the
+    difference, named beside an edited unit when there is one too."""
+    run = lambda argv: ("ActiveState=active\nSubState=running\n" if "--property=ActiveState,SubState" in argv
+                        else systemctl(0)(argv))  # noqa: E731
+    kwargs = dict(unit_dir=host["units"], gpu_dir=str(host["tmp"] / "none"), probe=lambda url, timeout: None,
+                  config_dir=host["conf"], proc=only(tmp_path, None), run=run)
+    ds.record(host["root"], "k", ["main"], unit_dir=host["units"], gpu_dir=str(host["tmp"] / "none"))
+    assert ds.check(host["root"], "k", ["main"], **kwargs)[:2] == (True, [])
+    with open(os.path.join(host["units"], "sglang-handmade.service"), "w") as handle:
+        handle.write("[Service]\nExecStart=/usr/bin/python3 -m sglang.launch_server --port 30099\n")
+    assert ds.check(host["root"], "k", ["main"], **kwargs)[:2] == (
+        False, ["drift: sglang-handmade.service: no release wrote this unit"])
+    with open(os.path.join(host["units"], "sglang-main.service"), "a") as handle:
+        handle.write("# edited\n")
+    assert ds.check(host["root"], "k", ["main"], **kwargs)[1] == [
+        "%s/sglang-main.service changed" % host["units"],
+        "drift: sglang-handmade.service: no release wrote this unit",
+        "drift: sglang-main.service differs from every release's unit (edited by hand?)"]
