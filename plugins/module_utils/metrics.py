@@ -232,7 +232,8 @@ def analyse(win, thresholds, speculative=True, min_requests=1):
     thresholds = dict(thresholds or {})
     unknown = sorted(set(thresholds) - set(THRESHOLDS))
     if unknown:
-        raise MetricsError("unknown canary thresholds %s; known: %s" % (", ".join(unknown), ", ".join(sorted(THRESHOLDS))))
+        raise MetricsError("unknown canary thresholds %s; known: %s" % (", ".join(unknown),
+                                                                       ", ".join(sorted(THRESHOLDS))))
     failures = []
     if win["requests"] < (min_requests or 0):
         failures.append("only %d request(s) in %ss of traffic (at least %d needed to judge the canary)"

@@ -104,8 +104,9 @@ def test_a_real_process_outside_systemd_is_outside_any_unit(host):
         proc.kill()
         proc.wait()
     mine = [d for d in got if " pid %d " % proc.pid in d["what"]]
-    assert got == mine == [{"kind": "outside", "what": "SGLang process pid %d (%s -m sglang.launch_server %s) runs outside "
-                     "any unit" % (proc.pid, sys.executable, " ".join(FLAGS))}]
+    want = "SGLang process pid %d (%s -m sglang.launch_server %s) runs outside any unit" % (
+        proc.pid, sys.executable, " ".join(FLAGS))
+    assert got == mine == [{"kind": "outside", "what": want}]
 
 
 def test_unit_words_undo_the_role_quoting():
