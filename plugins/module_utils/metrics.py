@@ -225,15 +225,24 @@ def window(before, after, seconds):
             "accept_length": accept, "accept_length_from": source}
 
 
-def analyse(win, thresholds, speculative=True, min_requests=1):
-    """The canary's verdict on a window(): {passed, failures, window, thresholds}. Thresholds (None: not
-    checked): min_accept_length (speculative instances only), min_tokens_per_s, max_error_rate. A window
-    with fewer than `min_requests` requests fails: no traffic is no evidence."""
+def check_thresholds(thresholds):
+    """The thresholds as a dict; unknown names or values that are not numbers raise MetricsError."""
     thresholds = dict(thresholds or {})
     unknown = sorted(set(thresholds) - set(THRESHOLDS))
     if unknown:
         raise MetricsError("unknown canary thresholds %s; known: %s" % (", ".join(unknown),
                                                                        ", ".join(sorted(THRESHOLDS))))
+    for name, value in thresholds.items():
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise MetricsError("canary threshold %s must be a number, got %r" % (name, value))
+    return thresholds
+
+
+def analyse(win, thresholds, speculative=True, min_requests=1):
+    """The canary's verdict on a window(): {passed, failures, window, thresholds}. Thresholds (None: not
+    checked): min_accept_length (speculative instances only), min_tokens_per_s, max_error_rate. A window
+    with fewer than `min_requests` requests fails: no traffic is no evidence."""
+    thresholds = check_thresholds(thresholds)
     failures = []
     if win["requests"] < (min_requests or 0):
         failures.append("only %d request(s) in %ss of traffic (at least %d needed to judge the canary)"
@@ -250,3 +259,40 @@ def analyse(win, thresholds, speculative=True, min_requests=1):
         failures.append("error rate %s (%d of %d requests) > %s" % (win["error_rate"], win["errors"],
                                                                     win["requests"], high))
     return {"passed": not failures, "failures": failures, "window": win, "thresholds": thresholds}
+
+
+def canary(targets, seconds, thresholds, min_requests=1, http_for=None, sleep=None):
+    """The canary analysis of one host: read /metrics of every target ({name, url, sglang_version,
+    speculative}), wait `seconds` under the traffic the host serves, read again, and judge each window
+    (analyse()). {passed, instances: {name: verdict}, failures: ["<name>: <why>", ...]}. A target whose
+    /metrics cannot be read (not enabled, down, a restart inside the window) fails: it gives no evidence."""
+    import time
+
+    from ansible_collections.specdeploy.sglang.plugins.module_utils import smoke
+
+    http_for = http_for or (lambda url: smoke.Http(url, timeout=10))
+    sleep = sleep or time.sleep
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds <= 0:
+        raise MetricsError("the analysis must last a positive number of seconds, got %r" % (seconds,))
+    check_thresholds(thresholds)  # bad input is refused before any reading
+    clients = dict((t["name"], http_for(t["url"])) for t in targets)
+    first = dict((t["name"], probe(clients[t["name"]], t["sglang_version"])) for t in targets)
+    sleep(seconds)
+    out = {"passed": True, "instances": {}, "failures": []}
+    for t in targets:
+        name = t["name"]
+        second = probe(clients[name], t["sglang_version"])
+        bad = [r for r in (first[name], second) if r["state"] != "ok"]
+        if bad:
+            verdict = {"passed": False, "failures": ["/metrics %s: %s" % (bad[0]["state"], bad[0].get("error"))],
+                       "window": None, "thresholds": dict(thresholds or {})}
+        else:
+            try:
+                verdict = analyse(window(first[name], second, seconds), thresholds, bool(t.get("speculative")),
+                                  min_requests)
+            except MetricsError as exc:
+                verdict = {"passed": False, "failures": [str(exc)], "window": None, "thresholds": dict(thresholds or {})}
+        out["instances"][name] = verdict
+        out["failures"].extend("%s: %s" % (name, why) for why in verdict["failures"])
+        out["passed"] = out["passed"] and verdict["passed"]
+    return out

@@ -180,7 +180,7 @@ instances:
     - Per instance C(name), C(unit), C(url), C(unit_state), C(health), C(server_info) and C(metrics)
       (O(action=status)) - C(state) C(ok) with C(accept_length), C(tokens_per_s), C(running), C(queued),
       C(requests_total), C(errors_total), C(generation_tokens_total), C(verify_calls_total), C(names_from); C(off)
-      (HTTP 404: started without C(--enable-metrics)), C(down) (no C(/health)), or C(error) with C(error).
+      (HTTP 404, started without C(--enable-metrics)), C(down) (no C(/health)), or C(error) with C(error).
   returned: when action is status
   type: list
   elements: dict

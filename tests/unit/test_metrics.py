@@ -173,6 +173,8 @@ def test_analyse_fails_each_threshold_and_no_traffic():
     assert M.analyse(quiet, {}, min_requests=1)["failures"][0].startswith("only 0 request(s)")
     with pytest.raises(M.MetricsError, match="unknown canary thresholds min_rps"):
         M.analyse(w, {"min_rps": 1})
+    with pytest.raises(M.MetricsError, match="min_tokens_per_s must be a number, got 'fast'"):
+        M.analyse(w, {"min_tokens_per_s": "fast"})
 
 
 # ---- GET /metrics through the project's client (no proxy) --------------------------------------------
@@ -274,3 +276,91 @@ def test_the_status_probe_reads_metrics_of_a_release_that_enables_them(tmp_path)
     assert (main["metrics"]["running"], main["metrics"]["errors_total"]) == (3, 1.0)
     assert plain["metrics"]["state"] == "off" and "404" in plain["metrics"]["error"]
     assert isinstance(res["drift"], list)  # the machine's own /proc: its content is not this test's
+
+
+# ---- the canary analysis: canary() and the canary_metrics module -------------------------------------
+
+class _Readings(http.server.BaseHTTPRequestHandler):
+    """/metrics answers the server's next reading (real texts, in order), then keeps the last one."""
+
+    def do_GET(self):  # noqa: N802
+        queue = self.server.readings
+        body = queue.pop(0) if len(queue) > 1 else queue[0]
+        if body is None:
+            self.send_response(404)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; version=0.0.4")
+        self.end_headers()
+        self.wfile.write(body.encode())
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def readings():
+    servers = []
+
+    def serve(*texts):
+        srv = http.server.HTTPServer(("127.0.0.1", 0), _Readings)
+        srv.readings = list(texts)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        servers.append(srv)
+        return "http://127.0.0.1:%d" % srv.server_port
+    serve.servers = servers
+    yield serve
+    for srv in servers:
+        srv.shutdown()
+
+
+def test_canary_passes_and_fails_on_real_readings(readings):
+    slept = []
+    good = readings(text("busy"), text("after"))            # 4 requests, 800 tokens, no error in the window
+    errs = readings(text("idle"), text("busy"))             # 4 requests, one aborted
+    off = readings(None)                                    # started without --enable-metrics
+    targets = [{"name": "main", "url": good, "sglang_version": "0.5.23", "speculative": False},
+               {"name": "second", "url": errs, "sglang_version": "0.5.23", "speculative": False},
+               {"name": "third", "url": off, "sglang_version": "0.5.23", "speculative": False}]
+    out = M.canary(targets, 20, {"min_tokens_per_s": 1, "max_error_rate": 0.1}, sleep=slept.append)
+    assert slept == [20] and out["passed"] is False
+    assert out["instances"]["main"]["passed"] and out["instances"]["main"]["window"]["tokens_per_s"] == 40.0
+    assert out["failures"] == ["second: error rate 0.25 (1 of 4 requests) > 0.1",
+                               "third: /metrics off: GET /metrics: 404 (started without --enable-metrics)"]
+
+
+def test_canary_a_restart_inside_the_window_fails(readings):
+    url = readings(text("after"), text("idle"))
+    out = M.canary([{"name": "main", "url": url, "sglang_version": "0.5.23"}], 5, {}, sleep=lambda s: None)
+    assert out["failures"] == ["main: a counter went down during the window: the server restarted"]
+
+
+def test_the_canary_metrics_module(readings, tmp_path, monkeypatch):
+    import json
+
+    from ansible_collections.specdeploy.sglang.plugins.modules import canary_metrics
+    from test_module_sglang_flags import run_module
+
+    url = readings(text("idle"), text("busy"))
+    root = tmp_path / "opt"
+    (root / "releases" / "r1").mkdir(parents=True)
+    (root / "instances" / "main").mkdir(parents=True)
+    spec = {"sglang_version": "0.5.23", "model_path": "/m", "host": "127.0.0.1", "port": int(url.rsplit(":", 1)[1]),
+            "enable_metrics": True}
+    (root / "releases" / "r1" / "release.json").write_text(json.dumps({"inputs": {"spec": spec}}))
+    os.symlink(str(root / "releases" / "r1"), str(root / "instances" / "main" / "current"))
+    monkeypatch.setattr("time.sleep", lambda s: None)
+    res = run_module(canary_metrics, {"root": str(root), "instances": ["main"], "seconds": 10,
+                                      "thresholds": {"max_error_rate": 0.2}})
+    assert res["failed"] is True and res["passed"] is False
+    assert res["msg"] == "canary analysis failed: main: error rate 0.25 (1 of 4 requests) > 0.2"
+    readings.servers[-1].readings = [text("idle"), text("busy")]  # the same window again
+    res = run_module(canary_metrics, {"root": str(root), "instances": ["main"], "seconds": 10,
+                                      "thresholds": {"max_error_rate": 0.3}})
+    assert not res.get("failed") and res["passed"] is True, res
+    res = run_module(canary_metrics, {"root": str(root), "instances": ["absent"], "seconds": 10})
+    assert res["failed"] and "no current release record" in res["msg"]
+    res = run_module(canary_metrics, {"root": str(root), "instances": ["main"], "seconds": 10,
+                                      "thresholds": {"min_rps": 1}})
+    assert res["failed"] and res["msg"].startswith("canary_metrics: unknown canary thresholds min_rps")
