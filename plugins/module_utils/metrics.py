@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import math
 import re
+import time
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import smoke
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
 
 __metaclass__ = type
@@ -266,10 +268,6 @@ def canary(targets, seconds, thresholds, min_requests=1, http_for=None, sleep=No
     speculative}), wait `seconds` under the traffic the host serves, read again, and judge each window
     (analyse()). {passed, instances: {name: verdict}, failures: ["<name>: <why>", ...]}. A target whose
     /metrics cannot be read (not enabled, down, a restart inside the window) fails: it gives no evidence."""
-    import time
-
-    from ansible_collections.specdeploy.sglang.plugins.module_utils import smoke
-
     http_for = http_for or (lambda url: smoke.Http(url, timeout=10))
     sleep = sleep or time.sleep
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds <= 0:
