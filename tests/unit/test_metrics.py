@@ -364,3 +364,31 @@ def test_the_canary_metrics_module(readings, tmp_path, monkeypatch):
     res = run_module(canary_metrics, {"root": str(root), "instances": ["main"], "seconds": 10,
                                       "thresholds": {"min_rps": 1}})
     assert res["failed"] and res["msg"].startswith("canary_metrics: unknown canary thresholds min_rps")
+
+
+def test_status_md_shows_the_live_columns_and_the_drift_section():
+    """playbooks/templates/status.md.j2 (plain Jinja here; status.yml renders it through Ansible's lookup)."""
+    import jinja2
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "playbooks", "templates", "status.md.j2")) as handle:
+        template = jinja2.Template(handle.read(), trim_blocks=True)
+    rows = [
+        {"host": "a", "instance": "main", "release": "r1", "health": "healthy", "sglang_version": "0.5.23",
+         "tokens_per_s": 1.9, "metrics": "ok", "live_accept_length": None, "live_tokens_per_s": 4.048,
+         "running_requests": 0, "queued_requests": 0, "requests_total": 2.0, "errors_total": 0.0,
+         "drift": ["SGLang process pid 3695 (python -m sglang.launch_server) runs outside any unit"]},
+        {"host": "b", "instance": "main", "release": "r1", "health": "healthy", "metrics": "off", "drift": []},
+        {"host": "c", "instance": "-", "health": "unreachable"},
+    ]
+    md = template.render(__status_rows=rows)
+    lines = md.splitlines()
+    head = [c.strip() for c in lines[2].split("|")[1:-1]]
+    a, b, c = ([x.strip() for x in line.split("|")[1:-1]] for line in lines[4:7])
+    assert len(head) == len(a) == len(b) == len(c) == 20
+    cols = dict(zip(head, a))
+    assert (cols["tokens/s (gate)"], cols["accept length (live)"], cols["tokens/s (live)"]) == ("1.9", "-", "4.048")
+    assert (cols["running"], cols["queued"], cols["errors"], cols["drift"]) == ("0", "0", "0 of 2", "1")
+    assert dict(zip(head, b))["accept length (live)"] == "off" and dict(zip(head, b))["drift"] == "none"
+    assert lines[-1] == "- a: SGLang process pid 3695 (python -m sglang.launch_server) runs outside any unit"
+    assert "## Drift" in md and "- b:" not in md
