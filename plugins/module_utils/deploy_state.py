@@ -260,6 +260,6 @@ def check(root, key, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, run=None, pr
                 out.append("%s: GET /health failed: %s" % (name, why))
     # drift is named even beside other differences: the deploy's list says everything the host has that no
     # release put there
-    out.extend("drift: %s" % d["what"] for d in drift.host_drift(root, instances, replaces, unit_dir, config_dir,
-                                                                proc, run))
+    found_drift = drift.host_drift(root, instances, replaces, unit_dir, config_dir, proc, run)
+    out.extend("drift: %s" % d["what"] for d in found_drift)
     return not out, out, found

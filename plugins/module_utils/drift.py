@@ -240,8 +240,8 @@ def _env_drift(name, row, manager_env):
         return []
     parts = (["%s differs" % k for k in changed] + ["%s is not set" % k for k in missing]
              + ["%s is set outside the release" % k for k in extra])
-    return ["%s (pid %s): %s differs from release %s: %s" % (unit, row["pid"], source, row["release"],
-                                                               ", ".join(parts))]
+    return ["%s (pid %s): %s differs from release %s: %s" % (
+        unit, row["pid"], source, row["release"], ", ".join(parts))]
 
 
 def drift(observed, instances, replaces=()):

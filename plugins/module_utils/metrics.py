@@ -232,8 +232,8 @@ def check_thresholds(thresholds):
     thresholds = dict(thresholds or {})
     unknown = sorted(set(thresholds) - set(THRESHOLDS))
     if unknown:
-        raise MetricsError("unknown canary thresholds %s; known: %s" % (", ".join(unknown),
-                                                                       ", ".join(sorted(THRESHOLDS))))
+        raise MetricsError("unknown canary thresholds %s; known: %s" % (
+            ", ".join(unknown), ", ".join(sorted(THRESHOLDS))))
     for name, value in thresholds.items():
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
             raise MetricsError("canary threshold %s must be a number, got %r" % (name, value))

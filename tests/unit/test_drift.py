@@ -262,8 +262,9 @@ def test_the_deploy_fast_path_takes_a_drifted_host_through_the_full_deploy(host,
 def test_a_hand_made_unit_alone_takes_the_host_through_the_full_deploy(host, tmp_path):
     """Nothing else differs (recorded files, releases, services all as recorded): the hand-made unit is the
     difference, named beside an edited unit when there is one too."""
-    run = lambda argv: ("ActiveState=active\nSubState=running\n" if "--property=ActiveState,SubState" in argv
-                        else systemctl(0)(argv))  # noqa: E731
+    def run(argv):
+        return ("ActiveState=active\nSubState=running\n" if "--property=ActiveState,SubState" in argv
+                else systemctl(0)(argv))
     kwargs = dict(unit_dir=host["units"], gpu_dir=str(host["tmp"] / "none"), probe=lambda url, timeout: None,
                   config_dir=host["conf"], proc=only(tmp_path, None), run=run)
     ds.record(host["root"], "k", ["main"], unit_dir=host["units"], gpu_dir=str(host["tmp"] / "none"))
