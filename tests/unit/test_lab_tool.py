@@ -45,13 +45,13 @@ def test_port_clash_is_refused_before_starting_anything():
         s.bind(("127.0.0.1", 0))
         s.listen(1)
         port = s.getsockname()[1]
-        before = subprocess.run(["podman", "ps", "-a", "--format", "{{.Names}}"],
-                                capture_output=True, text=True).stdout
-        # a prefix of its own, so fresh names are checked whether or not the lab is up
+        # a prefix of its own, so fresh names are checked whether or not the lab is up; only this
+        # prefix's containers are compared (make test runs Molecule scenarios beside the unit tests)
+        listing = ["podman", "ps", "-a", "--filter", "name=^specdeploy-labtest-", "--format", "{{.Names}}"]
+        before = subprocess.run(listing, capture_output=True, text=True).stdout
         proc = run_lab("up", "--count", "1", "--publish", str(port),
                        env={"SPECDEPLOY_LAB_PREFIX": "specdeploy-labtest-"})
-        after = subprocess.run(["podman", "ps", "-a", "--format", "{{.Names}}"],
-                               capture_output=True, text=True).stdout
+        after = subprocess.run(listing, capture_output=True, text=True).stdout
     assert_clean_failure(proc, f"port {port}", "already in use")
     assert before == after
 
