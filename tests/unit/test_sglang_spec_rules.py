@@ -724,6 +724,14 @@ def test_dp_spec_prefill_coordination_env_needs_single_layer_eagle():
     assert "ENV_DP_SPEC_PREFILL" not in check(spec, draft=None).codes()
 
 
+@pytest.mark.parametrize("version,refused", [("0.5.20", False), ("0.5.21", True), ("0.5.22", False), ("0.5.23", False)])
+def test_dp_spec_prefill_coordination_env_and_dspark_per_release(version, refused):
+    """0.5.21 checks the env against EAGLE / EAGLE3 only; 0.5.22 accepts DSPARK too; 0.5.20 does not check it."""
+    r = args(version, "--speculative-algorithm", "DSPARK", draft=None,
+             env={"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"})
+    assert ("ENV_DP_SPEC_PREFILL" in r.codes()) is refused, r.codes()
+
+
 def test_exec_start_with_continuations_and_systemd_escapes():
     unit = "/opt/v/bin/python -m sglang.launch_server \\\n  --model-path /m \\\n  --chat-template 100%%$$x\n"
     assert S.strip_program(unit) == ["--model-path", "/m", "--chat-template", "100%$x"]

@@ -58,7 +58,7 @@ _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 #   draft_trtllm_sets_page_size  a trtllm_mha draft backend also moves the target page size to 64
 #   draft_backend_at_resolution  the draft attention backend is resolved (and falls back) at argument time;
 #                            else the draft worker picks it at start and resolution leaves it as given
-#   dp_spec_prefill_env_check    SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION is validated against the algorithm
+#   dp_spec_prefill_env_check    None, or the algorithms SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION accepts (single-layer)
 #   pd_decode_radix_needs_nixl   PD decode radix cache requires --disaggregation-transfer-backend nixl
 #   pp_speculation_refused   pp > 1 refuses every speculative algorithm
 #   dp_attention_tp_divisible   --enable-dp-attention asserts tp_size % dp_size == 0 (parallel hook)
@@ -106,16 +106,19 @@ _CHANGES = {
         # srt/arg_groups/speculative_hook.py and validation_hook.py: the same algorithm lists as 0.5.23's
         "block_verification_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),
         "watermark_algorithms": ("NGRAM", "EAGLE", "EAGLE3"),
-        # as 0.5.23 (observed in its resolver): SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION checked against the
-        # algorithm; pp > 1 with speculation refused by check_server_args (validation_hook.py), not the speculative hook
-        "dp_spec_prefill_env_check": True,
-        "pp_speculation_refused": False,
-        "pp_spec_checks": True,
+        # SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION accepts DSPARK too (speculative_hook.py)
+        "dp_spec_prefill_env_check": ("EAGLE", "EAGLE3", "DSPARK"),
     },
-    "0.5.21": {  # parser captured; --speculative-draft-sink-size appears (not yet checked against its resolver)
+    "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         "parser": "0.5.21",
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (2026-12-01)
+        # srt/arg_groups/speculative_hook.py handle_speculative_decoding: the env check appears, EAGLE / EAGLE3 only
+        # (0.5.22 adds DSPARK); validation_hook.py check_pipeline_parallel_compat: pp > 1 takes single-layer EAGLE
+        # on a PD prefill node (or SGLANG_ENABLE_PP_SPEC=1), as 0.5.22 (observed in its resolver)
+        "dp_spec_prefill_env_check": ("EAGLE", "EAGLE3"),
+        "pp_speculation_refused": False,
+        "pp_spec_checks": True,
         # srt/managers/: the backward-compat meta_info aliases (spec_accepted_drafts ...) are gone
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
     },
@@ -212,7 +215,7 @@ _CHANGES = {
         "trtllm_mha_sms": {"prefill": (100,), "decode": (90, 100, 120)},
         "draft_trtllm_sets_page_size": False,
         "draft_backend_at_resolution": False,
-        "dp_spec_prefill_env_check": False,
+        "dp_spec_prefill_env_check": None,
         "pd_decode_radix_needs_nixl": True,
         "pd_decode_radix_first": False,
         "pp_speculation_refused": True,
@@ -263,7 +266,7 @@ _CHANGES = {
         "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
         "draft_trtllm_sets_page_size": True,
         "draft_backend_at_resolution": True,
-        "dp_spec_prefill_env_check": True,
+        "dp_spec_prefill_env_check": ("EAGLE", "EAGLE3", "DSPARK"),
         "pd_decode_radix_needs_nixl": False,
         "pd_decode_radix_first": False,
         "pp_speculation_refused": False,

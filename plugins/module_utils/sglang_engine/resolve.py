@@ -109,11 +109,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                       "tree-verify build (use verify: tree with a probe)." % (
                           args.get("speculative_algorithm"), version, ", ".join(rules["algorithms"])),
                       "speculative_algorithm")
-    if rules["dp_spec_prefill_env_check"] and truthy_env(env, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION") and (
-            algo not in ("EAGLE", "EAGLE3", "DSPARK") or args.get("enable_multi_layer_eagle")):
-        raise Refused("ENV_DP_SPEC_PREFILL", "DP spec/prefill coordination requires single-layer EAGLE, EAGLE3 or "
-                      "DSPARK: remove SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION from env (got algorithm %s)." % algo,
-                      "env")
+    coordinated = rules["dp_spec_prefill_env_check"]
+    if coordinated and truthy_env(env, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION") and (
+            algo not in coordinated or args.get("enable_multi_layer_eagle")):
+        raise Refused("ENV_DP_SPEC_PREFILL", "DP spec/prefill coordination requires single-layer %s in SGLang %s: "
+                      "remove SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION from env (got algorithm %s)." % (
+                          " / ".join(coordinated), version, algo), "env")
     if algo in ("DFLASH", "DDTREE"):
         _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor)
     elif algo in ("EAGLE", "EAGLE3", "STANDALONE"):
