@@ -75,6 +75,28 @@ def often_none(strategy, nones=3):
     return st.tuples(st.sampled_from(range(nones + 1)), strategy).map(lambda t: t[1] if t[0] == 0 else None)
 
 
+# check_server_args' value checks (each with a value it refuses and, where the check has one, a value
+# next to it that it accepts: the boundary is compared, not only the refusal)
+CHECK_SERVER_ARGS_EXTRA = {
+    "gpu-id-step-0": ["--gpu-id-step", "0"], "gpu-id-step-2": ["--gpu-id-step", "2"],
+    "served-name-colon": ["--served-model-name", "qwen3:8b"], "served-name-plain": ["--served-model-name", "qwen3-8b"],
+    "chunked-prefill-100": ["--chunked-prefill-size", "100"], "chunked-prefill-128": ["--chunked-prefill-size", "128"],
+    "tokenizer-workers-0": ["--tokenizer-worker-num", "0"], "detokenizer-workers-0": ["--detokenizer-worker-num", "0"],
+    "priority-random": ["--enable-priority-scheduling", "--schedule-policy", "random"],
+    "priority-lof": ["--enable-priority-scheduling", "--schedule-policy", "lof"],
+    "retraction-priority": ["--retraction-policy", "priority"],
+    "conservativeness-neg": ["--schedule-conservativeness", "-0.5"],
+    "conservativeness-0": ["--schedule-conservativeness", "0"],
+}
+
+# the SSL flags' pairing (SGLang checks it before the files exist: a path given alone never reaches the
+# file check, which judges the host's files and is not compared)
+SSL_EXTRA = {
+    "keyfile-only": ["--ssl-keyfile", "/nonexistent/key.pem"], "certfile-only": ["--ssl-certfile", "/nonexistent/c.pem"],
+    "ca-only": ["--ssl-ca-certs", "/nonexistent/ca.pem"], "password-only": ["--ssl-keyfile-password", "pw"],
+    "refresh-only": ["--enable-ssl-refresh"],
+}
+
 case_strategy = st.fixed_dictionaries({
     "algorithm": st.sampled_from(["DFLASH"] * 12 + ["dflash", "NEXTN", "EAGLE", "EAGLE3", "DDTREE", None]),
     "target": st.sampled_from(sorted(TARGETS)),
@@ -107,6 +129,9 @@ case_strategy = st.fixed_dictionaries({
     "extra": st.sampled_from(["none"] * 16 + ["mixed-chunk", "no-overlap", "watermark", "pd-decode-radix",
                                                "adaptive", "block-verification", "multi-layer-eagle", "base-gpu-neg",
                                                "rejection-sampling"]),
+    # a dimension of its own (drawn beside `extra`, so the two meet and check_server_args' order is compared)
+    "server_check": st.sampled_from(["none"] * 30 + sorted(CHECK_SERVER_ARGS_EXTRA)),
+    "ssl": st.sampled_from(["none"] * 30 + sorted(SSL_EXTRA)),
 })
 
 # Platform facts for GPU-host cases: SGLang's own override (sglang.srt.runtime_context.override_platform,
@@ -177,6 +202,8 @@ def argv_for(case, dirs):
     add("--mem-fraction-static", case.get("mem_fraction_static"))
     argv.extend(PARALLEL[case.get("parallel") or "none"])
     argv.extend(EXTRA[case.get("extra") or "none"])
+    argv.extend(CHECK_SERVER_ARGS_EXTRA.get(case.get("server_check") or "none", []))
+    argv.extend(SSL_EXTRA.get(case.get("ssl") or "none", []))
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

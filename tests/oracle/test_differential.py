@@ -112,6 +112,11 @@ def run(request, tmp_path_factory):
         "refusal_codes": dict(collections.Counter(K.classify(r["answer"], src) for r in judged if r["answer"].get("error"))),
         "refusals_enumerated": len(enumerated), "refusals_reached": len(hit),
         "refusals_reached_ids": sorted(hit),
+        # per file of the release's resolution code: [reached, on the path] (the biggest groups to reach next)
+        "refusals_by_file": {f: [sum(1 for r in enumerated if r["file"] == f and r["id"] in hit),
+                                 sum(1 for r in enumerated if r["file"] == f)]
+                             for f in sorted({r["file"] for r in enumerated})},
+        "refusals_excluded_off_path": [r["id"] for r in R.off_path_refusals(version)],
         "env_read_by_resolution": R.validated_env(version),
         "disagreements": [{"case": r["case"], "why": r["why"]} for r in judged if r["why"]],
     }
