@@ -220,7 +220,9 @@ _CHANGES = {
         "draft_backend_at_resolution": False,
         "dp_spec_prefill_env_check": None,
         "pd_decode_radix_needs_nixl": True,
-        "pd_decode_radix_first": False,
+        # ServerArgs._handle_pd_disaggregation runs right after the SSL check, before the attention backends
+        # (found by a generated case: trtllm_mha without a GPU and a PD decode radix cache)
+        "pd_decode_radix_first": True,
         "pp_speculation_refused": True,
         "dp_attention_tp_divisible": True,
         "cpu_default_attention": "torch_native",
