@@ -43,6 +43,8 @@ export SPECDEPLOY_KIT_RELEASES ?= $(filter-out $(firstword $(ORACLE_RELEASES)),$
 # LAB-ONLY: the controller venv, marked as a finished gpu_env env (lab/lab.py kit), mounted by the
 # server and fleet scenarios so their hosts skip the 2.9 GB install (gpu_env_weights installs for real).
 export SPECDEPLOY_LAB_PREBUILT_ENV := $(LAB)/sglang-venv
+# LAB-ONLY: the 0.5.22 kit, marked the same way (lab/lab.py PREBUILT_KITS): env_host's starting release.
+export SPECDEPLOY_LAB_PREBUILT_ENV_0_5_22 := $(SPECDEPLOY_LAB_KITS)/0.5.22
 # The gateway scenario's offline wheelhouse: smg and its dependencies, exactly the role's hash lock.
 GATEWAY_LOCK := $(ROOT)/roles/gateway/files/smg-1.13.0.lock
 export SPECDEPLOY_LAB_GATEWAY_WHEELHOUSE := $(LAB)/gateway-wheelhouse

@@ -19,6 +19,7 @@ Facts this relies on (rlimits, cgroups, runc, debootstrap recipe) are in shared/
 """
 import argparse
 import base64
+import glob
 import hashlib
 import io
 import json
@@ -41,6 +42,9 @@ LOCK_DIR = os.path.join(ROOT, "lab")
 LOCK = os.path.join(LOCK_DIR, "sglang-0.5.23-cpu.lock")
 # The releases whose wheels the hosts' wheelhouse holds (the upgrade scenario installs 0.5.22, then 0.5.23).
 WHEELHOUSE_RELEASES = ("0.5.23", "0.5.22")
+# Kits built on every `kit` run whatever the sample, and made LAB-ONLY prebuilt envs of their lock: the
+# upgrade scenario (env_host) starts its hosts on 0.5.22 from this one, and installs for real only its bump.
+PREBUILT_KITS = ("0.5.22",)
 # Per-release controller venvs (the one name for this folder; tests and tools read the same variable).
 KITS = os.environ.get("SPECDEPLOY_LAB_KITS", os.path.join(LAB, "kits"))
 # The local CPU torch wheel's folder (this machine kind's pip config points there too; uv ignores that).
@@ -273,17 +277,36 @@ def wheelhouse_complete(lock=LOCK):
     return [(n, v) for n, v, _h in lock_entries(lock) if (n.lower(), v) not in have]
 
 
-def mark_prebuilt_env():
-    """LAB-ONLY: the controller venv is built from the same lock, wheelhouse and pip flags as the gpu_env
-    role (plus the shim), so it gets what the role leaves in a finished env: the lock and the completion
-    marker (the role only checks that the marker exists). The server and fleet scenarios mount it
-    read-only on their hosts instead of installing 2.9 GB per host, after checking its lock is this
-    checkout's (molecule/shared/prebuilt_env.yml); the gpu_env_weights scenario still installs for real."""
-    shutil.copyfile(LOCK, os.path.join(ORACLE_VENV, "specdeploy.lock"))
-    marker = {"lock_file_sha256": hashlib.sha256(open(LOCK, "rb").read()).hexdigest(), "lab_shim": True,
-              "prebuilt_by": "lab/lab.py kit (LAB-ONLY, mounted read-only by the server and fleet scenarios)"}
-    with open(os.path.join(ORACLE_VENV, ".specdeploy-complete"), "w", encoding="utf-8") as handle:
+def mark_prebuilt_env(venv=ORACLE_VENV, lock=LOCK, by="the server and fleet scenarios"):
+    """LAB-ONLY: a venv built from the same lock and wheels as the gpu_env role (plus the shim) gets what
+    the role leaves in a finished env: the lock and the completion marker (the role only checks that
+    the marker exists). Scenarios mount it read-only on their hosts instead of installing 2.9 GB per
+    host, after checking its lock is this checkout's (molecule/shared/prebuilt_env.yml); the
+    gpu_env_weights and env_host scenarios still install for real."""
+    shutil.copyfile(lock, os.path.join(venv, "specdeploy.lock"))
+    marker = {"lock_file_sha256": hashlib.sha256(open(lock, "rb").read()).hexdigest(), "lab_shim": True,
+              "prebuilt_by": f"lab/lab.py kit (LAB-ONLY, mounted read-only by {by})"}
+    with open(os.path.join(venv, ".specdeploy-complete"), "w", encoding="utf-8") as handle:
         handle.write(json.dumps(marker, indent=4, sort_keys=True) + "\n")
+
+
+def prebuild_kit(version):
+    """LAB-ONLY: the kit of `version` made a finished env of its lock (PREBUILT_KITS). Its bytecode is
+    compiled once, in full: the hosts mount it read-only and run it as a non-root user, so without it
+    every start of the server would compile SGLang, torch and transformers again."""
+    venv = os.path.join(KITS, version)
+    stamp = os.path.join(venv, ".specdeploy-kit.json")
+    state = json.load(open(stamp, encoding="utf-8"))
+    if not state.get("bytecode"):
+        t0 = time.time()
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        run([os.path.join(venv, "bin", "python"), "-m", "compileall", "-q", "-j", "0",
+             glob.glob(os.path.join(venv, "lib", "python3*", "site-packages"))[0]],
+            check=False, capture=True, env=env, what=f"bytecode of the {version} kit")
+        state["bytecode"] = round(time.time() - t0, 1)
+        with open(stamp, "w", encoding="utf-8") as f:
+            f.write(json.dumps(state, indent=2, sort_keys=True) + "\n")
+    mark_prebuilt_env(venv, lock_path(version), by="the env_host scenario, as its starting release")
 
 
 def kit_releases(arg):
@@ -425,6 +448,7 @@ def cmd_kit(args):
         raise LabError(f"{KIT_PYTHON} not found: the kit needs Debian's Python 3.11 (python3.11-venv)"
                        " so its venvs run unchanged inside the bookworm hosts")
     releases = kit_releases(args.releases)
+    releases += [v for v in PREBUILT_KITS if v not in releases]
     fill_wheelhouse()
     shim = build_shim_wheel()
     py = os.path.join(ORACLE_VENV, "bin", "python")
@@ -465,6 +489,9 @@ def cmd_kit(args):
         else:
             log(f"kit {version}: {how}; sglang {check.get('version')} resolves DFLASH "
                 f"(draft tokens {res.get('speculative_num_draft_tokens')}, topk {res.get('speculative_eagle_topk')})")
+    for version in PREBUILT_KITS:
+        if version not in failed:
+            prebuild_kit(version)
     if releases:
         log(f"per-release kits in {KITS}: {len(releases)} release(s)")
     if failed:
@@ -502,7 +529,8 @@ def write_inventory(names, publish):
         lines.append(f"          ansible_host: {name}")
         if publish:
             lines.append(f"          lab_published_port: {publish + i}")
-    lines += ["      vars:", "        ansible_connection: containers.podman.podman",
+    # LAB-ONLY connection: podman exec with pipelining (lab/connection_plugins/lab_podman.py)
+    lines += ["      vars:", "        ansible_connection: lab_podman",
               "        ansible_python_interpreter: /usr/bin/python3", ""]
     path = os.path.join(inv_dir, "hosts.yml")
     with open(path, "w", encoding="utf-8") as f:

@@ -22,6 +22,7 @@ import os
 import subprocess
 import urllib.error
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import drift
 from ansible_collections.specdeploy.sglang.plugins.module_utils import gpu_env as ge
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
@@ -167,12 +168,13 @@ def read_state(root):
     return state if isinstance(state, dict) else {"unreadable": "not a JSON object"}
 
 
-def record(root, key, instances, check_mode=False, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, desired=None):
+def record(root, key, instances, check_mode=False, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, desired=None, found=None):
     """Write what the host holds now under `key` (with `desired`, the desired state derived from content
     that the key covers, kept to say what changed). Returns (changed, state). Refuses when an instance
-    has no current release (there is nothing converged to record)."""
+    has no current release (there is nothing converged to record). `found` is links_and_records() of
+    the host, when the caller has read it already (deploy.yml takes it as the release after the run)."""
     check_instances(instances)
-    state = observe(root, instances, unit_dir, gpu_dir)
+    state = observe(root, instances, unit_dir, gpu_dir, found=found)
     missing = sorted(n for n, v in state["instances"].items() if not v["current"])
     if missing:
         raise StateError("no current release for %s; nothing to record" % ", ".join(missing))
@@ -238,9 +240,11 @@ def compare(recorded, key, instances, now, desired=None):
 
 
 def check(root, key, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, run=None, probe=health, timeout=5.0,
-          desired=None):
+          desired=None, config_dir="/etc/specdeploy", replaces=(), proc="/proc"):
     """(converged, differences, links): whether the host is as recorded under `key`, with every
-    instance active, running and healthy. Read-only. `links` is links_and_records() of the host."""
+    instance active, running and healthy, and no drift (drift.py: a server whose command line or
+    environment differs from its release, a unit no release wrote, an SGLang process outside any unit;
+    `replaces` are server_replaces_units, known). Read-only. `links` is links_and_records() of the host."""
     check_instances(instances)
     found = links_and_records(root, instances)
     now = observe(root, instances, unit_dir, gpu_dir, found=found)
@@ -255,4 +259,8 @@ def check(root, key, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, run=None, pr
             why = probe(health_url(found[name]["record"]), timeout)
             if why:
                 out.append("%s: GET /health failed: %s" % (name, why))
+    # drift is named even beside other differences: the deploy's list says everything the host has that no
+    # release put there
+    found_drift = drift.host_drift(root, instances, replaces, unit_dir, config_dir, proc, run)
+    out.extend("drift: %s" % d["what"] for d in found_drift)
     return not out, out, found

@@ -378,6 +378,8 @@ def basic_render(spec):
         if value is None or (field in _DEFAULT_ONE and int(value) == 1):
             continue
         argv += [flag, str(value)]
+    if spec.get("enable_metrics"):
+        argv.append("--enable-metrics")
     spec_cfg = spec.get("speculative") or None
     if spec_cfg:
         if spec_cfg.get("verify", "linear") == "tree":

@@ -20,7 +20,10 @@ description:
     It refuses when an instance has no current release.
   - O(action=check) compares the host with that record (read-only, also in check mode) and, when they match,
     asks systemd whether each C(sglang-<instance>.service) is active and running and GETs each instance's
-    C(/health). C(converged) is true only when all of it holds; C(differences) says what does not.
+    C(/health), then looks for drift (a running server whose command line or environment differs from its
+    release's unit, a unit no release wrote or a drop-in, an SGLang process outside any unit;
+    C(plugins/module_utils/drift.py)). C(converged) is true only when all of it holds; C(differences) says
+    what does not (drift prefixed C(drift), one phrase each), so a drifted host takes the full deploy.
   - deploy.yml records after a host's deploy passed and checks before staging; a converged host is reported
     unchanged without running the roles on it (C(specdeploy_full_run=true) runs them anyway).
 author: specdeploy.sglang contributors (@specdeploy)
@@ -57,6 +60,18 @@ options:
     type: list
     elements: str
     required: true
+  replaces:
+    description:
+      - Units of a hand-made service a deploy replaced (the server role's C(server_replaces_units)); their
+        unit files and processes are known, not drift (O(action=check)).
+    type: list
+    elements: str
+    default: []
+  config_dir:
+    description: Directory of the instances' EnvironmentFiles (the server role's C(server_config_dir)); only their
+      variable names are read (O(action=check)).
+    type: path
+    default: /etc/specdeploy
   timeout:
     description: Seconds each C(/health) request may take (O(action=check)).
     type: float
@@ -89,8 +104,11 @@ differences:
   type: list
   elements: str
 links:
-  description: Per instance, C(current) and C(previous) release ids and the C(record) (release.json) of C(current).
-  returned: when action is check
+  description:
+    - Per instance, C(current) and C(previous) release ids and the C(record) (release.json) of C(current).
+    - For O(action=record), the links the record was made from (read once; deploy.yml takes them as the
+      release after the run instead of reading them again).
+  returned: success
   type: dict
 state:
   description: What was recorded (instances, files with their sha256, gpus, key, version).
@@ -115,6 +133,8 @@ def main():
             key=dict(type="str", required=True, no_log=False),
             instances=dict(type="list", elements="str", required=True),
             desired=dict(type="dict", default={}),
+            replaces=dict(type="list", elements="str", default=[]),
+            config_dir=dict(type="path", default="/etc/specdeploy"),
             timeout=dict(type="float", default=5.0),
         ),
         supports_check_mode=True,
@@ -124,11 +144,14 @@ def main():
     try:
         if p["action"] == "check":
             converged, differences, links = ds.check(
-                p["root"], p["key"], p["instances"], timeout=p["timeout"], desired=p["desired"])
+                p["root"], p["key"], p["instances"], timeout=p["timeout"], desired=p["desired"],
+                config_dir=p["config_dir"], replaces=p["replaces"])
             module.exit_json(changed=False, converged=converged, differences=differences, links=links, path=path)
+        ds.check_instances(p["instances"])
+        links = ds.links_and_records(p["root"], p["instances"])
         changed, state = ds.record(
-            p["root"], p["key"], p["instances"], check_mode=module.check_mode, desired=p["desired"])
-        module.exit_json(changed=changed, state=state, path=path)
+            p["root"], p["key"], p["instances"], check_mode=module.check_mode, desired=p["desired"], found=links)
+        module.exit_json(changed=changed, state=state, links=links, path=path)
     except (ds.StateError, OSError) as exc:
         module.fail_json(msg="deploy_state %s: %s" % (p["action"], exc), path=path)
 

@@ -31,7 +31,10 @@ description:
   - O(action=smoke_args) returns the smoke arguments of the release O(instance) runs now (its current
     release record, else its spec), what C(playbooks/verify.yml) smokes.
   - O(action=status) probes, for each of O(instances), the unit, C(/health) and C(/server_info) at the
-    address from the same plan, with no proxy. Read-only.
+    address from the same plan, with no proxy, and C(/metrics) of a serving instance (Prometheus text, read by
+    C(plugins/module_utils/metrics.py) with the release's metric names; C(off) when the server answers 404,
+    as one started without C(--enable-metrics) does); and it returns the host's C(drift)
+    (C(plugins/module_utils/drift.py)). Read-only.
 author: specdeploy.sglang contributors (@specdeploy)
 attributes:
   check_mode:
@@ -173,7 +176,18 @@ smoke_args:
   returned: when action is smoke_args
   type: dict
 instances:
-  description: Per instance C(name), C(unit), C(url), C(unit_state), C(health), C(server_info) (O(action=status)).
+  description:
+    - Per instance C(name), C(unit), C(url), C(unit_state), C(health), C(server_info) and C(metrics)
+      (O(action=status)) - C(state) C(ok) with C(accept_length), C(tokens_per_s), C(running), C(queued),
+      C(requests_total), C(errors_total), C(generation_tokens_total), C(verify_calls_total), C(names_from); C(off)
+      (HTTP 404, started without C(--enable-metrics)), C(down) (no C(/health)), or C(error) with C(error).
+  returned: when action is status
+  type: list
+  elements: dict
+drift:
+  description:
+    - The host's drift (O(action=status)), C(kind) (C(process), C(unit) or C(outside)) and C(what) (one phrase
+      naming the unit, process or file; environment differences by name only). Empty when there is none.
   returned: when action is status
   type: list
   elements: dict
@@ -183,6 +197,8 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import drift
+from ansible_collections.specdeploy.sglang.plugins.module_utils import metrics
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_plan as sp
@@ -242,6 +258,8 @@ def _status(p):
                 _path, row["server_info"] = smoke.fetch_server_info(http)
             except (smoke.SmokeError, OSError) as exc:
                 row["server_info_error"] = str(exc)
+        # asked of every serving instance: a server started by hand with --enable-metrics shows its figures too
+        row["metrics"] = metrics.probe(http, spec.get("sglang_version")) if row["health"] == 200 else {"state": "down"}
         out.append(row)
     return out
 
@@ -309,7 +327,12 @@ def main():
             module.exit_json(changed=False, smoke_args=sp.smoke_args(
                 spec, resolved, p["instance"].get("smoke"), settings.get("smoke"), common.unit_name(name)))
         else:
-            module.exit_json(changed=False, instances=_status(p))
+            settings = p["settings"] or {}
+            found = drift.host_drift(settings.get("root") or "/opt/specdeploy",
+                                     [i.get("name") or "" for i in p["instances"] or []],
+                                     settings.get("replaces_units") or [],
+                                     config_dir=settings.get("config_dir") or "/etc/specdeploy")
+            module.exit_json(changed=False, instances=_status(p), drift=found)
     except (sp.PlanError, rel.ReleaseError) as exc:
         module.fail_json(msg="server_plan %s: %s" % (p["action"], exc))
 

@@ -38,9 +38,11 @@ options:
     default: {}
   timeout:
     description:
-      - Seconds allowed for the import and the probe.
+      - Seconds allowed for the import and the probe, as for M(specdeploy.sglang.sglang_flags). The first
+        import of a fresh env reads about 3 GB from a cold page cache, and a fleet probes every host at
+        once.
     type: int
-    default: 120
+    default: 300
 seealso:
   - module: specdeploy.sglang.sglang_flags
 """
@@ -93,7 +95,7 @@ def main():
         argument_spec=dict(
             python=dict(type="path", required=True),
             env=dict(type="dict", default={}),
-            timeout=dict(type="int", default=120),
+            timeout=dict(type="int", default=300),
         ),
         supports_check_mode=True,
     )

@@ -55,14 +55,18 @@ def host(tmp_path, server):
         "model_path": str(model), "host": "127.0.0.1", "port": server.server_address[1]}}}
     (root / "releases" / "r1" / "release.json").write_text(json.dumps(record))
     (units / "sglang-main.service").write_text("[Service]\nExecStart=/bin/true\n")
+    # the release's own copy of the unit (the server role writes both): no drift
+    (root / "releases" / "r1" / "sglang-main.service").write_text("[Service]\nExecStart=/bin/true\n")
+    (tmp_path / "proc").mkdir()  # no process of any kind: test_drift.py covers processes
     rel.activate(str(root), "main", "r0")
     rel.activate(str(root), "main", "r1")
     kw = dict(unit_dir=str(units), gpu_dir=str(gpus))
-    return {"root": str(root), "kw": kw, "units": units, "venv": venv, "model": model, "gpus": gpus}
+    return {"root": str(root), "kw": kw, "check_kw": dict(kw, proc=str(tmp_path / "proc")), "units": units,
+            "venv": venv, "model": model, "gpus": gpus}
 
 
 def _check(h, key="k1", instances=("main",), state=RUNNING):
-    return ds.check(h["root"], key, list(instances), run=lambda argv: state, timeout=2, **h["kw"])
+    return ds.check(h["root"], key, list(instances), run=lambda argv: state, timeout=2, **h["check_kw"])
 
 
 def test_a_host_never_recorded_is_not_converged(host):
@@ -80,6 +84,17 @@ def test_recorded_host_that_is_unchanged_and_serving_is_converged(host):
     assert _check(host) == (True, [], _check(host)[2])
     # recording the same again writes nothing
     assert ds.record(host["root"], "k1", ["main"], **host["kw"])[0] is False
+
+
+def test_record_from_links_read_once_is_the_same_record_and_they_are_the_release_after(host):
+    # deploy.yml takes the links the record was made from as the release after the run (no second read)
+    found = ds.links_and_records(host["root"], ["main"])
+    changed, state = ds.record(host["root"], "k1", ["main"], found=found, **host["kw"])
+    assert changed and state["instances"] == {"main": {"current": "r1", "previous": "r0"}}
+    assert found["main"]["record"]["release_id"] == "r1"
+    # the same record as one made without them: recording again writes nothing
+    assert ds.record(host["root"], "k1", ["main"], **host["kw"])[0] is False
+    assert _check(host)[0] is True
 
 
 @pytest.mark.parametrize("drift,expected", [
@@ -103,7 +118,7 @@ def test_other_inputs_or_instances_are_not_converged(host):
     ds.record(host["root"], "k1", ["main"], **host["kw"])
     assert _check(host, key="k2")[1] == [
         "the inputs changed since the last deploy (inventory variables or the collection)"]
-    converged, why, _ = ds.check(host["root"], "k1", ["main", "spare"], run=lambda argv: RUNNING, **host["kw"])
+    converged, why, _ = ds.check(host["root"], "k1", ["main", "spare"], run=lambda argv: RUNNING, **host["check_kw"])
     assert not converged and "instances were main, now main, spare" in why
 
 
@@ -123,7 +138,7 @@ def test_record_refuses_an_instance_without_a_release_and_bad_names(host):
     with pytest.raises(ds.StateError, match="no current release for spare"):
         ds.record(host["root"], "k1", ["main", "spare"], **host["kw"])
     with pytest.raises(ds.StateError, match="instance name"):
-        ds.check(host["root"], "k1", ["../etc"], **host["kw"])
+        ds.check(host["root"], "k1", ["../etc"], **host["check_kw"])
     assert not os.path.exists(ds.state_path(host["root"]))
 
 
@@ -179,13 +194,13 @@ def test_a_lock_edited_in_place_changes_the_key_and_is_named(host, tmp_path):
 
     key, desired = key_now()
     ds.record(host["root"], key, ["main"], desired=desired, **host["kw"])
-    assert ds.check(host["root"], key, ["main"], run=lambda argv: RUNNING, desired=desired, **host["kw"])[0]
+    assert ds.check(host["root"], key, ["main"], run=lambda argv: RUNNING, desired=desired, **host["check_kw"])[0]
     with open(str(lock), "a") as handle:
         handle.write("# bump\n")
     new_key, new_desired = key_now()
     assert new_key != key
     converged, why, _ = ds.check(host["root"], new_key, ["main"], run=lambda argv: RUNNING, desired=new_desired,
-                                 **host["kw"])
+                                 **host["check_kw"])
     assert not converged
     assert why == ["the desired env_key changed: %s -> %s (the lock's content)"
                    % (desired["env_key"][:20], new_desired["env_key"][:20])]

@@ -1,7 +1,7 @@
 """env_host scenario, in order (each step builds on the last).
 
 After converge (deploy.yml on two hosts: each serves SGLang 0.5.22 from the env of the 0.5.22 lab lock,
-installed for real) and idempotence:
+the LAB-ONLY prebuilt one) and idempotence:
   1. upgrade: the lock's content replaced in place by the 0.5.23 lab lock: every host takes the full
      deploy and restarts through the gate on the 0.5.23 env, built beside the old one, which is kept;
   2. one comment line appended to the lock (env_host-1): the full deploy builds the new env for real;
@@ -104,8 +104,9 @@ def test_every_host_serves_0_5_22_from_the_env_of_its_lock():
         now = served(name)
         assert now["state"] == "active" and now["python"] == old + "/bin/python", (name, now)
         assert now["version"] == "0.5.22", (name, now)
-        # installed for real on the host (a directory, not the prebuilt mount) from the 0.5.22 lock
-        assert host(name).file(old).is_directory and not host(name).file(old).is_symlink
+        # the LAB-ONLY prebuilt 0.5.22 env (prepare linked it; the role found it finished), of this lock
+        assert host(name).file(old).linked_to == "/srv/specdeploy-lab/prebuilt-env-0.5.22"
+        assert host(name).file(old + "/specdeploy.lock").content_string == read(lock_path())
         generate(name)
         before[name] = now
     # the same inputs on both hosts: one release id, so the rollback below can name it

@@ -1,9 +1,11 @@
 """Fleet scenario, in order (pytest runs a file's tests top to bottom; each step builds on the last).
 
 After converge (a healthy rollout of release R1) and idempotence (a second deploy changed nothing):
-  1. every host serves a real /generate from R1;        2. status.yml matches the hosts' real state; verify.yml smokes without restarting;
-     a re-run finds every host as its deploy left it (no role runs); a hand-edited unit on one host is
-     found, put back and only that host restarts;
+  1. every host serves a real /generate from R1;        2. status.yml matches the hosts' real state (fleet-1's
+     live /metrics figures, no drift); verify.yml smokes without restarting; a re-run finds every host as its
+     deploy left it (no role runs); on one host a unit edited by hand (one more flag) and restarted by hand, and
+     a hand-made unit: status.yml names the drift, the next deploy finds it, puts the unit back and only that
+     host restarts;
   3. a host that cannot stage its weights stops the run before any host restarts;
      preflight on inventories/production passes with no host reachable; a broken variant fails
      naming host and reason;
@@ -15,6 +17,7 @@ After converge (a healthy rollout of release R1) and idempotence (a second deplo
 The playbooks run as a user runs them (ansible-playbook on the controller); the checks read the
 hosts directly (podman exec), never the playbooks' own output alone.
 """
+import base64
 import json
 import os
 import shutil
@@ -121,6 +124,17 @@ def check_status_matches(tmp_path):
         record = json.loads(host(name).check_output(f"cat {ROOT_DIR}/releases/{st['current']}/release.json"))
         assert row["tokens_per_s"] == (record.get("smoke") or {}).get("tokens_per_s")
         assert f"| {name} | {INSTANCE} | {st['current']} |" in md
+        assert row["drift"] == [], row
+        # SGLang's own /metrics: fleet-1's releases set enable_metrics (host_vars), the others answer 404
+        if record["inputs"]["spec"].get("enable_metrics"):
+            assert row["metrics"] == "ok", row
+            assert isinstance(row["running_requests"], int) and isinstance(row["queued_requests"], int), row
+            assert isinstance(row["requests_total"], float) and isinstance(row["errors_total"], float), row
+            assert isinstance(row["live_tokens_per_s"], float), row
+            assert row["live_accept_length"] is None, row   # shown for speculative instances only
+        else:
+            assert row["metrics"] == "off", row
+    assert "| accept length (live) | tokens/s (live) | running | queued | errors |" in md
 
 
 def test_status_matches_real_state(tmp_path):
@@ -156,14 +170,43 @@ def test_rerun_of_an_unchanged_fleet_runs_no_role_and_restarts_nothing(tmp_path)
             host(name).check_output(f"sha256sum /etc/systemd/system/{UNIT}").split()[0]
 
 
+HANDMADE = "/etc/systemd/system/sglang-handmade.service"
+
+
 def test_a_hand_edited_unit_is_found_put_back_and_only_that_host_restarts(tmp_path):
+    """Drift: on fleet-2 the unit is edited by hand (one more flag, --enable-metrics) and the server restarted
+    by hand into it, and a hand-made unit appears; status.yml names both per host, and the next deploy takes
+    fleet-2 through the full deploy: the unit put back, the server restarted, the hand-made unit named."""
     unit_path = f"/etc/systemd/system/{UNIT}"
     before = {h: state(h) for h in HOSTS}
-    digest = host("fleet-2").check_output(f"sha256sum {unit_path}").split()[0]
-    host("fleet-2").check_output(f"echo '# edited by hand' >> {unit_path}")
+    f2 = host("fleet-2")
+    digest = f2.check_output(f"sha256sum {unit_path}").split()[0]
+    # the first ExecStart line (the program words) ends in " \": the flag goes after them
+    text = f2.file(unit_path).content_string
+    first = next(line for line in text.splitlines() if line.startswith("ExecStart="))
+    edited = text.replace(first, first[:-2] + ' "--enable-metrics" \\', 1) + "# edited by hand\n"
+    assert '"sglang.launch_server" "--enable-metrics" \\\n' in edited, edited
+    handmade = "[Service]\nExecStart=/usr/bin/python3 -m sglang.launch_server --port 30099\n"
+    for path, content in ((unit_path, edited), (HANDMADE, handmade)):
+        f2.check_output(f"echo {base64.b64encode(content.encode()).decode()} | base64 -d > {path}")
+    f2.check_output(f"systemctl daemon-reload && systemctl restart {UNIT}")   # restarted by hand; not awaited
+    pid = state("fleet-2")["MainPID"]
+    rc, out = playbook("status.yml", report_dir=tmp_path)
+    assert rc == 0, out
+    rows = {r["host"]: r for r in report(tmp_path, "status.json")["hosts"]}
+    assert rows["fleet-2"]["drift"] == [
+        f"{UNIT} (pid {pid}): its command line differs from release {MEMO['r1']['fleet-2']}: +--enable-metrics",
+        "sglang-handmade.service: no release wrote this unit",
+        f"{UNIT} differs from every release's unit (edited by hand?)"], rows["fleet-2"]
+    assert rows["fleet-1"]["drift"] == rows["fleet-3"]["drift"] == []
+    md = (tmp_path / "status.md").read_text()
+    assert "## Drift" in md and "- fleet-2: sglang-handmade.service: no release wrote this unit" in md, md
     rc, out = playbook("converge.yml", report_dir=tmp_path)
+    f2.check_output(f"rm -f {HANDMADE} && systemctl daemon-reload")   # the operator removes it
     assert rc == 0, out
     assert f"{unit_path} changed" in out, out                 # what the state check found on fleet-2
+    assert "drift: sglang-handmade.service: no release wrote this unit" in out, out
+    assert "its command line differs from release" in out and "+--enable-metrics" in out, out
     after = {h: state(h) for h in HOSTS}
     assert host("fleet-2").check_output(f"sha256sum {unit_path}").split()[0] == digest
     assert after["fleet-2"]["current"] == MEMO["r1"]["fleet-2"] and after["fleet-2"]["ActiveState"] == "active"

@@ -41,6 +41,24 @@ DEST_ALIASES = {"tensor_parallel_size": "tp_size", "data_parallel_size": "dp_siz
 
 _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 
+# /metrics names every release from 0.5.11 exports (the `metrics` trait adds or renames per release)
+_QUEUED_V1 = ("sglang:num_queue_reqs", "sglang:num_grammar_queue_reqs", "sglang:num_decode_prealloc_queue_reqs",
+              "sglang:num_decode_transfer_queue_reqs")
+_METRICS_V1 = {
+    "accept_length": ("sglang:spec_accept_length",),
+    "throughput": ("sglang:gen_throughput",),
+    "running": ("sglang:num_running_reqs",),
+    "queued": _QUEUED_V1,
+    "requests_total": ("sglang:num_requests_total",),
+    # aborted requests, and the PD transfers that failed (each fails its request)
+    "errors_total": ("sglang:num_aborted_requests_total", "sglang:num_bootstrap_failed_reqs_total",
+                     "sglang:num_transfer_failed_reqs_total"),
+    "generation_tokens_total": ("sglang:generation_tokens_total",),
+    "verify_calls_total": (),
+    # by endpoint, method and status_code: its 5xx answers count as errors
+    "http_responses_total": ("sglang:http_responses_total",),
+}
+
 # Traits (see docs/sglang-releases.md):
 #   parser                   release whose captured table this release uses (itself once captured)
 #   parser_derived           None, or how the table is derived from `parser` (drop/add/choices) while
@@ -78,6 +96,11 @@ _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 #                            release's default adaptive config (srt/speculative/adaptive_spec_params.py)
 #   meta_info                /generate meta_info names of the draft count fields (correct, proposed)
 #   kv_budget_message        what the release prints when the weights leave no room for the KV cache
+#   metrics_flag             the flag that turns on GET /metrics (Prometheus text); spec.enable_metrics renders it
+#   metrics                  /metrics names per figure metrics.py reads (samples of every name are summed, the
+#                            accept length averaged): accept_length, throughput, running, queued, requests_total,
+#                            errors_total, generation_tokens_total, verify_calls_total (() where the release has
+#                            none), http_responses_total (its status_code 5xx samples count as errors)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
 ORDER = (
     "0.5.11",
@@ -111,6 +134,10 @@ _CHANGES = {
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         "parser": "0.5.21",
+        # metrics_collector.py: the PD decode host-receive queue gauge appears
+        "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_bootstrap_queue_reqs",
+                                                          "sglang:num_decode_host_receive_queue_reqs"),
+                        verify_calls_total=("sglang:spec_verify_calls_total",)),
         "parser_derived": None,
         "verified": True,  # its differential run passes (2026-12-01)
         # srt/arg_groups/speculative_hook.py handle_speculative_decoding: the env check appears, EAGLE / EAGLE3 only
@@ -181,6 +208,9 @@ _CHANGES = {
     },
     "0.5.13": {  # parser captured; traits as the release before it
         "parser": "0.5.13",
+        # metrics_collector.py: the counter of verify forward passes appears (accept length from counters)
+        "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_bootstrap_queue_reqs",),
+                        verify_calls_total=("sglang:spec_verify_calls_total",)),
         "parser_derived": None,
         "verified": True,
         "eagle_paged_tree_backends": ("flashinfer", "fa3", "triton"),  # server_args.py: the "unstable" message is gone
@@ -192,6 +222,8 @@ _CHANGES = {
     },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
         "parser": "0.5.12",
+        # metrics_collector.py: the PD prefill queue gauge num_prefill_prealloc_queue_reqs is renamed
+        "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_bootstrap_queue_reqs",)),
         "parser_derived": None,
         "verified": True,
         "window_flag": "--speculative-draft-window-size",
@@ -241,6 +273,9 @@ _CHANGES = {
         "draft_archs": ("DFlashDraftModel",),
         "meta_info": {"correct": ("spec_accepted_drafts",), "proposed": ("spec_proposed_drafts",)},
         "adaptive_candidate_steps": None,
+        "metrics_flag": "--enable-metrics",
+        # srt/observability/metrics_collector.py (SchedulerMetricsCollector, TokenizerMetricsCollector)
+        "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_prealloc_queue_reqs",)),
         "verified": True,
     },
     "0.5.16": {

@@ -15,13 +15,14 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.co
 
 _INT = (int,)
 _STR = (str,)
+_BOOL = (bool,)
 SPEC_KEYS = {
     "sglang_version": (_STR, None), "model_path": (_STR, None), "served_model_name": (_STR, None),
     "host": (_STR, "127.0.0.1"), "port": (_INT, 30000), "device": (_STR, "cuda"),
     "tp_size": (_INT, 1), "dp_size": (_INT, 1), "pp_size": (_INT, 1),
     "attention_backend": (_STR, None), "prefill_attention_backend": (_STR, None),
     "mem_fraction_static": ((int, float), None), "context_length": (_INT, None),
-    "max_running_requests": (_INT, None), "speculative": ((dict,), None),
+    "max_running_requests": (_INT, None), "enable_metrics": (_BOOL, False), "speculative": ((dict,), None),
     "extra_args": ((list,), []), "env": ((dict,), {}),
 }
 SPECULATIVE_KEYS = {
@@ -34,7 +35,8 @@ SPECULATIVE_KEYS = {
 
 
 def _type_name(types):
-    return " or ".join({int: "integer", float: "number", str: "string", dict: "mapping", list: "list"}[t] for t in types)
+    return " or ".join({int: "integer", float: "number", str: "string", dict: "mapping", list: "list",
+                        bool: "boolean"}[t] for t in types)
 
 
 def _compiled(schema):
@@ -138,6 +140,8 @@ def render(spec, result, capabilities=None):
     add("--mem-fraction-static", spec.get("mem_fraction_static"))
     add("--context-length", spec.get("context_length"))
     add("--max-running-requests", spec.get("max_running_requests"))
+    if spec.get("enable_metrics"):  # Prometheus text at GET /metrics (status.yml, the canary analysis)
+        argv.append(rules["metrics_flag"])
     sp = spec.get("speculative")
     if sp:
         algo = sp.get("algorithm")
@@ -218,7 +222,7 @@ _DEST_TO_SPEC = {
     "device": "device", "tp_size": "tp_size", "dp_size": "dp_size", "pp_size": "pp_size",
     "attention_backend": "attention_backend", "prefill_attention_backend": "prefill_attention_backend",
     "mem_fraction_static": "mem_fraction_static", "context_length": "context_length",
-    "max_running_requests": "max_running_requests",
+    "max_running_requests": "max_running_requests", "enable_metrics": "enable_metrics",
 }
 _DEST_TO_SPECULATIVE = {
     "speculative_algorithm": "algorithm", "speculative_draft_model_path": "draft_model_path",
