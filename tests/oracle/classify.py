@@ -46,6 +46,16 @@ TABLE = (
     ("CONTEXT_TOO_LONG", r"^Warning: User-specified context_length \(\d+\) is greater than the derived context_length", None),
     ("WATERMARK_ALGORITHM", r"^--enable-watermark supports speculative algorithms", None),
     ("BASE_GPU_ID", r"^base_gpu_id must be non-negative", None),
+    ("GPU_ID_STEP", r"^gpu_id_step must be positive$", None),
+    ("SSL_PAIR", r"^(--ssl-keyfile requires --ssl-certfile|--ssl-certfile requires --ssl-keyfile|--ssl-ca-certs has no "
+                 r"effect without|--ssl-keyfile-password has no effect without|--enable-ssl-refresh requires "
+                 r"--ssl-certfile and --ssl-keyfile)", None),
+    ("SERVED_MODEL_NAME_COLON", r"^served_model_name cannot contain a colon \(':'\) character", None),
+    ("CHUNKED_PREFILL_PAGE", r"^chunked_prefill_size must be divisible by page_size$", None),
+    ("WORKER_NUM", r"^(Tokenizer|Detokenizer) worker num must >= 1$", None),
+    ("PRIORITY_SCHEDULE_POLICY", r"^To use priority scheduling, schedule_policy must be 'fcfs' or 'lof'", None),
+    ("RETRACTION_PRIORITY", r"^--retraction-policy priority requires --enable-priority-scheduling$", None),
+    ("SCHEDULE_CONSERVATIVENESS", r"^schedule_conservativeness must be non-negative$", None),
     ("PD_DECODE_RADIX_BACKEND", r"^--disaggregation-decode-enable-radix-cache currently requires "
                                 r"--disaggregation-transfer-backend nixl", None),
     ("PP_SPECULATIVE", r"^Pipeline parallelism is not compatible with overlap schedule, speculative decoding", None),

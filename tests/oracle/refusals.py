@@ -2,10 +2,30 @@
 
 Scope (per release): every `raise`, `assert` and `parser.error(...)` in sglang/srt/server_args.py and
 sglang/srt/arg_groups/** (the code `sglang serve` runs from prepare_server_args through __post_init__ or
-resolve_once() to check_server_args() before it starts a worker), plus argparse's own exits (unknown,
-ambiguous, bad value, missing value). This over-approximates the path: a few of those statements are
-reached only through other entry points (Engine(), PortArgs) and are listed all the same, so the
-coverage figure is a lower bound. Also listed: the environment variables that code reads.
+resolve_once() to check_server_args() before it starts a worker) that lies in a function on that path,
+plus argparse's own exits (unknown, ambiguous, bad value, missing value). Also listed: the environment
+variables that code reads.
+
+On the path: reachable_functions() walks, by name, from ROOTS through the functions of those files and
+of the sglang modules they import (the path leaves the files and comes back: speculative_hook ->
+speculative/spec_info.py -> speculative_hook._handle_dflash); model overrides registered by a decorator
+count (SGLang dispatches them by the target's architecture). By name means over-approximate, never under,
+so the coverage figure is a lower bound.
+
+Excluded, with why (off_path_refusals() lists them per release; the report keeps them):
+- statements in those files that no function on the path reaches: PortArgs (ports, after resolution),
+  get_global_server_args() (the scheduler's accessor), module __getattr__, and the plugin registration
+  checks (register_resolution_hook, the prefill-buffer ceiling provider: a plugin's import, not an argv);
+- NotImplementedError / ImportError raises (a missing optional package, not a refusal of the arguments);
+- add_cli_args (the parser's definition; argparse's own exits stand for it);
+- statements outside those files, though on the path (model config loading in srt/configs/, the
+  algorithm registry in srt/speculative/, the env parsers in srt/environ.py): compared when a case reaches
+  them, not counted. Their refusals are about the checkpoint and the install more than the arguments.
+
+Not excluded, although the static engine cannot know them: checks on files and devices that exist only on
+the host (an SSL key file, /sys/class/infiniband, a LoRA adapter dir) and on runtimes other than CUDA and
+CPU (MPS, NPU, HPU, XPU, ROCm). They stay in the total, unreached until a case can present them (the
+platform override covers CUDA facts only); only `mode: installed` (the host's own SGLang) answers them.
 
 Coverage: a refusal is reached when SGLang's answer to at least one generated case raised at that
 statement (the innermost sglang frame of the traceback, reported by the oracle runner), or, for
@@ -73,41 +93,183 @@ def _text(node):
     return " ".join(p.strip() for p in parts if p.strip())[:160]
 
 
-def enumerate_refusals(version):
-    """[{id, file, line, kind, message}] for `version` (empty when its source is not available)."""
+# Where `sglang serve` enters argument resolution: prepare_server_args (parse, from_cli_args; 0.5.11-0.5.18
+# resolve in ServerArgs.__post_init__), resolve_once() (0.5.19 on) and check_server_args().
+ROOTS = ("prepare_server_args", "from_cli_args", "__post_init__", "resolve_once", "check_server_args")
+
+
+def _defs(tree):
+    """{function name: [FunctionDef]} over a module (methods and nested functions included), the classes
+    ({name: ClassDef}), and the names the module's top level refers to (runs at import)."""
+    funcs, classes = {}, {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            funcs.setdefault(node.name, []).append(node)
+        elif isinstance(node, ast.ClassDef):
+            classes[node.name] = node
+    top = set()
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for d in node.decorator_list:  # decorators run at import
+                top |= _refs(d)
+            continue
+        if isinstance(node, ast.ClassDef):
+            stack.extend(node.body)
+            top.update(n.id for b in node.bases for n in ast.walk(b) if isinstance(n, ast.Name))
+            continue
+        top.update(_refs(node))
+    return funcs, classes, top
+
+
+def _refs(node):
+    """Every name and attribute name `node` refers to (a call, or a function passed on: run_hook(f, ...))."""
+    out = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, ast.Attribute):
+            out.add(n.attr)
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier():
+            out.add(n.value)  # getattr(self, "_handle_x"), lazy imports by name
+    return out
+
+
+def _registered(fn):
+    """A function registered by a decorator (model overrides: @register_model_override, @_register_for):
+    dispatched by architecture from the resolution path, so on it."""
+    for d in fn.decorator_list:
+        d = d.func if isinstance(d, ast.Call) else d
+        if "register" in getattr(d, "id", getattr(d, "attr", "")):
+            return True
+    return False
+
+
+def reachable_functions(trees):
+    """The FunctionDef nodes reachable from ROOTS over `trees` (parsed modules of the scope), by name: a
+    function is reached when a reached function (or module top level) names it. By name, so over-approximate
+    (two functions of one name are both reached), never under: the coverage figure stays a lower bound.
+    A class named is reached with its dunder methods (construction, attribute hooks); an argparse.Action
+    subclass named anywhere (add_cli_args registers them) with its __call__."""
+    funcs, classes, names = {}, {}, set(ROOTS)
+    for tree in trees:
+        f, c, top = _defs(tree)
+        for k, v in f.items():
+            funcs.setdefault(k, []).extend(v)
+        classes.update(c)
+        names |= top
+    for k, v in funcs.items():
+        if any(_registered(fn) for fn in v):
+            names.add(k)
+    done, todo, seen = set(), list(names), set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        new = set()
+        for fn in funcs.get(name, ()):
+            if id(fn) not in done:
+                done.add(id(fn))
+                new |= _refs(fn)
+        cls = classes.get(name)
+        if cls is not None:
+            for item in cls.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name.startswith("__"):
+                    done.add(id(item))
+                    new |= _refs(item)
+        todo.extend(new - seen)
+    return done
+
+
+def _bridges(pkg, trees):
+    """The other sglang modules the scope imports from (parsed): the path runs through them and back
+    (speculative_hook -> speculative/spec_info.py's handle_server_args -> speculative_hook._handle_dflash).
+    Followed for names only; their own statements are not counted (see the module docstring)."""
+    base, own, out = os.path.dirname(pkg), set(_files(pkg)), []
+    mods = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sglang."):
+                mods.add(node.module)
+            elif isinstance(node, ast.Import):
+                mods.update(a.name for a in node.names if a.name.startswith("sglang."))
+    for mod in sorted(mods):
+        stem = os.path.join(base, *mod.split("."))
+        for path in (stem + ".py", os.path.join(stem, "__init__.py")):
+            if os.path.isfile(path) and path not in own:
+                with open(path, encoding="utf-8") as f:
+                    try:
+                        out.append(ast.parse(f.read()))
+                    except SyntaxError:
+                        pass
+                break
+    return out
+
+
+def _refusal_nodes(tree, skip):
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if getattr(exc, "id", getattr(exc, "attr", "")) in ("NotImplementedError", "ImportError",
+                                                                   "ModuleNotFoundError"):
+                continue
+            yield node, "raise", _text(node.exc)
+        elif isinstance(node, ast.Assert):
+            yield node, "assert", _text(node.msg) if node.msg is not None else ""
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "error" \
+                and getattr(node.func.value, "id", "") == "parser":
+            yield node, "parser.error", _text(node)
+
+
+def _scan(version):
+    """(refusals on the path, statements in the scope's files but off it) for `version`."""
     pkg = source_root(version)
     if pkg is None:
-        return []
+        return [], []
     base = os.path.dirname(pkg)
-    out = []
+    parsed = []
     for path in _files(pkg):
-        rel = os.path.relpath(path, base)
-        tree = ast.parse(open(path, encoding="utf-8").read())
-        skip = set()
+        with open(path, encoding="utf-8") as f:
+            parsed.append((os.path.relpath(path, base), ast.parse(f.read())))
+    live = reachable_functions([t for _r, t in parsed] + _bridges(pkg, [t for _r, t in parsed]))
+    on, off = [], []
+    for rel, tree in parsed:
+        skip, owner = set(), {}
         for node in ast.walk(tree):  # the parser's definition is not a refusal
             if isinstance(node, ast.FunctionDef) and node.name in ("add_cli_args", "__repr__"):
                 skip.update(id(n) for n in ast.walk(node))
-        for node in ast.walk(tree):
-            if id(node) in skip:
-                continue
-            kind = msg = None
-            if isinstance(node, ast.Raise) and node.exc is not None:
-                kind, msg = "raise", _text(node.exc)
-                exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-                name = getattr(exc, "id", getattr(exc, "attr", ""))
-                if name in ("NotImplementedError", "ImportError", "ModuleNotFoundError"):
-                    continue
-            elif isinstance(node, ast.Assert):
-                kind, msg = "assert", _text(node.msg) if node.msg is not None else ""
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "error" \
-                    and getattr(node.func.value, "id", "") == "parser":
-                kind, msg = "parser.error", _text(node)
-            if kind:
-                out.append({"id": "%s:%d" % (rel, node.lineno), "file": rel, "line": node.lineno, "kind": kind,
-                            "message": msg})
+        for node in ast.walk(tree):  # each statement's outermost function
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for n in ast.walk(node):
+                    owner.setdefault(id(n), []).append(node)
+        for node, kind, msg in _refusal_nodes(tree, skip):
+            row = {"id": "%s:%d" % (rel, node.lineno), "file": rel, "line": node.lineno, "kind": kind,
+                   "message": msg}
+            fns = owner.get(id(node), [])
+            # a statement counts when any function around it is reached (nested helpers run with their parent)
+            (on if any(id(fn) in live for fn in fns) else off).append(row)
+    return on, off
+
+
+def enumerate_refusals(version):
+    """[{id, file, line, kind, message}]: the refusals on `version`'s argument-resolution path (empty when its
+    source is not available), argparse's exits included."""
+    on, _off = _scan(version)
+    if not on:
+        return []
     for k in ARGPARSE_KINDS:
-        out.append({"id": k, "file": "argparse", "line": 0, "kind": "argparse", "message": ARGPARSE_KINDS[k]})
-    return out
+        on.append({"id": k, "file": "argparse", "line": 0, "kind": "argparse", "message": ARGPARSE_KINDS[k]})
+    return on
+
+
+def off_path_refusals(version):
+    """The refusal statements in the scope's files that no function on the path reaches (PortArgs, the
+    scheduler's and tokenizer's helpers, module-level import checks): excluded from the total."""
+    return _scan(version)[1]
 
 
 def validated_env(version):

@@ -1,7 +1,8 @@
 """Differential tests: each release's table in the static engine against that release's own resolver.
 
 Per release (its CPU kit: $SPECDEPLOY_LAB_KITS/<version>/bin/python; 0.5.23 also main's lab venv),
-hypothesis generates the configurations (seeded: derandomize=True, so a run draws the same ones); one
+hypothesis generates the configurations (seeded: derandomize=True, so a run draws the same ones), beside
+a sweep of each option value on a plain DFLASH and a plain EAGLE3 case (cases.sweep_cases); one
 SGLang subprocess resolves all of them (fresh ServerArgs per case; GPU-host cases through SGLang's own
 platform override where the release has one), then each static verdict, refusal reason and resolved
 setting is compared with SGLang's. SGLang's refusals are read by the tests' own table (classify.py).
@@ -80,6 +81,7 @@ def run(request, tmp_path_factory):
     dirs = C.write_models(str(tmp_path_factory.mktemp("models-" + version)))
     n = N_EXAMPLES if version == "0.5.23" else int(os.environ.get("SPECDEPLOY_ORACLE_RELEASE_EXAMPLES", "300"))
     cases = [dict(c, origin="regression") for c in regression_cases()] + \
+        [dict(c, origin="sweep") for c in C.sweep_cases()] + \
         [dict(c, origin="hypothesis") for c in generated_cases(n)]
     argvs = [C.argv_for(c, dirs) for c in cases]
     keys = list(engine.RESOLVED_KEYS)
@@ -105,13 +107,20 @@ def run(request, tmp_path_factory):
     report = {
         "release": version, "python": python,
         "hypothesis_cases": len(generated), "hypothesis_agreed": sum(1 for r in generated if r["why"] is None),
-        "regression_cases": len(judged) - len(generated),
+        "sweep_cases": sum(1 for r in judged if r["case"]["origin"] == "sweep"),
+        "sweep_agreed": sum(1 for r in judged if r["case"]["origin"] == "sweep" and r["why"] is None),
+        "regression_cases": sum(1 for r in judged if r["case"]["origin"] == "regression"),
         "regression_agreed": sum(1 for r in judged if r["case"]["origin"] == "regression" and r["why"] is None),
         "gpu_cases_without_platform_override": sum(1 for r in rows if r["answer"].get("platform") == "unsupported"),
         "sglang_refused": sum(1 for r in judged if r["answer"].get("error")),
         "refusal_codes": dict(collections.Counter(K.classify(r["answer"], src) for r in judged if r["answer"].get("error"))),
         "refusals_enumerated": len(enumerated), "refusals_reached": len(hit),
         "refusals_reached_ids": sorted(hit),
+        # per file of the release's resolution code: [reached, on the path] (the biggest groups to reach next)
+        "refusals_by_file": {f: [sum(1 for r in enumerated if r["file"] == f and r["id"] in hit),
+                                 sum(1 for r in enumerated if r["file"] == f)]
+                             for f in sorted({r["file"] for r in enumerated})},
+        "refusals_excluded_off_path": [r["id"] for r in R.off_path_refusals(version)],
         "env_read_by_resolution": R.validated_env(version),
         "disagreements": [{"case": r["case"], "why": r["why"]} for r in judged if r["why"]],
     }
@@ -140,7 +149,7 @@ def test_cases_cover_both_verdicts(run):
 
 
 def test_static_agrees_with_sglang_on_generated_cases(run):
-    bad = [r for r in run["rows"] if r["case"]["origin"] == "hypothesis" and r["why"]]
+    bad = [r for r in run["rows"] if r["case"]["origin"] in ("hypothesis", "sweep") and r["why"]]
     assert not bad, "SGLang %s: %d disagreements, first: %s\nargv: %s" % (
         run["version"], len(bad), bad[0]["why"], bad[0]["argv"])
 

@@ -724,6 +724,14 @@ def test_dp_spec_prefill_coordination_env_needs_single_layer_eagle():
     assert "ENV_DP_SPEC_PREFILL" not in check(spec, draft=None).codes()
 
 
+@pytest.mark.parametrize("version,refused", [("0.5.20", False), ("0.5.21", True), ("0.5.22", False), ("0.5.23", False)])
+def test_dp_spec_prefill_coordination_env_and_dspark_per_release(version, refused):
+    """0.5.21 checks the env against EAGLE / EAGLE3 only; 0.5.22 accepts DSPARK too; 0.5.20 does not check it."""
+    r = args(version, "--speculative-algorithm", "DSPARK", draft=None,
+             env={"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"})
+    assert ("ENV_DP_SPEC_PREFILL" in r.codes()) is refused, r.codes()
+
+
 def test_exec_start_with_continuations_and_systemd_escapes():
     unit = "/opt/v/bin/python -m sglang.launch_server \\\n  --model-path /m \\\n  --chat-template 100%%$$x\n"
     assert S.strip_program(unit) == ["--model-path", "/m", "--chat-template", "100%$x"]
@@ -737,3 +745,54 @@ def test_cpu_device_skips_gpu_checks():
     r = S.validate(spec, gpus=[])
     assert "GPU_COUNT" not in r.codes() and "HARDWARE_CPU" in [w["code"] for w in r.warnings]
     assert "GPU_COUNT" in S.validate(dict(spec, device="cuda"), gpus=[]).codes()
+
+
+@pytest.mark.parametrize("extra,code", [
+    (["--gpu-id-step", "0"], "GPU_ID_STEP"),
+    (["--served-model-name", "qwen3:8b"], "SERVED_MODEL_NAME_COLON"),
+    (["--chunked-prefill-size", "100", "--page-size", "16"], "CHUNKED_PREFILL_PAGE"),
+    (["--tokenizer-worker-num", "0"], "WORKER_NUM"),
+    (["--detokenizer-worker-num", "0"], "WORKER_NUM"),
+    (["--enable-priority-scheduling", "--schedule-policy", "random"], "PRIORITY_SCHEDULE_POLICY"),
+    (["--retraction-policy", "priority"], "RETRACTION_PRIORITY"),
+    (["--schedule-conservativeness", "-0.5"], "SCHEDULE_CONSERVATIVENESS"),
+])
+def test_check_server_args_value_refusals(extra, code):
+    """check_server_args' plain value checks: refused with the value SGLang refuses, in every release with the flag."""
+    for version in ("0.5.16", "0.5.23"):
+        r = args(version, *extra)
+        assert r.sglang_verdict["code"] == code, (version, r.codes())
+
+
+@pytest.mark.parametrize("extra", [
+    ["--gpu-id-step", "2"], ["--served-model-name", "qwen3-8b"], ["--served-model-name", "s3://bucket/m:1"],
+    ["--chunked-prefill-size", "128", "--page-size", "16"], ["--chunked-prefill-size", "100"],
+    ["--chunked-prefill-size", "100", "--page-size", "16", "--disaggregation-mode", "decode"],
+    ["--enable-priority-scheduling", "--schedule-policy", "lof"],
+    ["--enable-priority-scheduling", "--retraction-policy", "priority"], ["--schedule-conservativeness", "0"],
+])
+def test_check_server_args_value_boundaries_accepted(extra):
+    r = args("0.5.23", *extra)
+    assert r.sglang_verdict["accepted"], r.codes()
+
+
+def test_model_path_with_colon_needs_a_served_model_name():
+    """served_model_name defaults to the model path: a path with ':' is refused until a name is given."""
+    argv = ["--model-path", "/models/qwen3:8b", "--max-running-requests", "8"]
+    assert S.validate_argv(argv, "0.5.23", read_paths=False).sglang_verdict["code"] == "SERVED_MODEL_NAME_COLON"
+    argv += ["--served-model-name", "qwen3-8b"]
+    assert S.validate_argv(argv, "0.5.23", read_paths=False).sglang_verdict["accepted"]
+
+
+@pytest.mark.parametrize("extra,accepted", [
+    (["--ssl-keyfile", "/k.pem"], False), (["--ssl-certfile", "/c.pem"], False), (["--ssl-ca-certs", "/ca.pem"], False),
+    (["--ssl-keyfile-password", "pw"], False), (["--enable-ssl-refresh"], False),
+    (["--ssl-keyfile", "/k.pem", "--ssl-certfile", "/c.pem", "--enable-ssl-refresh", "--ssl-ca-certs", "/ca.pem"], True),
+])
+def test_ssl_flags_pairing(extra, accepted):
+    """SGLang refuses an SSL flag without its key/cert pair early in resolution; the files themselves are the host's."""
+    for version in ("0.5.11", "0.5.23"):
+        r = args(version, *extra)
+        assert r.sglang_verdict["accepted"] is accepted, (version, r.codes())
+        if not accepted:
+            assert r.sglang_verdict["code"] == "SSL_PAIR"

@@ -76,7 +76,7 @@ _METRICS_V1 = {
 #   draft_trtllm_sets_page_size  a trtllm_mha draft backend also moves the target page size to 64
 #   draft_backend_at_resolution  the draft attention backend is resolved (and falls back) at argument time;
 #                            else the draft worker picks it at start and resolution leaves it as given
-#   dp_spec_prefill_env_check    SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION is validated against the algorithm
+#   dp_spec_prefill_env_check    None, or the algorithms SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION accepts (single-layer)
 #   pd_decode_radix_needs_nixl   PD decode radix cache requires --disaggregation-transfer-backend nixl
 #   pp_speculation_refused   pp > 1 refuses every speculative algorithm
 #   dp_attention_tp_divisible   --enable-dp-attention asserts tp_size % dp_size == 0 (parallel hook)
@@ -129,20 +129,23 @@ _CHANGES = {
         # srt/arg_groups/speculative_hook.py and validation_hook.py: the same algorithm lists as 0.5.23's
         "block_verification_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),
         "watermark_algorithms": ("NGRAM", "EAGLE", "EAGLE3"),
-        # as 0.5.23 (observed in its resolver): SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION checked against the
-        # algorithm; pp > 1 with speculation refused by check_server_args (validation_hook.py), not the speculative hook
-        "dp_spec_prefill_env_check": True,
-        "pp_speculation_refused": False,
-        "pp_spec_checks": True,
+        # SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION accepts DSPARK too (speculative_hook.py)
+        "dp_spec_prefill_env_check": ("EAGLE", "EAGLE3", "DSPARK"),
     },
-    "0.5.21": {  # parser captured; --speculative-draft-sink-size appears (not yet checked against its resolver)
+    "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         "parser": "0.5.21",
         # metrics_collector.py: the PD decode host-receive queue gauge appears
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_bootstrap_queue_reqs",
                                                           "sglang:num_decode_host_receive_queue_reqs"),
                         verify_calls_total=("sglang:spec_verify_calls_total",)),
         "parser_derived": None,
-        "verified": False,
+        "verified": True,  # its differential run passes (2026-12-01)
+        # srt/arg_groups/speculative_hook.py handle_speculative_decoding: the env check appears, EAGLE / EAGLE3 only
+        # (0.5.22 adds DSPARK); validation_hook.py check_pipeline_parallel_compat: pp > 1 takes single-layer EAGLE
+        # on a PD prefill node (or SGLANG_ENABLE_PP_SPEC=1), as 0.5.22 (observed in its resolver)
+        "dp_spec_prefill_env_check": ("EAGLE", "EAGLE3"),
+        "pp_speculation_refused": False,
+        "pp_spec_checks": True,
         # srt/managers/: the backward-compat meta_info aliases (spec_accepted_drafts ...) are gone
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
     },
@@ -152,6 +155,9 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "adaptive_candidate_steps": (0, 1, 3, 5, 7),  # srt/speculative/adaptive_spec_params.py DEFAULT_ADAPTIVE_CONFIG
         "dp_attention_rejected": False,
+        # srt/arg_groups/choices.py DRAFT_ATTENTION_BACKEND_CHOICES (read by _resolve_dflash_draft_attention_backend):
+        # intel_xpu joins; the list 0.5.23 has (found by a generated case: intel_xpu kept, not replaced by flashinfer)
+        "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         "parser": "0.5.19",
@@ -244,9 +250,11 @@ _CHANGES = {
         "trtllm_mha_sms": {"prefill": (100,), "decode": (90, 100, 120)},
         "draft_trtllm_sets_page_size": False,
         "draft_backend_at_resolution": False,
-        "dp_spec_prefill_env_check": False,
+        "dp_spec_prefill_env_check": None,
         "pd_decode_radix_needs_nixl": True,
-        "pd_decode_radix_first": False,
+        # ServerArgs._handle_pd_disaggregation runs right after the SSL check, before the attention backends
+        # (found by a generated case: trtllm_mha without a GPU and a PD decode radix cache)
+        "pd_decode_radix_first": True,
         "pp_speculation_refused": True,
         "dp_attention_tp_divisible": True,
         "cpu_default_attention": "torch_native",
@@ -298,7 +306,7 @@ _CHANGES = {
         "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
         "draft_trtllm_sets_page_size": True,
         "draft_backend_at_resolution": True,
-        "dp_spec_prefill_env_check": True,
+        "dp_spec_prefill_env_check": ("EAGLE", "EAGLE3", "DSPARK"),
         "pd_decode_radix_needs_nixl": False,
         "pd_decode_radix_first": False,
         "pp_speculation_refused": False,

@@ -22,18 +22,14 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     r["disable_overlap_schedule"] = bool(args.get("disable_overlap_schedule"))
     r["enable_mixed_chunk"] = bool(args.get("enable_mixed_chunk"))
     result.resolved = r
+    _check_ssl(args)  # before the model config is read (every release validates SSL early)
     if rules["context_check_at_resolution"] and target_cfg is not None:
-        # the model config is read before any other hook: a context longer than the target's is refused first
+        # the model config is read before the other hooks: a context longer than the target's is refused here
         tgt_max = text_cfg(target_cfg).get("max_position_embeddings")
         want = args.get("context_length")
         if want is not None and is_int(tgt_max) and want > tgt_max and not truthy_env(env, LONG_CONTEXT_ENV):
             raise Refused("CONTEXT_TOO_LONG", "context_length %s exceeds the target's max_position_embeddings %s. "
                           "Lower context_length or set env %s=1." % (want, tgt_max, LONG_CONTEXT_ENV), "context_length")
-    dp = r["dp_size"]
-    if rules["dp_attention_tp_divisible"] and args.get("enable_dp_attention") and dp > 1 and r["tp_size"] % dp:
-        # parallel hook (before the attention and speculative hooks): attention DP splits the TP ranks
-        raise Refused("DP_ATTENTION_TP", "--enable-dp-attention with --dp-size %s needs --tp-size divisible by it "
-                      "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, r["tp_size"]), "tp_size")
     if r["attention_backend"] is None:
         if str(r["device"] or "").split(":", maxsplit=1)[0] == "cpu" and rules["cpu_default_attention"]:
             r["attention_backend"] = rules["cpu_default_attention"]
@@ -59,6 +55,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             if phase == "prefill" and backend == "trtllm_mha" and sm == 120 and args.get("kv_cache_dtype") == "fp8_e4m3":
                 raise Refused("TRTLLM_MHA_SM120_FP8", "TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV "
                               "cache: use another kv_cache_dtype or attention backend.", "kv_cache_dtype")
+    dp = r["dp_size"]
+    if rules["dp_attention_tp_divisible"] and args.get("enable_dp_attention") and dp > 1 and r["tp_size"] % dp:
+        # data-parallel hook: after the attention backends' checks, before the speculative hook (every release:
+        # handle_data_parallelism follows handle_attention_backend_compatibility); attention DP splits the TP ranks
+        raise Refused("DP_ATTENTION_TP", "--enable-dp-attention with --dp-size %s needs --tp-size divisible by it "
+                      "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, r["tp_size"]), "tp_size")
 
     page = get(args, "page_size", 1)
     backends = [r["attention_backend"], args.get("decode_attention_backend"), r["prefill_attention_backend"]]
@@ -109,11 +111,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                       "tree-verify build (use verify: tree with a probe)." % (
                           args.get("speculative_algorithm"), version, ", ".join(rules["algorithms"])),
                       "speculative_algorithm")
-    if rules["dp_spec_prefill_env_check"] and truthy_env(env, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION") and (
-            algo not in ("EAGLE", "EAGLE3", "DSPARK") or args.get("enable_multi_layer_eagle")):
-        raise Refused("ENV_DP_SPEC_PREFILL", "DP spec/prefill coordination requires single-layer EAGLE, EAGLE3 or "
-                      "DSPARK: remove SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION from env (got algorithm %s)." % algo,
-                      "env")
+    coordinated = rules["dp_spec_prefill_env_check"]
+    if coordinated and truthy_env(env, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION") and (
+            algo not in coordinated or args.get("enable_multi_layer_eagle")):
+        raise Refused("ENV_DP_SPEC_PREFILL", "DP spec/prefill coordination requires single-layer %s in SGLang %s: "
+                      "remove SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION from env (got algorithm %s)." % (
+                          " / ".join(coordinated), version, algo), "env")
     if algo in ("DFLASH", "DDTREE"):
         _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor)
     elif algo in ("EAGLE", "EAGLE3", "STANDALONE"):
@@ -121,14 +124,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
-    # check_server_args (after resolution)
-    if rules["check_base_gpu_id"] and get(args, "base_gpu_id", 0) < 0:
-        raise Refused("BASE_GPU_ID", "base_gpu_id must be non-negative, got --base-gpu-id %s." % args["base_gpu_id"],
-                      "base_gpu_id")
-    allowed = rules["watermark_algorithms"]
-    if allowed is not None and args.get("enable_watermark") and algo is not None and algo not in allowed:
-        raise Refused("WATERMARK_ALGORITHM", "--enable-watermark supports speculative algorithms %s, got %r." % (
-            ", ".join(allowed), algo), "enable_watermark")
+    # check_server_args (after resolution), in its order: pipeline parallelism, base_gpu_id, the value checks,
+    # the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if rules["pp_speculation_refused"] and r["pp_size"] > 1 and algo is not None:
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism is not compatible with speculative decoding in SGLang %s "
                       "(--pp-size %s with %s)." % (version, r["pp_size"], algo), "pp_size")
@@ -146,7 +143,69 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             raise Refused("PP_SPEC_PREFILL_ONLY", "PP + speculative decoding (MTP) is only supported on prefill nodes "
                           "(disaggregation-mode=prefill), unless SGLANG_ENABLE_PP_SPEC=1; drop --pp-size or the "
                           "speculative algorithm.", "pp_size")
+    if rules["check_base_gpu_id"] and get(args, "base_gpu_id", 0) < 0:
+        raise Refused("BASE_GPU_ID", "base_gpu_id must be non-negative, got --base-gpu-id %s." % args["base_gpu_id"],
+                      "base_gpu_id")
+    _check_server_args_values(args, r)
+    allowed = rules["watermark_algorithms"]
+    if allowed is not None and args.get("enable_watermark") and algo is not None and algo not in allowed:
+        raise Refused("WATERMARK_ALGORITHM", "--enable-watermark supports speculative algorithms %s, got %r." % (
+            ", ".join(allowed), algo), "enable_watermark")
     return r
+
+
+def _check_ssl(args):
+    """The SSL flags' pairing, early in resolution (every release 0.5.11-0.5.23: ServerArgs._handle_ssl_validation,
+    from 0.5.19 srt/arg_groups/serving_hook.py handle_ssl_validation). SGLang then checks that the key,
+    certificate and CA files exist; those are paths on the host, which the static engine does not judge."""
+    key, cert = args.get("ssl_keyfile"), args.get("ssl_certfile")
+    if key and not cert:
+        raise Refused("SSL_PAIR", "--ssl-keyfile requires --ssl-certfile to be specified as well.", "ssl_certfile")
+    if cert and not key:
+        raise Refused("SSL_PAIR", "--ssl-certfile requires --ssl-keyfile to be specified as well.", "ssl_keyfile")
+    if not key and not cert:
+        for flag in ("ssl_ca_certs", "ssl_keyfile_password"):
+            if args.get(flag):
+                raise Refused("SSL_PAIR", "--%s has no effect without --ssl-certfile and --ssl-keyfile." % (
+                    flag.replace("_", "-")), flag)
+        if args.get("enable_ssl_refresh"):
+            raise Refused("SSL_PAIR", "--enable-ssl-refresh requires --ssl-certfile and --ssl-keyfile to be specified.",
+                          "enable_ssl_refresh")
+
+
+def _check_server_args_values(args, r):
+    """check_server_args' plain value checks, in its order, after the pipeline-parallel ones. Every release
+    0.5.11-0.5.23 has each one wherever its flag exists (srt/server_args.py ServerArgs.check_server_args;
+    from 0.5.19 srt/arg_groups/validation_hook.py check_server_args), so they are not release traits:
+    --detokenizer-worker-num (0.5.12 on) and --retraction-policy (0.5.16 on) are parse errors before."""
+    if get(args, "gpu_id_step", 1) < 1:
+        raise Refused("GPU_ID_STEP", "gpu_id_step must be positive, got --gpu-id-step %s." % args["gpu_id_step"],
+                      "gpu_id_step")
+    # served_model_name defaults to the model path; Run:ai object URIs are exempt (srt/utils/runai_utils.py)
+    served = str(get(args, "served_model_name", args.get("model_path")) or "")
+    if ":" in served and not served.lower().startswith(("s3://", "gs://", "az://")):
+        raise Refused("SERVED_MODEL_NAME_COLON", "served_model_name cannot contain a colon (':'), reserved for "
+                      "SGLang's 'model:adapter' LoRA syntax; got %r. Set --served-model-name without one." % served,
+                      "served_model_name")
+    chunk = args.get("chunked_prefill_size")  # when not given SGLang derives one from the GPU memory (a multiple)
+    if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
+            chunk % r["page_size"]:
+        raise Refused("CHUNKED_PREFILL_PAGE", "chunked_prefill_size must be divisible by page_size: --chunked-prefill-"
+                      "size %s, page_size %s." % (chunk, r["page_size"]), "chunked_prefill_size")
+    for key, label in (("tokenizer_worker_num", "Tokenizer"), ("detokenizer_worker_num", "Detokenizer")):
+        if get(args, key, 1) < 1:
+            raise Refused("WORKER_NUM", "%s worker num must be >= 1, got --%s %s." % (
+                label, key.replace("_", "-"), args[key]), key)
+    priority = bool(args.get("enable_priority_scheduling"))
+    if priority and get(args, "schedule_policy", "fcfs") not in ("fcfs", "lof"):
+        raise Refused("PRIORITY_SCHEDULE_POLICY", "priority scheduling needs --schedule-policy fcfs or lof, got %r."
+                      % args["schedule_policy"], "schedule_policy")
+    if args.get("retraction_policy") == "priority" and not priority:
+        raise Refused("RETRACTION_PRIORITY", "--retraction-policy priority requires --enable-priority-scheduling.",
+                      "retraction_policy")
+    if get(args, "schedule_conservativeness", 1.0) < 0:
+        raise Refused("SCHEDULE_CONSERVATIVENESS", "schedule_conservativeness must be non-negative, got %s."
+                      % args["schedule_conservativeness"], "schedule_conservativeness")
 
 
 def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor):
