@@ -17,6 +17,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import server_co
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TEMPLATE = os.path.join(ROOT, "roles", "server", "templates", "sglang.service.j2")
 # a fake secret (never a real token): the drift report must name the variable, never print this value
+SECRET_NAME = "HF_TOKEN"
 FAKE_SECRET = "hf_secret-value-0000"
 FLAGS = ["--model-path", "/opt/specdeploy/models/lab--tiny-qwen3@local", "--port", "30000", "--device", "cpu",
          "--chat-template", "100%"]
@@ -48,7 +49,7 @@ def host(tmp_path):
     (root / "releases" / "r1" / "sglang-main.service").write_text(text)
     os.symlink(str(root / "releases" / "r1"), str(root / "instances" / "main" / "current"))
     (units / "sglang-main.service").write_text(text)
-    (conf / "main.env").write_text("# secrets\nHF_TOKEN=%s\n" % FAKE_SECRET)
+    (conf / "main.env").write_text("# secrets\n%s=%s\n" % (SECRET_NAME, FAKE_SECRET))
     return {"root": str(root), "units": str(units), "conf": str(conf), "text": text, "tmp": tmp_path}
 
 
@@ -58,7 +59,7 @@ def start(tmp_path, flags=FLAGS, env=ENV, extra_env=None):
     pkg.mkdir(parents=True, exist_ok=True)
     (pkg / "__init__.py").write_text("")
     (pkg / "launch_server.py").write_text("import time\ntime.sleep(60)\n")
-    run_env = dict(env, HOME="/var/lib/sglang-main", PATH="/usr/bin:/bin", HF_TOKEN=FAKE_SECRET,
+    run_env = dict(env, HOME="/var/lib/sglang-main", PATH="/usr/bin:/bin", **{SECRET_NAME: FAKE_SECRET},
                    INVOCATION_ID="abc")  # the EnvironmentFile's secret and one of systemd's own
     run_env.update(extra_env or {})
     proc = subprocess.Popen([sys.executable, "-m", "sglang.launch_server"] + list(flags), env=run_env,
@@ -232,7 +233,7 @@ def _served(root, pid, flags, env=ENV):
     d.mkdir(parents=True)
     argv = [sys.executable, "-m", "sglang.launch_server"] + list(flags)
     (d / "cmdline").write_bytes(("\0".join(argv) + "\0").encode())
-    environ = dict(env, HOME="/var/lib/sglang-main", HF_TOKEN=FAKE_SECRET, INVOCATION_ID="abc")
+    environ = dict(env, HOME="/var/lib/sglang-main", INVOCATION_ID="abc", **{SECRET_NAME: FAKE_SECRET})
     (d / "environ").write_bytes("".join("%s=%s\0" % kv for kv in sorted(environ.items())).encode())
     (d / "cgroup").write_text("0::/system.slice/sglang-main.service\n")
     (d / "status").write_text("Uid:\t998\t998\t998\t998\n")
