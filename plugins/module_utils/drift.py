@@ -280,8 +280,19 @@ def drift(observed, instances, replaces=()):
             continue
         where = "outside any unit" if not unit else "in %s, which no release wrote" % unit
         out.append({"kind": "outside", "what": "SGLang process pid %s (%s) runs %s" % (
-            info["pid"], info["cmdline"][:160], where)})
+            info["pid"], shown_cmdline(info["cmdline"]), where)})
     return out
+
+
+CMDLINE_SHOWN = 240  # characters of a stray process's command line a report shows
+
+
+def shown_cmdline(cmdline):
+    """The command line as a report shows it: whole, or its first CMDLINE_SHOWN characters cut at a word
+    and marked ' ...' (a cut without a mark reads as a different command)."""
+    if len(cmdline) <= CMDLINE_SHOWN:
+        return cmdline
+    return cmdline[:CMDLINE_SHOWN].rsplit(" ", 1)[0] + " ..."
 
 
 def host_drift(root, instances, replaces=(), unit_dir=common.UNIT_DIR, config_dir="/etc/specdeploy", proc="/proc",

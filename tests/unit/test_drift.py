@@ -107,9 +107,18 @@ def test_a_real_process_outside_systemd_is_outside_any_unit(host):
         proc.kill()
         proc.wait()
     mine = [d for d in got if " pid %d " % proc.pid in d["what"]]
-    want = "SGLang process pid %d (%s -m sglang.launch_server %s) runs outside any unit" % (
-        proc.pid, sys.executable, " ".join(FLAGS))
+    cmdline = "%s -m sglang.launch_server %s" % (sys.executable, " ".join(FLAGS))
+    want = "SGLang process pid %d (%s) runs outside any unit" % (proc.pid, cmdline)
+    assert len(cmdline) <= D.CMDLINE_SHOWN  # a checkout at a deeper path must not cut this one (CI did at 160)
     assert got == mine == [{"kind": "outside", "what": want}]
+
+
+def test_a_long_stray_command_line_is_cut_at_a_word_and_marked():
+    words = ["/opt/env/bin/python3", "-m", "sglang.launch_server"] + ["--flag-%02d value" % i for i in range(40)]
+    shown = D.shown_cmdline(" ".join(words))
+    assert shown.endswith(" ...") and len(shown) <= D.CMDLINE_SHOWN + 4
+    assert (" ".join(words)).startswith(shown[:-4] + " ")  # cut between two words, nothing rewritten
+    assert D.shown_cmdline("python -m sglang.launch_server --port 1") == "python -m sglang.launch_server --port 1"
 
 
 def test_unit_words_undo_the_role_quoting():
