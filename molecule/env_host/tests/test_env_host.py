@@ -17,8 +17,12 @@ import hashlib
 import json
 import os
 import subprocess
+import sys
 
 import testinfra
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "shared"))
+import timed_playbook  # noqa: E402  (molecule/shared)
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # molecule/env_host
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -65,9 +69,8 @@ def playbook(path, *args, report_dir):
     env = dict(os.environ, SPECDEPLOY_REPORT_DIR=str(report_dir), SPECDEPLOY_LAB_LOCK=lock_path(),
                ANSIBLE_FORCE_COLOR="0")
     where = HERE if not path.startswith("playbooks/") else ROOT
-    proc = subprocess.run(["ansible-playbook", "-i", inventory, os.path.join(where, path), *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
-    return proc.returncode, proc.stdout + proc.stderr
+    return timed_playbook.run(["ansible-playbook", "-i", inventory, os.path.join(where, path), *args],
+                               cwd=ROOT, env=env)
 
 
 def served(name=NAME):

@@ -22,9 +22,13 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 
 import testinfra
 import yaml
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "shared"))
+import timed_playbook  # noqa: E402  (molecule/shared)
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # molecule/fleet
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -77,9 +81,8 @@ def playbook(name, *args, report_dir):
         os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "inventory")
     env = dict(os.environ, SPECDEPLOY_REPORT_DIR=str(report_dir), ANSIBLE_FORCE_COLOR="0")
     path = os.path.join(HERE, name) if name == "converge.yml" else os.path.join(ROOT, "playbooks", name)
-    proc = subprocess.run(["ansible-playbook", "-i", inventory, path, *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
-    return proc.returncode, proc.stdout + proc.stderr
+    return timed_playbook.run(["ansible-playbook", "-i", inventory, path, *args],
+                               cwd=ROOT, env=env)
 
 
 def report(report_dir, name):
