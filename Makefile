@@ -25,8 +25,16 @@ export PATH := $(VENV)/bin:$(PATH)
 export CONTAINERS_CONF := $(ROOT)/containers.conf
 export ANSIBLE_COLLECTIONS_PATH := $(COLLECTIONS)
 export ANSIBLE_CONFIG := $(ROOT)/ansible.cfg
-# LAB-ONLY: podman exec with pipelining for lab hosts (lab/connection_plugins/lab_podman.py).
-export ANSIBLE_CONNECTION_PLUGINS := $(ROOT)/lab/connection_plugins
+# LAB-ONLY: Ansible reaches lab hosts over ssh as it reaches production hosts: the host's own sshd runs
+# per connection over `podman exec -i` (lab/ssh_proxy), the lab key from `make lab-image`, one multiplexed
+# connection per host kept open across tasks (ControlPersist; its socket under this checkout's .lab, so two
+# checkouts' hosts of the same name never share one), no compression (-C) on a local pipe.
+export SPECDEPLOY_LAB_SSH := $(LAB)/ssh
+export ANSIBLE_REMOTE_USER := root
+export ANSIBLE_PRIVATE_KEY_FILE := $(SPECDEPLOY_LAB_SSH)/id_ed25519
+export ANSIBLE_SSH_ARGS := -o ControlMaster=auto -o ControlPersist=300s
+export ANSIBLE_SSH_COMMON_ARGS := -o ProxyCommand="$(ROOT)/lab/ssh_proxy %h" -o ControlPath=$(SPECDEPLOY_LAB_SSH)/cm-%C \
+  -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR
 export SPECDEPLOY_SGLANG_PYTHON := $(LAB)/sglang-venv/bin/python
 export SPECDEPLOY_LAB_MODELS := $(LAB)/models
 export SPECDEPLOY_LAB_LOCK := $(ROOT)/lab/sglang-0.5.23-cpu.lock

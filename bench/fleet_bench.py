@@ -80,7 +80,7 @@ def inventory(names):
     with open(os.path.join(d, "hosts.yml"), "w", encoding="utf-8") as f:
         f.write("all:\n  children:\n    sglang_servers:\n      hosts:\n")
         for n in names:
-            # the connection is the lab group_vars' (lab_podman: podman exec with pipelining)
+            # the connection is the lab group_vars' (ssh through lab/ssh_proxy; the Makefile's ANSIBLE_SSH_* exports)
             f.write(f"        {n}:\n"
                     f"          ansible_host: {n}\n          ansible_python_interpreter: /usr/bin/python3\n")
     os.symlink(os.path.join(ROOT, "inventories", "lab", "group_vars"), os.path.join(d, "group_vars"))

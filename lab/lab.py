@@ -62,7 +62,13 @@ HOST_MODELS = "/srv/specdeploy-lab/models"
 DEBIAN_PACKAGES = [
     "systemd", "systemd-sysv", "dbus", "python3", "python3-venv", "sudo", "iproute2", "procps",
     "ca-certificates", "apt-utils",
+    # Ansible reaches lab hosts over ssh, as production hosts: lab/ssh_proxy runs this sshd in inetd
+    # mode over `podman exec -i` (no port, no daemon: ssh.service is disabled in the image)
+    "openssh-server",
 ]
+# The image's label: a cached image built from another package list is rebuilt
+IMAGE_KEY = hashlib.sha256(json.dumps(DEBIAN_PACKAGES).encode()).hexdigest()[:16]
+SSH_DIR = os.environ.get("SPECDEPLOY_LAB_SSH", os.path.join(LAB, "ssh"))
 # Debian's own interpreter: its venvs run unchanged on the hosts' python3.11 (same path, same ABI).
 KIT_PYTHON = os.environ.get("SPECDEPLOY_KIT_PYTHON", "/usr/bin/python3.11")
 
@@ -104,10 +110,11 @@ def podman(*args, check=True, capture=True, what=None):
 
 # ---------------------------------------------------------------- deps
 def cmd_deps(_args):
-    missing = [p for p, b in (("podman", "podman"), ("runc", "runc"), ("debootstrap", "debootstrap"))
+    missing = [p for p, b in (("podman", "podman"), ("runc", "runc"), ("debootstrap", "debootstrap"),
+                              ("openssh-client", "ssh"))
                if not shutil.which(b) and not os.path.exists(f"/usr/sbin/{b}")]
     if not missing:
-        log("podman, runc and debootstrap are present")
+        log("podman, runc, debootstrap and ssh are present")
         return
     if not shutil.which("apt-get"):
         raise LabError(f"{', '.join(missing)} missing and apt-get is not available: install them "
@@ -144,10 +151,25 @@ def debian_mirror():
                    "set SPECDEPLOY_DEBIAN_MIRROR")
 
 
+def ssh_key():
+    """LAB-ONLY: the key Ansible logs in to lab hosts with (lab/ssh_proxy accepts exactly this one)."""
+    key = os.path.join(SSH_DIR, "id_ed25519")
+    if not os.path.exists(key + ".pub"):
+        os.makedirs(SSH_DIR, mode=0o700, exist_ok=True)
+        run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "specdeploy-lab", "-f", key], capture=True,
+            what="ssh-keygen (the lab key)")
+        log(f"lab ssh key {key}")
+    return key
+
+
 def cmd_image(args):
-    if podman("image", "exists", IMAGE, check=False).returncode == 0 and not args.rebuild:
+    ssh_key()
+    cached = podman("image", "inspect", "-f", '{{ index .Labels "specdeploy.packages" }}', IMAGE, check=False)
+    if cached.returncode == 0 and cached.stdout.strip() == IMAGE_KEY and not args.rebuild:
         log(f"image {IMAGE} is cached")
         return
+    if cached.returncode == 0 and not args.rebuild:
+        log(f"image {IMAGE} was built from another package list: rebuilding it")
     if not (shutil.which("debootstrap") or os.path.exists("/usr/sbin/debootstrap")):
         raise LabError("debootstrap is not installed; run `make lab-deps`")
     mirror = os.environ.get("SPECDEPLOY_DEBIAN_MIRROR") or debian_mirror()
@@ -160,6 +182,9 @@ def cmd_image(args):
              "bookworm", rootfs, mirror], capture=True,
             what=f"debootstrap from {mirror} (image build failed; is the mirror reachable?)")
         run(["chroot", rootfs, "apt-get", "clean"], capture=True, what="apt-get clean in rootfs")
+        # sshd runs per connection (lab/ssh_proxy), never as a daemon
+        run(["chroot", rootfs, "systemctl", "disable", "ssh.service", "ssh.socket"], capture=True,
+            what="disable ssh.service in rootfs")
         lists = os.path.join(rootfs, "var/lib/apt/lists")
         for f in os.listdir(lists):
             p = os.path.join(lists, f)
@@ -168,7 +193,8 @@ def cmd_image(args):
         open(os.path.join(rootfs, "etc/machine-id"), "w").close()
         tar = subprocess.Popen(["tar", "-C", rootfs, "-c", "."], stdout=subprocess.PIPE)
         imp = subprocess.run(["podman", "import", "--change", 'CMD ["/sbin/init"]',
-                              "--change", "ENV container=podman", "-", IMAGE],
+                              "--change", "ENV container=podman",
+                              "--change", f"LABEL specdeploy.packages={IMAGE_KEY}", "-", IMAGE],
                              stdin=tar.stdout, capture_output=True, text=True, env=podman_env())
         tar.stdout.close()
         tar.wait()
@@ -529,9 +555,8 @@ def write_inventory(names, publish):
         lines.append(f"          ansible_host: {name}")
         if publish:
             lines.append(f"          lab_published_port: {publish + i}")
-    # LAB-ONLY connection: podman exec with pipelining (lab/connection_plugins/lab_podman.py)
-    lines += ["      vars:", "        ansible_connection: lab_podman",
-              "        ansible_python_interpreter: /usr/bin/python3", ""]
+    # the connection (ssh through lab/ssh_proxy) is the lab group_vars' and the Makefile's
+    lines += [""]
     path = os.path.join(inv_dir, "hosts.yml")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
