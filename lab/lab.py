@@ -172,7 +172,7 @@ def cmd_image(args):
         log(f"image {IMAGE} is cached")
         return
     if cached.returncode == 0 and not args.rebuild:
-        log(f"image {IMAGE} was built from another package list: rebuilding it")
+        log(f"image {IMAGE} was built from another package list or hook: rebuilding it")
     if not (shutil.which("debootstrap") or os.path.exists("/usr/sbin/debootstrap")):
         raise LabError("debootstrap is not installed; run `make lab-deps`")
     mirror = os.environ.get("SPECDEPLOY_DEBIAN_MIRROR") or debian_mirror()
