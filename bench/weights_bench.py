@@ -129,7 +129,7 @@ def main():
         r = resource.getrusage(who)
         return r.ru_utime + r.ru_stime
 
-    stage_times, rsync_times, stage_cpu, rsync_cpu, rsync_synced_times = [], [], [], [], []
+    stage_times, rsync_times, stage_cpu, rsync_cpu, rsync_synced_times, floor_times = [], [], [], [], [], []
     def run_ours():
         t, c = time.perf_counter(), cpu(resource.RUSAGE_SELF)
         res = w.stage(models, "bench/model", "c0", man, source_dir=src, workers=args.workers)
@@ -144,6 +144,22 @@ def main():
         subprocess.run(["sync", "--data"] + [os.path.join(dst_rsync, r) for r in man], check=True)
         return tr, cr, time.perf_counter() - t
 
+    floor_dir = os.path.join(args.dir, "floor")
+
+    def run_floor():
+        # reference: the fastest durable write of these bytes found on this disk, with nothing else to do
+        # (no hashing, no renames): every file copied by its own `dd oflag=direct` (each block on the disk
+        # when dd returns), all at once. `rsync -a` finishes sooner only because it leaves the bytes in RAM.
+        os.makedirs(floor_dir)
+        t = time.perf_counter()
+        procs = [subprocess.Popen(["dd", "if=" + f, "of=" + os.path.join(floor_dir, "%d" % n), "bs=8M",
+                                   "oflag=direct", "status=none"]) for n, f in enumerate(files)]
+        if any(p.wait() for p in procs):
+            raise SystemExit("dd oflag=direct failed on %s" % floor_dir)
+        took = time.perf_counter() - t
+        shutil.rmtree(floor_dir)
+        return took
+
     loads = [os.getloadavg()[0]]
     for i in range(args.repeat + 1):
         clean()
@@ -154,10 +170,13 @@ def main():
         else:
             ours_stage, ts, cs = run_ours()
             tr, cr, tsync = run_rsync()
+        subprocess.run(["sync"], check=True)
+        tf = run_floor()
         if i:  # first round warms up
             stage_times.append(ts)
             rsync_times.append(tr)
             rsync_synced_times.append(tr + tsync)
+            floor_times.append(tf)
             stage_cpu.append(cs)
             rsync_cpu.append(cr)
     loads.append(os.getloadavg()[0])
@@ -175,6 +194,10 @@ def main():
                           "rsync_a_then_sync_median_s": round(median(rsync_synced_times), 3),
                           "ratio_vs_rsync_then_sync_median_of_rounds": round(median(
                               [r / o for o, r in zip(stage_times, rsync_synced_times)]), 2),
+                          # reference: the same files written with O_DIRECT, one dd per file at once
+                          "durable_floor_median_s": round(median(floor_times), 3),
+                          "ratio_vs_durable_floor_median_of_rounds": round(median(
+                              [f / o for o, f in zip(stage_times, floor_times)]), 2),
                           "ours_cpu_s": round(min(stage_cpu), 3), "rsync_a_cpu_s": round(min(rsync_cpu), 3),
                           "ours_includes": "copy hashing each chunk once + fdatasync per file + dir fsyncs + publish",
                           "workers": args.workers or w.stage_workers(),
