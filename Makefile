@@ -216,20 +216,21 @@ molecule: $(if $(SKIP_PREREQS),,venv lab-image lab-kit lab-gateway-wheelhouse)
 bench: venv lab-image lab-kit
 	$(PY) bench/fleet_bench.py all
 
-# make test: lint first (a minute; it fails fast), then the Molecule lanes with unit, oracle and sanity
-# beside them (a third lane: ~6 min of mostly one core, while the lanes mostly wait on SGLang starting).
-# The prerequisites are built once, before either starts (SKIP_PREREQS: the two sub-makes do not
-# rebuild them at the same time). What failed is printed last: the checks' log tail, then one line.
-test: lint lab-deps lab-image lab-kit lab-gateway-wheelhouse $(SANITY_VENV)/.stamp
-	@echo "make test: unit, oracle and sanity run beside the Molecule lanes (log: .lab/checks.log)"
-	$(MAKE) --no-print-directory unit oracle sanity SKIP_PREREQS=1 > $(LAB)/checks.log 2>&1 & checks=$$!
+# make test: the Molecule lanes with lint, unit, oracle and sanity beside them (one more lane of mostly
+# one core: lint alone before the lanes left the other core idle for its minute). The prerequisites
+# are built once, before either starts (SKIP_PREREQS: the two sub-makes do not rebuild them at the same
+# time; the gateway wheelhouse is not one: the gateway scenario is not in make test). What failed is
+# printed last: the checks' log tail, then one line.
+test: lab-deps lab-image lab-kit $(SANITY_VENV)/.stamp
+	@echo "make test: lint, unit, oracle and sanity run beside the Molecule lanes (log: .lab/checks.log)"
+	$(MAKE) --no-print-directory lint unit oracle sanity SKIP_PREREQS=1 > $(LAB)/checks.log 2>&1 & checks=$$!
 	mrc=0; $(MAKE) --no-print-directory molecule SKIP_PREREQS=1 || mrc=$$?
 	crc=0; wait $$checks || crc=$$?
 	if [ $$crc != 0 ]; then
-	  echo; echo "======== the end of .lab/checks.log (unit, oracle, sanity) ========"; tail -n 80 $(LAB)/checks.log
+	  echo; echo "======== the end of .lab/checks.log (lint, unit, oracle, sanity) ========"; tail -n 80 $(LAB)/checks.log
 	fi
 	echo "make test: molecule $$([ $$mrc = 0 ] && echo passed || echo 'FAILED (its digest above)');" \
-	  "unit, oracle, sanity $$([ $$crc = 0 ] && echo passed || echo 'FAILED (the end of .lab/checks.log above)')"
+	  "lint, unit, oracle, sanity $$([ $$crc = 0 ] && echo passed || echo 'FAILED (the end of .lab/checks.log above)')"
 	[ $$mrc = 0 ] && [ $$crc = 0 ]
 
 build: venv

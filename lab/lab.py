@@ -66,8 +66,11 @@ DEBIAN_PACKAGES = [
     # mode over `podman exec -i` (no port, no daemon: ssh.service is disabled in the image)
     "openssh-server",
 ]
-# The image's label: a cached image built from another package list is rebuilt
-IMAGE_KEY = hashlib.sha256(json.dumps(DEBIAN_PACKAGES).encode()).hexdigest()[:16]
+# LAB-ONLY: the bytecode cache of zip-imported modules (Ansible's task payloads) for the hosts' python3
+PYC_HOOK = os.path.join(ROOT, "lab", "pyc", "specdeploy_lab_pyc.py")
+# The image's label: a cached image built from another package list or hook is rebuilt
+with open(PYC_HOOK, "rb") as _hook:
+    IMAGE_KEY = hashlib.sha256(json.dumps(DEBIAN_PACKAGES).encode() + _hook.read()).hexdigest()[:16]
 SSH_DIR = os.environ.get("SPECDEPLOY_LAB_SSH", os.path.join(LAB, "ssh"))
 # Debian's own interpreter: its venvs run unchanged on the hosts' python3.11 (same path, same ABI).
 KIT_PYTHON = os.environ.get("SPECDEPLOY_KIT_PYTHON", "/usr/bin/python3.11")
@@ -169,7 +172,7 @@ def cmd_image(args):
         log(f"image {IMAGE} is cached")
         return
     if cached.returncode == 0 and not args.rebuild:
-        log(f"image {IMAGE} was built from another package list: rebuilding it")
+        log(f"image {IMAGE} was built from another package list or hook: rebuilding it")
     if not (shutil.which("debootstrap") or os.path.exists("/usr/sbin/debootstrap")):
         raise LabError("debootstrap is not installed; run `make lab-deps`")
     mirror = os.environ.get("SPECDEPLOY_DEBIAN_MIRROR") or debian_mirror()
@@ -185,6 +188,10 @@ def cmd_image(args):
         # sshd runs per connection (lab/ssh_proxy), never as a daemon
         run(["chroot", rootfs, "systemctl", "disable", "ssh.service", "ssh.socket"], capture=True,
             what="disable ssh.service in rootfs")
+        site = os.path.join(rootfs, "usr", "lib", "python3", "dist-packages")
+        shutil.copyfile(PYC_HOOK, os.path.join(site, os.path.basename(PYC_HOOK)))
+        with open(os.path.join(site, "specdeploy_lab_pyc.pth"), "w", encoding="utf-8") as handle:
+            handle.write("import specdeploy_lab_pyc\n")
         lists = os.path.join(rootfs, "var/lib/apt/lists")
         for f in os.listdir(lists):
             p = os.path.join(lists, f)

@@ -33,7 +33,9 @@ def run(cmd, cwd, env, timeout=3600):
             proc.kill()
             proc.wait()
     slowest = sorted(spent.items(), key=lambda kv: -kv[1])[:SHOWN]
-    name = next((os.path.basename(a) for a in cmd if a.endswith(".yml")), cmd[0])
+    # the playbook: the first word that is neither an option nor an option's value (-i, -e, --limit)
+    words = [a for i, a in enumerate(cmd[1:], 1) if not a.startswith("-") and cmd[i - 1] not in ("-i", "-e", "--limit")]
+    name = os.path.basename(words[0]) if words else cmd[0]
     print("\nplaybook %s: %.0f s (rc %d); slowest: %s" % (
         name, time.monotonic() - start, rc, "; ".join("%.0f s %s" % (s, t[:90]) for t, s in slowest)),
         file=sys.stdout, flush=True)

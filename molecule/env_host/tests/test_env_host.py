@@ -158,7 +158,12 @@ def test_one_comment_line_in_the_lock_takes_the_full_deploy_and_builds_the_new_e
     # the new env was installed for real here (a directory, not the prebuilt mount), from the edited lock
     assert h.file(new).is_directory and not h.file(new).is_symlink
     assert h.file(new + "/.specdeploy-complete").exists
-    assert h.file(new + "/specdeploy.lock").content_string.rstrip().endswith("nothing else changed")
+    lock = h.file(new + "/specdeploy.lock")
+    assert lock.content_string.rstrip().endswith("nothing else changed") and lock.mode == 0o444
+    assert "--hash=sha256:" in lock.content_string
+    # its probe kept beside it (later runs read it instead of importing SGLang)
+    probe = h.file(f"{ENVS}/.probe-{os.path.basename(new)}.json")
+    assert probe.exists and json.loads(probe.content_string)["version"] == "0.5.23"
     assert h.file(f"{new}/lib/python3.11/site-packages/sglang/__init__.py").exists
     assert h.file(MEMO["upgraded_env"]).exists                # built beside the env it replaces
     now = served()

@@ -20,9 +20,11 @@ def test_no_gpu_is_reported_not_hidden(facts):
 def test_venv_keyed_by_lock_hash_is_complete(host, facts):
     venv = facts["gpu_env_venv"]
     assert venv == "/opt/specdeploy/envs/" + facts["gpu_env_lock_hash"][:20]
+    # the LAB-ONLY prebuilt env of this lock (prepare linked it; the role found it finished and kept it):
+    # the env a real install makes (its lock read-only, the files) is checked in env_host's lock bump
+    assert host.file(venv).linked_to == "/srv/specdeploy-lab/prebuilt-env"
     assert host.file(venv + "/.specdeploy-complete").exists
-    lock = host.file(venv + "/specdeploy.lock")
-    assert "--hash=sha256:" in lock.content_string and lock.mode == 0o444
+    assert "--hash=sha256:" in host.file(venv + "/specdeploy.lock").content_string
     # exactly one env: the idempotence run did not build another
     assert host.check_output("ls /opt/specdeploy/envs").split() == [venv.rsplit("/", 1)[1]]
 
