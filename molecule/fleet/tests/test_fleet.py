@@ -9,7 +9,8 @@ After converge (a healthy rollout of release R1):
   3. a host that cannot stage its weights stops the run before any host restarts;
      preflight on inventories/production passes with no host reachable; a broken variant fails
      naming host and reason;
-  4. F6: the canary fails its gate -> rolled back, no other host touched;
+  4. F6: the canary fails its gate -> rolled back, no other host touched; 4b. the canary passes its gate
+     and fails the canary analysis (SGLang's /metrics against a threshold) -> rolled back, rollout stopped;
   5. release R2 reaches every host;  5b. one byte flipped in fleet-1's published weights: a new release
      (full run) and a rollback are refused before any restart naming the file and both hashes, and
      status.yml says a server restarted into them answers /health but does not generate;  6. rollback to a release that is gone is refused, nothing
@@ -336,6 +337,35 @@ def test_f6_failed_canary_rolls_back_and_touches_no_other_host(tmp_path):
         assert after[name]["ActiveEnterTimestamp"] == before[name]["ActiveEnterTimestamp"]
         assert after[name]["MainPID"] == before[name]["MainPID"]
         assert host(name).check_output(f"ls {ROOT_DIR}/releases").split() == [MEMO["r1"][name]]
+
+
+def test_a_canary_that_fails_its_analysis_is_rolled_back_and_the_rollout_stops(tmp_path):
+    """The canary passes its gate, then fails the canary analysis on SGLang's own /metrics (a throughput
+    threshold an idle host cannot meet): rolled back to R1 through the gate, fleet-2 never reached."""
+    before = {h: state(h) for h in HOSTS}
+    releases_before = host("fleet-1").check_output(f"ls {ROOT_DIR}/releases").split()
+    rc, out = playbook("converge.yml", "-e", "@" + os.path.join(HERE, "vars", "canary_analysis.yml"),
+                       report_dir=tmp_path)
+    assert rc != 0, out
+    rows = {r["host"]: r for r in report(tmp_path, "deploy-summary.json")["hosts"]}
+    assert rows["fleet-1"]["result"] == "failed, still on the release before", rows
+    err = rows["fleet-1"]["error"]
+    assert "canary analysis failed: main: generation throughput " in err and "tokens/s < 1000000" in err, err
+    assert f"rolled back through the gate to release(s) {MEMO['r1']['fleet-1']}" in err, err
+    assert "The rollout stops here; no later batch starts." in out, out
+    # fleet-1 ran the new release (it passed its gate) and runs R1 again: restarted twice, serving
+    after = state("fleet-1")
+    assert after["current"] == MEMO["r1"]["fleet-1"] and after["ActiveState"] == "active", journal("fleet-1")
+    assert after["MainPID"] != before["fleet-1"]["MainPID"]
+    new = [r for r in host("fleet-1").check_output(f"ls {ROOT_DIR}/releases").split() if r not in releases_before]
+    assert len(new) == 1, new
+    rec = json.loads(host("fleet-1").check_output(f"cat {ROOT_DIR}/releases/{new[0]}/release.json"))
+    assert rec["smoke"]["passed"] is True and rec["inputs"]["spec"]["env"]["SPECDEPLOY_FLEET_RELEASE"] == "canary"
+    assert "SPECDEPLOY_FLEET_RELEASE" not in host("fleet-1").check_output(f"systemctl show -p Environment {UNIT}")
+    generate("fleet-1")
+    assert rows["fleet-2"]["result"] == "not reached", rows
+    assert state("fleet-2") == before["fleet-2"]
+    assert host("fleet-2").check_output(f"ls {ROOT_DIR}/releases").split() == [MEMO["r1"]["fleet-2"]]
 
 
 def test_second_release_reaches_every_host(tmp_path):
