@@ -175,6 +175,38 @@ def unit_env(validation, instance, runtime_env=None):
     return env
 
 
+# server_plan's arguments: the module's, and its action plugin's (which computes action=lines on the
+# controller). One definition for both.
+ARGUMENT_SPEC = dict(
+    action=dict(type="str", required=True, choices=["lines", "plan", "secrets", "finish", "smoke_args", "status"]),
+    mode=dict(type="str", choices=["deploy", "rollback"], default="deploy"),
+    instance=dict(type="dict"),
+    instances=dict(type="list", elements="dict"),
+    validation=dict(type="dict"),
+    program=dict(type="list", elements="str"),
+    runtime_env=dict(type="dict", default={}),
+    unit_text=dict(type="str"),
+    secrets=dict(type="dict", no_log=True),
+    manage_secrets=dict(type="bool", default=True),
+    state=dict(type="str", choices=["present", "restored", "kept"], default="present"),
+    settings=dict(type="dict", default={}),
+    plan=dict(type="dict"),
+    status=dict(type="str", choices=["active", "failed"]),
+    smoke=dict(type="dict"),
+    rollback_smoke=dict(type="dict"),
+    error=dict(type="str"),
+    refused=dict(type="list", elements="str"),
+    timeout=dict(type="float", default=10),
+)
+REQUIRED_IF = [
+    ("action", "lines", ("program", "validation", "instance")),
+    ("action", "plan", ("instance",)),
+    ("action", "secrets", ("instance",)),
+    ("action", "finish", ("plan",)),
+    ("action", "smoke_args", ("instance",)),
+    ("action", "status", ("instances",)),
+]
+
 def unit_lines(program, validation, instance, runtime_env=None):
     """ExecStart and Environment= lines of the unit, and the env they carry. Refuses secret-looking env."""
     env = unit_env(validation, instance, runtime_env)

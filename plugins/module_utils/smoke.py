@@ -130,7 +130,7 @@ def unit_state(service):
     return state
 
 
-def wait_ready(http, deadline_s, interval=1.0, service=None, clock=time.monotonic, sleep=time.sleep,
+def wait_ready(http, deadline_s, interval=0.5, service=None, clock=time.monotonic, sleep=time.sleep,
                state_reader=unit_state):
     """Poll /health until 200. 503 (starting) and refused connections (loading) are normal.
 

@@ -44,6 +44,10 @@ attributes:
   diff_mode:
     description: Will return details on what has changed (or possibly needs changing in check mode), when in diff mode.
     support: none
+  action:
+    description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
+    support: full
+    details: O(action=lines) is computed on the controller (it reads nothing from the host); every other action runs on the host.
 options:
   action:
     description: What to do.
@@ -266,36 +270,8 @@ def _status(p):
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(
-            action=dict(type="str", required=True,
-                        choices=["lines", "plan", "secrets", "finish", "smoke_args", "status"]),
-            mode=dict(type="str", choices=["deploy", "rollback"], default="deploy"),
-            instance=dict(type="dict"),
-            instances=dict(type="list", elements="dict"),
-            validation=dict(type="dict"),
-            program=dict(type="list", elements="str"),
-            runtime_env=dict(type="dict", default={}),
-            unit_text=dict(type="str"),
-            secrets=dict(type="dict", no_log=True),
-            manage_secrets=dict(type="bool", default=True),
-            state=dict(type="str", choices=["present", "restored", "kept"], default="present"),
-            settings=dict(type="dict", default={}),
-            plan=dict(type="dict"),
-            status=dict(type="str", choices=["active", "failed"]),
-            smoke=dict(type="dict"),
-            rollback_smoke=dict(type="dict"),
-            error=dict(type="str"),
-            refused=dict(type="list", elements="str"),
-            timeout=dict(type="float", default=10),
-        ),
-        required_if=[
-            ("action", "lines", ("program", "validation", "instance")),
-            ("action", "plan", ("instance",)),
-            ("action", "secrets", ("instance",)),
-            ("action", "finish", ("plan",)),
-            ("action", "smoke_args", ("instance",)),
-            ("action", "status", ("instances",)),
-        ],
+        argument_spec=sp.ARGUMENT_SPEC,
+        required_if=sp.REQUIRED_IF,
         supports_check_mode=True,
     )
     p = module.params
