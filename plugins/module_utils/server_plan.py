@@ -207,6 +207,7 @@ REQUIRED_IF = [
     ("action", "status", ("instances",)),
 ]
 
+
 def unit_lines(program, validation, instance, runtime_env=None):
     """ExecStart and Environment= lines of the unit, and the env they carry. Refuses secret-looking env."""
     env = unit_env(validation, instance, runtime_env)
