@@ -129,11 +129,14 @@ def parse_argv(argv, version, extra_flags=None):
                               "sglang serve)" % tok, tok)
             unrecognized.append(tok)
             continue
-        name, eq, inline = tok.partition("=")
-        entry = table.get(name)
-        if entry is not None:
-            flag = name
+        entry = table.get(tok)
+        if entry is not None:  # the common case: a whole flag without "=" (no flag has one)
+            flag, eq, inline = tok, "", ""
         else:
+            name, eq, inline = tok.partition("=")
+            entry = table.get(name)
+            flag = name
+        if entry is None:
             cands = _prefix_matches(table, prefixes, name)
             if len(cands) > 1:
                 raise Refused("PARSE_AMBIGUOUS", "ambiguous option: %s could match %s" % (name, ", ".join(sorted(cands))),
@@ -168,8 +171,15 @@ def parse_argv(argv, version, extra_flags=None):
                 raise Refused("PARSE_MISSING_VALUE", "argument %s: expected one argument" % flag, flag)
             if raw is None:
                 value = None
-            elif typ == "str" and choices is None:
+            elif choices is not None:
+                value = _convert(flag, typ, choices, raw)
+            elif typ == "str":
                 value = raw
+            elif typ == "int":
+                try:
+                    value = int(raw)
+                except ValueError:
+                    value = _convert(flag, typ, choices, raw)  # raises argparse's message
             else:
                 value = _convert(flag, typ, choices, raw)
         args[dest] = value
