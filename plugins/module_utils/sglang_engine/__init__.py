@@ -106,7 +106,6 @@ def validate_argv(argv, version, env=None, gpus=None, draft_config=None, target_
     rel = version_rules(version, result)
     if rel is None:
         return result
-    version = rel["version"]
     if not isinstance(argv, (list, tuple, str)):
         result.error("ARGV_TYPE", "argv must be a list of strings or a command line string, got %s." %
                      type(argv).__name__, field="argv", stage="input")
@@ -117,6 +116,13 @@ def validate_argv(argv, version, env=None, gpus=None, draft_config=None, target_
         result.error("ARGV_SYNTAX", "cannot split the command line: %s (check the quoting)." % e, field="argv",
                      stage="input")
         return result
+    return _check_argv(argv, rel, env, gpus, draft_config, target_config, capabilities, allow_overrides, read_paths,
+                       result)
+
+
+def _check_argv(argv, rel, env, gpus, draft_config, target_config, capabilities, allow_overrides, read_paths, result):
+    """validate_argv from the parse on: `argv` is flags only (a list of strings), `rel` a known release."""
+    version = rel["version"]
     env = {str(k): str(v) for k, v in (env or {}).items()}
     result.argv = argv
     result.env = env
@@ -172,9 +178,9 @@ def validate(spec, gpus=None, draft_config=None, target_config=None, capabilitie
         return result
     allow = list(allow_overrides or []) + list((s.get("speculative") or {}).get("allow_overrides") or [])
     flavor = result.tree_verify
-    validate_argv(argv, s["sglang_version"], env=s.get("env"), gpus=gpus, draft_config=draft_config,
-                  target_config=target_config, capabilities=capabilities, allow_overrides=allow,
-                  read_paths=read_paths, result=result)
+    # render() wrote flags only, as strings, for a known release: the argv checks start at the parse
+    _check_argv(argv, releases.release(s["sglang_version"]), s.get("env"), gpus, draft_config, target_config,
+                capabilities, allow, read_paths, result)
     result.tree_verify = flavor
     if flavor:
         result.resolved["tree_verify"] = flavor

@@ -61,6 +61,52 @@ def _convert(flag, typ, choices, raw):
     return value
 
 
+# Compiled parser tables: flag -> (kind, type, choices, dest with DEST_ALIASES applied, the value a `flag`
+# kind stores, the replacement of a deprecated flag or None), and a memo of what an abbreviated or unknown
+# name matches by prefix. A pure function of the release's flag table, its deprecations and the extra
+# (tree-verify) flags: keyed on the identity of the release's flag table (the entry keeps the table alive, so
+# the id is not reused) and the extra flags' items. Built once per release (and flavor), never per argv.
+_TABLES = {}
+
+
+def _compiled_table(rules, extra_flags):
+    base = rules["flags"]
+    key = (id(base), id(rules["deprecated"]), tuple(sorted(extra_flags.items())) if extra_flags else ())
+    try:
+        hit = _TABLES.get(key)
+    except TypeError:  # extra flags with unhashable entries: compiled for this call only
+        hit, key = None, None
+    if hit is not None and hit[0] is base and hit[1] is rules["deprecated"]:
+        return hit[2], hit[3]
+    table = base
+    if extra_flags:
+        table = dict(base)
+        table.update(extra_flags)
+    deprecated = rules["deprecated"]
+    alias = _DEST_ALIASES.get
+    compiled = {}
+    for flag, (kind, typ, choices, dest) in table.items():
+        dest = alias(dest, dest)
+        compiled[flag] = (kind, typ, choices, dest, not (flag.startswith("--no-") and not dest.startswith("no_")),
+                          deprecated.get(flag))
+    prefixes = {}
+    if key is not None and len(_TABLES) < 256:
+        _TABLES[key] = (base, deprecated, compiled, prefixes)
+    return compiled, prefixes
+
+
+def _prefix_matches(compiled, prefixes, name):
+    """The flags `name` abbreviates (argparse's unique-prefix rule), in table order."""
+    try:
+        return prefixes[name]
+    except KeyError:
+        pass
+    cands = tuple(f for f in compiled if f.startswith(name))
+    if len(prefixes) < 4096:
+        prefixes[name] = cands
+    return cands
+
+
 def parse_argv(argv, version, extra_flags=None):
     """Parse argv like `sglang serve`'s parser of `version`.
 
@@ -69,13 +115,8 @@ def parse_argv(argv, version, extra_flags=None):
     """
     rules = version if isinstance(version, dict) else releases.RELEASES[version]
     version = rules["version"]
-    table = rules["flags"]
-    if extra_flags:
-        table = dict(table)
-        table.update(extra_flags)
+    table, prefixes = _compiled_table(rules, extra_flags)
     args, used, notes, unrecognized = {}, {}, [], []
-    deprecated = rules["deprecated"]
-    alias = _DEST_ALIASES.get
     num = NUM.match
     i = 0
     n = len(argv)
@@ -88,11 +129,15 @@ def parse_argv(argv, version, extra_flags=None):
                               "sglang serve)" % tok, tok)
             unrecognized.append(tok)
             continue
-        name, eq, inline = tok.partition("=")
-        if name in table:
-            flag = name
+        entry = table.get(tok)
+        if entry is not None:  # the common case: a whole flag without "=" (no flag has one)
+            flag, eq, inline = tok, "", ""
         else:
-            cands = [f for f in table if f.startswith(name)]
+            name, eq, inline = tok.partition("=")
+            entry = table.get(name)
+            flag = name
+        if entry is None:
+            cands = _prefix_matches(table, prefixes, name)
             if len(cands) > 1:
                 raise Refused("PARSE_AMBIGUOUS", "ambiguous option: %s could match %s" % (name, ", ".join(sorted(cands))),
                               name)
@@ -100,14 +145,14 @@ def parse_argv(argv, version, extra_flags=None):
                 unrecognized.append(tok)
                 continue
             flag = cands[0]
+            entry = table[flag]
             notes.append(("FLAG_ABBREVIATED", "%s is an abbreviation of %s: write the full flag (a new SGLang flag "
                           "sharing the prefix would make it ambiguous)." % (name, flag)))
-        kind, typ, choices, dest = table[flag]
-        dest = alias(dest, dest)
+        kind, typ, choices, dest, flag_value, replacement = entry
         if kind == "flag":
             if eq:
                 raise Refused("PARSE_INVALID_VALUE", "argument %s: ignored explicit argument %r" % (flag, inline), flag)
-            value = not (flag.startswith("--no-") and not dest.startswith("no_"))
+            value = flag_value
         elif kind == "list":
             vals = [inline] if eq else []
             while not eq and i < n and (not argv[i].startswith("-") or num(argv[i])):
@@ -124,12 +169,24 @@ def parse_argv(argv, version, extra_flags=None):
                 raw = None
             else:
                 raise Refused("PARSE_MISSING_VALUE", "argument %s: expected one argument" % flag, flag)
-            value = _convert(flag, typ, choices, raw) if raw is not None else None
+            if raw is None:
+                value = None
+            elif choices is not None:
+                value = _convert(flag, typ, choices, raw)
+            elif typ == "str":
+                value = raw
+            elif typ == "int":
+                try:
+                    value = int(raw)
+                except ValueError:
+                    value = _convert(flag, typ, choices, raw)  # raises argparse's message
+            else:
+                value = _convert(flag, typ, choices, raw)
         args[dest] = value
         used[dest] = flag
-        if flag in deprecated:
+        if replacement is not None:
             notes.append(("FLAG_DEPRECATED", "'%s' is deprecated in SGLang %s and will be removed: use '%s' instead." % (
-                flag, version, deprecated[flag])))
+                flag, version, replacement)))
     if unrecognized:
         removed = [t for t in unrecognized if t.split("=")[0] in releases.RENAMED]
         newer = [t for t in unrecognized if t.split("=")[0] in rules["added_later"]]

@@ -40,40 +40,50 @@ def _type_name(types):
 
 
 def _compiled(schema):
-    """(key, types, default, bools_allowed) per key of `schema`, computed once per schema."""
-    try:
-        return _COMPILED[id(schema)]
-    except KeyError:
-        rows = tuple((k, t, d, bool in t) for k, (t, d) in schema.items())
-        _COMPILED[id(schema)] = rows
-        return rows
+    """(the defaults in schema order, {key: (position, types, default, bools_allowed)}) of `schema`: a pure
+    function of the static schema, computed once per schema (keyed on its identity; the entry keeps it)."""
+    hit = _COMPILED.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit[1], hit[2]
+    defaults = {k: d for k, (_t, d) in schema.items()}
+    rows = {k: (i, t, d, bool in t) for i, (k, (t, d)) in enumerate(schema.items())}
+    _COMPILED[id(schema)] = (schema, defaults, rows)
+    return defaults, rows
 
 
 _COMPILED = {}
 
 
 def _check_keys(data, schema, where, result):
-    out = {}
-    for key in data:
-        if key not in schema:
+    """`data` with the defaults of `schema` filled in (schema order). Unknown keys are reported first, in the
+    order given, then type errors in schema order (a bad value is replaced by its default)."""
+    defaults, rows = _compiled(schema)
+    out = dict(defaults)
+    bad = None
+    for key, value in data.items():
+        row = rows.get(key)
+        if row is None:
             close = difflib.get_close_matches(str(key), list(schema), n=1)
             hint = (" Did you mean %r?" % close[0]) if close else ""
             result.error("SPEC_UNKNOWN_KEY", "%s has unknown key %r.%s Valid keys: %s." % (
                 where, key, hint, ", ".join(sorted(schema))), field="%s.%s" % (where, key), stage="input")
-    get = data.get
-    for key, types, default, bools in _compiled(schema):
-        value = get(key, default)
-        if value is None:
-            out[key] = None
-            continue
-        if isinstance(value, types) and (bools or value.__class__ is not bool):
+        elif value is None or (isinstance(value, row[1]) and (row[3] or value.__class__ is not bool)):
             out[key] = value
         else:
+            if bad is None:
+                bad = []
+            bad.append((row[0], key, value))
+    if bad:
+        for _i, key, value in sorted(bad, key=lambda b: b[0]):
+            types = rows[key][1]
             result.error("SPEC_TYPE", "%s.%s must be a %s, got %s %r." % (
                 where, key, _type_name(types), type(value).__name__, value), field="%s.%s" % (where, key),
                 stage="input")
-            out[key] = default
+            out[key] = rows[key][2]
     return out
+
+
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def normalize_spec(spec, result):
@@ -99,7 +109,7 @@ def normalize_spec(spec, result):
         result.error("SPEC_TYPE", "spec.extra_args must be a list of strings (one argv item each).",
                      field="spec.extra_args", stage="input")
     for k, v in (s.get("env") or {}).items():
-        if not isinstance(k, str) or not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", k) or isinstance(v, (dict, list)):
+        if not isinstance(k, str) or not _ENV_NAME.match(k) or isinstance(v, (dict, list)):
             result.error("SPEC_TYPE", "spec.env must map variable names to scalar values; bad entry %r." % (k,),
                          field="spec.env", stage="input")
     return s
@@ -124,22 +134,13 @@ def render(spec, result, capabilities=None):
 
     def add(flag, value):
         if value is not None:
-            argv.extend([flag, _fmt(value)])
+            argv.extend((flag, value if value.__class__ is str else _fmt(value)))
 
-    add("--served-model-name", spec.get("served_model_name"))
-    add("--host", spec.get("host"))
-    add("--port", spec.get("port"))
-    add("--device", spec.get("device"))
-    add("--tp-size", spec.get("tp_size"))
-    if spec.get("dp_size") not in (None, 1):
-        add("--dp-size", spec["dp_size"])
-    if spec.get("pp_size") not in (None, 1):
-        add("--pp-size", spec["pp_size"])
-    add("--attention-backend", spec.get("attention_backend"))
-    add("--prefill-attention-backend", spec.get("prefill_attention_backend"))
-    add("--mem-fraction-static", spec.get("mem_fraction_static"))
-    add("--context-length", spec.get("context_length"))
-    add("--max-running-requests", spec.get("max_running_requests"))
+    get = spec.get
+    for flag, key, skip in _TOP_FLAGS:  # in this order
+        value = get(key)
+        if value is not None and value != skip:
+            argv.extend((flag, value if value.__class__ is str else _fmt(value)))
     if spec.get("enable_metrics"):  # Prometheus text at GET /metrics (status.yml, the canary analysis)
         argv.append(rules["metrics_flag"])
     sp = spec.get("speculative")
@@ -209,6 +210,17 @@ def render(spec, result, capabilities=None):
         add("--speculative-draft-attention-backend", sp.get("draft_attention_backend"))
     argv.extend(_fmt(a) for a in (spec.get("extra_args") or []))
     return argv
+
+
+# (flag, spec key, the value not rendered besides None): the spec's top-level settings in argv order
+_TOP_FLAGS = (
+    ("--served-model-name", "served_model_name", None), ("--host", "host", None), ("--port", "port", None),
+    ("--device", "device", None), ("--tp-size", "tp_size", None), ("--dp-size", "dp_size", 1),
+    ("--pp-size", "pp_size", 1), ("--attention-backend", "attention_backend", None),
+    ("--prefill-attention-backend", "prefill_attention_backend", None),
+    ("--mem-fraction-static", "mem_fraction_static", None), ("--context-length", "context_length", None),
+    ("--max-running-requests", "max_running_requests", None),
+)
 
 
 def _fmt(value):

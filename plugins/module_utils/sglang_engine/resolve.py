@@ -404,7 +404,7 @@ def _norm_allow(allow):
 
 
 def requested_fields(args):
-    return {k: args[k] for k in RESOLVED_KEYS if k in args and args[k] is not None}
+    return {k: v for k, v in zip(RESOLVED_KEYS, map(args.get, RESOLVED_KEYS)) if v is not None}
 
 
 def record_overrides(result, requested, resolved, allow_overrides=()):
