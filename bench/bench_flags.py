@@ -169,8 +169,10 @@ def timed(cmd):
     machine the wall time carries the other processes' load, the CPU time does not)."""
     import resource
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # run as .venv/bin/python without the venv on PATH: its ansible-* scripts sit beside the interpreter
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    p = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
     dt = time.perf_counter() - t0
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     CPU["last"] = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
