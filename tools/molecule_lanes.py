@@ -23,6 +23,8 @@ import time
 # lines of a Molecule log that say what failed: pytest's summary and assertion lines, failed tasks
 DIGEST = re.compile(r"^(FAILED |ERROR |E +|fatal: |failed: |.*Executed: Failed|=+ .*(failed|error).* =+$)")
 DIGEST_MAX = 60
+# the frame Molecule draws before the output of a phase's command ("  │ "): pytest's lines sit inside it
+BOX = re.compile(r"^\s*│ ?")
 
 
 # Molecule's "<scenario> ➜ <phase>: Executing" line: where each phase (create, converge, verify...) starts
@@ -43,7 +45,7 @@ def digest(path):
     out = []
     with open(path, encoding="utf-8", errors="replace") as handle:
         for line in handle:
-            line = re.sub(r"^\[\d+m\d\ds\] ", "", re.sub(r"\x1b\[[0-9;]*m", "", line.rstrip("\n")))
+            line = BOX.sub("", re.sub(r"^\[\d+m\d\ds\] ", "", re.sub(r"\x1b\[[0-9;]*m", "", line.rstrip("\n"))))
             if DIGEST.match(line):
                 out.append(line[:400])
     return out[-DIGEST_MAX:]
