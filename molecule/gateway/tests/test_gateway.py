@@ -11,7 +11,10 @@ After converge (deploy R1: the gateway installed on gateway-1, node-1..3 registe
   5. the same deploy (R3) with drain off (gateway_drain=false): what the clients see, measured the same way;
   6. rollback (to R2) under load, drain on: no request fails;
   7. a release whose canary fails its gate (R4), under load: the canary is rolled back and rejoins, the
-     other hosts are untouched, no request fails.
+     other hosts are untouched, no request fails;
+  8. the gateway dies mid-rollout (R6: stopped once the canary's server role has begun, after its drain):
+     the canary passes its gate but cannot rejoin, the rollout stops there, and the summary reports
+     each host's state (the canary on R6 and why it failed, the others not reached and untouched).
 The load loop (files/load.py) runs on gateway-1 (it shares the hosts' loopback); it is started once the
 rollout play begins (the playbook's output says so) and stops by itself after a fixed count.
 Figures of every load run are printed and written to <ephemeral dir>/gateway-load.json.
@@ -65,8 +68,9 @@ def inventory():
                                                                      "inventory")
 
 
-def run(playbook, *args, load=True, wait_for="PLAY [Roll "):
-    """Run a playbook as a user does; with load, start the load loop once the rollout play begins."""
+def run(playbook, *args, load=True, wait_for="PLAY [Roll ", on_output=None):
+    """Run a playbook as a user does; with load, start the load loop once the rollout play begins.
+    on_output: (text, action): action() runs once, as soon as the rollout play has printed text."""
     report_dir = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "reports-" + str(len(FIGURES)))
     env = dict(os.environ, SPECDEPLOY_REPORT_DIR=report_dir, ANSIBLE_FORCE_COLOR="0", PYTHONUNBUFFERED="1")
     log = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "run-%d.log" % len(FIGURES))
@@ -85,6 +89,13 @@ def run(playbook, *args, load=True, wait_for="PLAY [Roll "):
                 ["podman", "exec", GW, "python3", "/usr/local/lib/specdeploy-load.py", "--url", GW_URL,
                  "--metrics", "http://127.0.0.1:29000/metrics", "--count", str(LOAD_COUNT), "--rate", str(LOAD_RATE)],
                 stdout=subprocess.PIPE, text=True)
+        while on_output and proc.poll() is None:
+            with open(log) as f:
+                text = f.read()
+                if "PLAY [Roll " in text and on_output[0] in text.split("PLAY [Roll ", 1)[1]:
+                    on_output[1]()
+                    break
+            time.sleep(0.5)
         rc = proc.wait(timeout=3600)
         took = time.monotonic() - started
         figures = json.loads(loader.communicate(timeout=900)[0]) if loader else None
@@ -232,3 +243,39 @@ def test_failed_canary_is_rolled_back_and_rejoins_with_no_request_lost():
     assert None not in left_and_rejoined(f, URLS["node-1"]), f["transitions"]
     reg = workers()
     assert set(reg) == set(URLS.values()) and all(w["is_healthy"] for w in reg.values()), reg
+
+
+def test_a_gateway_that_dies_mid_rollout_stops_it_with_each_hosts_state_reported():
+    cur = {n: current(n) for n in NODES}
+    before = {n: unit(n)["ActiveEnterTimestamp"] for n in NODES}
+    report_dir = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "reports-" + str(len(FIGURES)))
+    # node-1 (the canary) has been drained when the server role starts in the rollout play (the stage
+    # play before it runs the role's checks too): the gateway dies then
+    died = []
+
+    def kill():
+        host(GW).check_output("systemctl kill -s SIGKILL specdeploy-gateway.service")
+        died.append(time.monotonic())
+    try:
+        rc, output, _, _ = run("deploy.yml", "-e", "lab_release=6", load=False,
+                               on_output=("TASK [specdeploy.sglang.server : ", kill))
+    finally:
+        host(GW).check_output("systemctl restart specdeploy-gateway.service")
+        rejoin_all()
+    assert died, "the server role never started on the canary"
+    assert rc != 0
+    assert "The rollout stops here" in output or "NO MORE HOSTS LEFT" in output, output[-3000:]
+    with open(os.path.join(report_dir, "deploy-summary.json")) as f:
+        rows = {r["host"]: r for r in json.load(f)["hosts"]}
+    # the canary: restarted into R6, gated, serving it, and reported as failed because it could not rejoin
+    assert unit("node-1")["ActiveEnterTimestamp"] != before["node-1"]
+    assert current("node-1") != cur["node-1"] and rows["node-1"]["release_after"] == current("node-1")
+    assert rows["node-1"]["result"] == "failed", rows["node-1"]
+    assert "rejoining the gateways" in rows["node-1"]["error"] and GW in rows["node-1"]["error"], rows["node-1"]
+    assert host("node-1").check_output(
+        "python3 -c \"import urllib.request;o=urllib.request.build_opener(urllib.request.ProxyHandler({}));"
+        "print(o.open('%s/health',timeout=20).status)\"" % URLS["node-1"]).strip() == "200"
+    # the others: never drained, restarted or moved
+    for n in NODES[1:]:
+        assert rows[n]["result"] == "not reached", rows[n]
+        assert unit(n)["ActiveEnterTimestamp"] == before[n] and current(n) == cur[n]
