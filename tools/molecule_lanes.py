@@ -21,7 +21,7 @@ import threading
 import time
 
 # lines of a Molecule log that say what failed: pytest's summary and assertion lines, failed tasks
-DIGEST = re.compile(r"^(FAILED |ERROR |E +|fatal: |failed: |.*Executed: Failed|=+ .*(failed|error).* =+$)")
+DIGEST = re.compile(r"^(FAILED (?!- RETRYING)|ERROR |E +|fatal: |failed: |.*Executed: Failed|=+ .*(failed|error).* =+$)")
 DIGEST_MAX = 60
 # the frame Molecule draws before the output of a phase's command ("  │ "): pytest's lines sit inside it
 BOX = re.compile(r"^\s*│ ?")

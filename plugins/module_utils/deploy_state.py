@@ -111,7 +111,7 @@ def health_url(record):
     return common.base_url(((record or {}).get("inputs") or {}).get("spec") or {}) + "/health"
 
 
-def health(url, timeout=5.0):
+def health(url, timeout=common.HEALTH_TIMEOUT):
     """None when GET url answers 200, else why not (one phrase). No proxy (server_common.local_opener)."""
     try:
         with common.local_opener().open(url, timeout=timeout) as answer:
@@ -239,7 +239,7 @@ def compare(recorded, key, instances, now, desired=None):
     return out
 
 
-def check(root, key, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, run=None, probe=health, timeout=5.0,
+def check(root, key, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, run=None, probe=health, timeout=common.HEALTH_TIMEOUT,
           desired=None, config_dir="/etc/specdeploy", replaces=(), proc="/proc"):
     """(converged, differences, links): whether the host is as recorded under `key`, with every
     instance active, running and healthy, and no drift (drift.py: a server whose command line or

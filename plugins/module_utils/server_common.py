@@ -115,6 +115,14 @@ def env_lines(env):
     return out
 
 
+# How long a client waits for GET /health. On an idle server SGLang's /health generates one token and
+# answers once the scheduler replied, checking each second for up to SGLANG_HEALTH_CHECK_TIMEOUT (20 s by
+# default; sglang/srt/entrypoints/http_server.py, health_generate, 0.5.11 to 0.5.23). A client that gives up
+# sooner calls a busy but healthy server down (5 s did, on a loaded CI machine); 25 s leaves SGLang's own
+# verdict, 200 or 503, to arrive.
+HEALTH_TIMEOUT = 25.0
+
+
 def local_opener():
     """urllib opener for the host's own servers: no proxy handler at all, whatever http_proxy,
     https_proxy, HTTP_PROXY or no_proxy say (a ProxyHandler({}) reads none of them)."""

@@ -196,7 +196,7 @@ ARGUMENT_SPEC = dict(
     rollback_smoke=dict(type="dict"),
     error=dict(type="str"),
     refused=dict(type="list", elements="str"),
-    timeout=dict(type="float", default=10),
+    timeout=dict(type="float", default=common.HEALTH_TIMEOUT),
 )
 REQUIRED_IF = [
     ("action", "lines", ("program", "validation", "instance")),

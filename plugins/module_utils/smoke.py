@@ -21,7 +21,7 @@ import urllib.error
 import urllib.request
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
-from ansible_collections.specdeploy.sglang.plugins.module_utils.server_common import local_opener
+from ansible_collections.specdeploy.sglang.plugins.module_utils.server_common import HEALTH_TIMEOUT, local_opener
 
 __metaclass__ = type
 
@@ -156,7 +156,7 @@ def wait_ready(http, deadline_s, interval=0.5, service=None, clock=time.monotoni
                               % (service, what, st.get("ActiveState"), st.get("SubState"), st.get("Result"),
                                  st.get("NRestarts"), elapsed, service))
         try:
-            status, _body = http.request("GET", "/health", timeout=max(1.0, min(10.0, deadline_s)))
+            status, _body = http.request("GET", "/health", timeout=max(1.0, min(HEALTH_TIMEOUT, deadline_s)))
             if status == 200:
                 return round(clock() - start, 2), None
             last = "HTTP %s" % status

@@ -73,9 +73,10 @@ options:
     type: path
     default: /etc/specdeploy
   timeout:
-    description: Seconds each C(/health) request may take (O(action=check)).
+    description: Seconds each C(/health) request may take (O(action=check)). SGLang's C(/health) generates one
+      token on an idle server and waits up to 20 s (C(SGLANG_HEALTH_CHECK_TIMEOUT)) for the scheduler.
     type: float
-    default: 5.0
+    default: 25.0
 """
 
 EXAMPLES = r"""
@@ -123,6 +124,7 @@ path:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import deploy_state as ds
+from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
 
 
 def main():
@@ -135,7 +137,7 @@ def main():
             desired=dict(type="dict", default={}),
             replaces=dict(type="list", elements="str", default=[]),
             config_dir=dict(type="path", default="/etc/specdeploy"),
-            timeout=dict(type="float", default=5.0),
+            timeout=dict(type="float", default=common.HEALTH_TIMEOUT),
         ),
         supports_check_mode=True,
     )

@@ -122,9 +122,9 @@ options:
     type: list
     elements: str
   timeout:
-    description: Seconds per request (O(action=status)).
+    description: Seconds per request (O(action=status)); C(/health) may take up to SGLang's own 20 s health check.
     type: float
-    default: 10
+    default: 25.0
 """
 
 EXAMPLES = r"""

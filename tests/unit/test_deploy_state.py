@@ -8,6 +8,7 @@ import http.server
 import json
 import os
 import threading
+import time
 
 import pytest
 
@@ -22,6 +23,7 @@ class _Health(http.server.BaseHTTPRequestHandler):
     status = 200
 
     def do_GET(self):  # noqa: N802 (http.server's name)
+        time.sleep(getattr(self.server, "delay", 0))
         self.send_response(self.server.status if self.path == "/health" else 404)
         self.end_headers()
 
@@ -204,3 +206,12 @@ def test_a_lock_edited_in_place_changes_the_key_and_is_named(host, tmp_path):
     assert not converged
     assert why == ["the desired env_key changed: %s -> %s (the lock's content)"
                    % (desired["env_key"][:20], new_desired["env_key"][:20])]
+
+
+def test_a_busy_server_whose_health_check_takes_seconds_is_serving(server):
+    """SGLang's /health on an idle server generates a token first and may take up to its own 20 s check to
+    answer; on a loaded host 6 s happens. The default wait must not call that server down (5 s did)."""
+    server.delay = 6
+    assert ds.health("http://127.0.0.1:%d/health" % server.server_address[1]) is None
+    server.delay, server.status = 0, 503
+    assert ds.health("http://127.0.0.1:%d/health" % server.server_address[1]) == "HTTP 503"
