@@ -49,7 +49,7 @@ GEN = ("python3 -c \"import json,urllib.request;" + NOPROXY +
        "headers={{'Content-Type':'application/json'}});"
        "print(o.open(r,timeout=120).read().decode())\"")
 GET = ("python3 -c \"import sys,urllib.request;" + NOPROXY +
-       "r=o.open('http://{addr}:30000/{path}',timeout=20);print(r.status);print(r.read().decode())\"")
+       "r=o.open('http://{addr}:30000/{path}',timeout=60);print(r.status);print(r.read().decode())\"")
 MEMO = {}
 
 

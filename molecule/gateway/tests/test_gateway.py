@@ -274,7 +274,7 @@ def test_a_gateway_that_dies_mid_rollout_stops_it_with_each_hosts_state_reported
     assert "rejoining the gateways" in rows["node-1"]["error"] and GW in rows["node-1"]["error"], rows["node-1"]
     assert host("node-1").check_output(
         "python3 -c \"import urllib.request;o=urllib.request.build_opener(urllib.request.ProxyHandler({}));"
-        "print(o.open('%s/health',timeout=20).status)\"" % URLS["node-1"]).strip() == "200"
+        "print(o.open('%s/health',timeout=60).status)\"" % URLS["node-1"]).strip() == "200"
     # the others: never drained, restarted or moved
     for n in NODES[1:]:
         assert rows[n]["result"] == "not reached", rows[n]
