@@ -139,23 +139,24 @@ def parse_argv(argv, version, extra_flags=None):
         if entry is not None:
             # the common case: a whole flag as written (every table key starts with "--", none has "="): its
             # value is the next token unless that one is an option (a negative number is a value)
-            mode = entry[6]
-            if mode == _RAW or mode == _INT:
-                if i < n and (argv[i][:1] != "-" or num(argv[i])):
-                    raw = argv[i]
-                    i += 1
-                else:
-                    raise Refused("PARSE_MISSING_VALUE", "argument %s: expected one argument" % tok, tok)
-                if mode == _INT:
-                    try:
-                        raw = int(raw)
-                    except ValueError:
-                        _convert(tok, "int", None, raw)  # raises argparse's message
-                args[entry[3]] = raw
-                used[entry[3]] = tok
-                if entry[5] is not None:
+            _kind, _typ, _choices, dest, value, replacement, mode = entry
+            if mode != _OTHER:
+                if mode != _FLAG:
+                    if i < n and (argv[i][:1] != "-" or num(argv[i])):
+                        value = argv[i]
+                        i += 1
+                    else:
+                        raise Refused("PARSE_MISSING_VALUE", "argument %s: expected one argument" % tok, tok)
+                    if mode == _INT:
+                        try:
+                            value = int(value)
+                        except ValueError:
+                            _convert(tok, "int", None, value)  # raises argparse's message
+                args[dest] = value
+                used[dest] = tok
+                if replacement is not None:
                     notes.append(("FLAG_DEPRECATED", "'%s' is deprecated in SGLang %s and will be removed: use '%s' "
-                                  "instead." % (tok, version, entry[5])))
+                                  "instead." % (tok, version, replacement)))
                 continue
             flag, eq, inline = tok, "", ""
         else:

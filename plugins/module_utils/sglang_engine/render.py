@@ -40,13 +40,14 @@ def _type_name(types):
 
 
 def _compiled(schema):
-    """(the defaults in schema order, {key: (position, types, default, bools_allowed)}) of `schema`: a pure
-    function of the static schema, computed once per schema (keyed on its identity; the entry keeps it)."""
+    """(the defaults in schema order, {key: (position, types, default, bools_allowed, the exact classes
+    accepted without an isinstance check)}) of `schema`: a pure function of the static schema, computed once
+    per schema (keyed on its identity; the entry keeps it)."""
     hit = _COMPILED.get(id(schema))
     if hit is not None and hit[0] is schema:
         return hit[1], hit[2]
     defaults = {k: d for k, (_t, d) in schema.items()}
-    rows = {k: (i, t, d, bool in t) for i, (k, (t, d)) in enumerate(schema.items())}
+    rows = {k: (i, t, d, bool in t, frozenset(t)) for i, (k, (t, d)) in enumerate(schema.items())}
     _COMPILED[id(schema)] = (schema, defaults, rows)
     return defaults, rows
 
@@ -67,7 +68,8 @@ def _check_keys(data, schema, where, result):
             hint = (" Did you mean %r?" % close[0]) if close else ""
             result.error("SPEC_UNKNOWN_KEY", "%s has unknown key %r.%s Valid keys: %s." % (
                 where, key, hint, ", ".join(sorted(schema))), field="%s.%s" % (where, key), stage="input")
-        elif value is None or (isinstance(value, row[1]) and (row[3] or value.__class__ is not bool)):
+        elif value.__class__ in row[4] or value is None or (isinstance(value, row[1]) and (
+                row[3] or value.__class__ is not bool)):
             out[key] = value
         else:
             if bad is None:

@@ -14,13 +14,15 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     """Emulate release `rel`'s argument resolution for the speculative settings. Raises Refused."""
     rules = rel
     version = rel["version"]
-    r = dict(zip(RESOLVED_KEYS, map(args.get, RESOLVED_KEYS)))
-    r["tp_size"] = get(args, "tp_size", 1)
-    r["dp_size"] = get(args, "dp_size", 1)
-    r["pp_size"] = get(args, "pp_size", 1)
-    r["device"] = args.get("device")
-    r["disable_overlap_schedule"] = bool(args.get("disable_overlap_schedule"))
-    r["enable_mixed_chunk"] = bool(args.get("enable_mixed_chunk"))
+    r = dict(zip(RESOLVED_KEYS, map(args.get, RESOLVED_KEYS)))  # device among them, as given
+    if r["tp_size"] is None:
+        r["tp_size"] = 1
+    if r["dp_size"] is None:
+        r["dp_size"] = 1
+    if r["pp_size"] is None:
+        r["pp_size"] = 1
+    r["disable_overlap_schedule"] = bool(r["disable_overlap_schedule"])
+    r["enable_mixed_chunk"] = bool(r["enable_mixed_chunk"])
     result.resolved = r
     _check_ssl(args)  # before the model config is read (every release validates SSL early)
     if rules["context_check_at_resolution"] and target_cfg is not None:
@@ -407,7 +409,7 @@ def requested_fields(args):
     return {k: v for k, v in zip(RESOLVED_KEYS, map(args.get, RESOLVED_KEYS)) if v is not None}
 
 
-_SORTED_RESOLVED_KEYS = tuple(sorted(RESOLVED_KEYS))
+_RESOLVED_SET = frozenset(RESOLVED_KEYS)
 
 
 def record_overrides(result, requested, resolved, allow_overrides=()):
@@ -417,7 +419,7 @@ def record_overrides(result, requested, resolved, allow_overrides=()):
 
 def record_arg_overrides(result, args, resolved, allow_overrides=()):
     """record_overrides(result, requested_fields(args), ...) read from the parsed args directly."""
-    _record_overrides(result, args.get, _SORTED_RESOLVED_KEYS, resolved, allow_overrides)
+    _record_overrides(result, args.get, sorted(_RESOLVED_SET.intersection(args)), resolved, allow_overrides)
 
 
 def _record_overrides(result, want_of, fields, resolved, allow_overrides):
