@@ -123,7 +123,7 @@ def validate_argv(argv, version, env=None, gpus=None, draft_config=None, target_
 def _check_argv(argv, rel, env, gpus, draft_config, target_config, capabilities, allow_overrides, read_paths, result):
     """validate_argv from the parse on: `argv` is flags only (a list of strings), `rel` a known release."""
     version = rel["version"]
-    env = {str(k): str(v) for k, v in (env or {}).items()}
+    env = {str(k): str(v) for k, v in env.items()} if env else {}
     result.argv = argv
     result.env = env
     extra = {}
