@@ -35,7 +35,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.me
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.parse import parse_argv, strip_program  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.releases import KNOWN_VERSIONS, RELEASES, known_versions_text, version_rules  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.render import SPEC_KEYS, SPECULATIVE_KEYS, argv_to_spec, normalize_spec, render, tree_flavor  # noqa: F401
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.resolve import record_arg_overrides, record_overrides, requested_fields, resolve  # noqa: F401
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.resolve import (  # noqa: F401
+    record_arg_overrides, record_overrides, requested_fields, resolve)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.systemd import SECRET_ENV, argv_diff, flag_groups, systemd_quote, unit_exec_lines  # noqa: F401
 
 _MTP_TARGETS = re.compile(r"(Deepseek|Glm4Moe|GlmMoeDsa|BailingMoe|MistralLarge3|Pixtral|HYV|Qwen4Exp)")

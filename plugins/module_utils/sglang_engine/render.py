@@ -138,9 +138,7 @@ def render(spec, result, capabilities=None):
         if value is not None:
             argv.extend((flag, value if value.__class__ is str else _fmt(value)))
 
-    get = spec.get
-    for flag, key, skip in _TOP_FLAGS:  # in this order
-        value = get(key)
+    for flag, value, skip in zip(_TOP_FLAG_NAMES, map(spec.get, _TOP_KEYS), _TOP_SKIPS):  # in _TOP_FLAGS' order
         if value is not None and value != skip:
             argv.extend((flag, value if value.__class__ is str else _fmt(value)))
     if spec.get("enable_metrics"):  # Prometheus text at GET /metrics (status.yml, the canary analysis)
@@ -223,6 +221,7 @@ _TOP_FLAGS = (
     ("--mem-fraction-static", "mem_fraction_static", None), ("--context-length", "context_length", None),
     ("--max-running-requests", "max_running_requests", None),
 )
+_TOP_FLAG_NAMES, _TOP_KEYS, _TOP_SKIPS = (tuple(column) for column in zip(*_TOP_FLAGS))
 
 
 def _fmt(value):
