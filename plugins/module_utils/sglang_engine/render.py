@@ -41,15 +41,17 @@ def _type_name(types):
 
 def _compiled(schema):
     """(the defaults in schema order, {key: (position, types, default, bools_allowed, the exact classes
-    accepted without an isinstance check)}) of `schema`: a pure function of the static schema, computed once
-    per schema (keyed on its identity; the entry keeps it)."""
+    accepted without an isinstance check)}, the set of (key, class) pairs a value is accepted with as it is)
+    of `schema`: a pure function of the static schema, computed once per schema (keyed on its identity; the
+    entry keeps it)."""
     hit = _COMPILED.get(id(schema))
     if hit is not None and hit[0] is schema:
-        return hit[1], hit[2]
+        return hit[1], hit[2], hit[3]
     defaults = {k: d for k, (_t, d) in schema.items()}
     rows = {k: (i, t, d, bool in t, frozenset(t)) for i, (k, (t, d)) in enumerate(schema.items())}
-    _COMPILED[id(schema)] = (schema, defaults, rows)
-    return defaults, rows
+    plain = frozenset((k, c) for k, (t, _d) in schema.items() for c in tuple(t) + (type(None),))
+    _COMPILED[id(schema)] = (schema, defaults, rows, plain)
+    return defaults, rows, plain
 
 
 _COMPILED = {}
@@ -58,8 +60,12 @@ _COMPILED = {}
 def _check_keys(data, schema, where, result):
     """`data` with the defaults of `schema` filled in (schema order). Unknown keys are reported first, in the
     order given, then type errors in schema order (a bad value is replaced by its default)."""
-    defaults, rows = _compiled(schema)
+    defaults, rows, plain = _compiled(schema)
     out = dict(defaults)
+    if plain.issuperset(zip(data, map(type, data.values()))):
+        # every key known and every value of an exact accepted class (or None): nothing to report
+        out.update(data)
+        return out
     bad = None
     for key, value in data.items():
         row = rows.get(key)
