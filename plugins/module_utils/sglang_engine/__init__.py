@@ -35,7 +35,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.me
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.parse import parse_argv, strip_program  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.releases import KNOWN_VERSIONS, RELEASES, known_versions_text, version_rules  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.render import SPEC_KEYS, SPECULATIVE_KEYS, argv_to_spec, normalize_spec, render, tree_flavor  # noqa: F401
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.resolve import record_overrides, requested_fields, resolve
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.resolve import (  # noqa: F401
+    record_arg_overrides, record_overrides, requested_fields, resolve)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.systemd import SECRET_ENV, argv_diff, flag_groups, systemd_quote, unit_exec_lines  # noqa: F401
 
 _MTP_TARGETS = re.compile(r"(Deepseek|Glm4Moe|GlmMoeDsa|BailingMoe|MistralLarge3|Pixtral|HYV|Qwen4Exp)")
@@ -51,7 +52,7 @@ def _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides
         result.sglang_verdict = {"accepted": False, "code": e.code, "stage": "resolve", "message": e.message}
         r = result.resolved
     else:
-        record_overrides(result, requested_fields(args), r, allow_overrides)
+        record_arg_overrides(result, args, r, allow_overrides)
     algo = r.get("speculative_algorithm")
     if algo in ("DFLASH", "DDTREE") and draft_cfg is not None:
         check_draft_config(draft_cfg, target_cfg, rel, args, env, result)
@@ -123,7 +124,7 @@ def validate_argv(argv, version, env=None, gpus=None, draft_config=None, target_
 def _check_argv(argv, rel, env, gpus, draft_config, target_config, capabilities, allow_overrides, read_paths, result):
     """validate_argv from the parse on: `argv` is flags only (a list of strings), `rel` a known release."""
     version = rel["version"]
-    env = {str(k): str(v) for k, v in (env or {}).items()}
+    env = {str(k): str(v) for k, v in env.items()} if env else {}
     result.argv = argv
     result.env = env
     extra = {}

@@ -128,7 +128,8 @@ def check_draft_config(draft, target, version, args, env, result):
     elif not is_int(nhl) or nhl < 1:
         result.error("DRAFT_NUM_LAYERS", "the drafter's num_hidden_layers is %r; it must be >= 1." % (nhl,),
                      field="draft_config.num_hidden_layers", stage="load")
-    target_layers = text_cfg(target).get("num_hidden_layers") if target else None
+    tt = text_cfg(target) if target else None  # the target's text config, derived once for this call
+    target_layers = tt.get("num_hidden_layers") if target else None
     ids = d.get("target_layer_ids", draft.get("target_layer_ids"))
     if ids is None:
         if is_int(target_layers) and target_layers < 4:
@@ -150,7 +151,7 @@ def check_draft_config(draft, target, version, args, env, result):
         result.warn("DRAFT_TARGET_LAYERS", "the drafter was built for a %s-layer target; this target has %s layers."
                     % (ntl, target_layers))
     mtid = d.get("mask_token_id", draft.get("mask_token_id") if rel["mask_token_id_top_level"] else None)
-    vocab = text_cfg(target).get("vocab_size") if target else None
+    vocab = tt.get("vocab_size") if target else None
     dvocab = t.get("vocab_size")
     if is_int(vocab) and is_int(dvocab) and dvocab != vocab:
         result.error("DRAFT_VOCAB", "the drafter's vocab_size %s differs from the target's %s: it was trained for "

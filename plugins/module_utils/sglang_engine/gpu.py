@@ -80,16 +80,15 @@ def check_gpus(gpus, rel, r, args, target_cfg, result):
         result.error("GPU_COUNT", "tp_size %s x dp_size %s x pp_size %s needs %s GPUs; this host has %s visible. Lower "
                      "the parallelism or give the instance more GPUs." % (tp, dp, pp, need, len(gpus)), field="tp_size",
                      stage="hardware")
-    sms = set(_sm_of(g) for g in gpus)
-    if 120 not in sms:
+    for g in gpus:
+        if _sm_of(g) == 120:
+            break
+    else:
         return
-    backends = {
-        "attention_backend": r.get("attention_backend"),
-        "prefill_attention_backend": r.get("prefill_attention_backend"),
-        "decode_attention_backend": args.get("decode_attention_backend"),
-        "speculative_draft_attention_backend": r.get("speculative_draft_attention_backend"),
-    }
-    for field, b in backends.items():
+    for field, b in (("attention_backend", r.get("attention_backend")),
+                     ("prefill_attention_backend", r.get("prefill_attention_backend")),
+                     ("decode_attention_backend", args.get("decode_attention_backend")),
+                     ("speculative_draft_attention_backend", r.get("speculative_draft_attention_backend"))):
         if b == "fa3":
             result.error("FA3_SM120", "%s fa3 fails on sm_120 (RTX PRO 6000) in every SGLang version (\"FlashAttention "
                          "v3 Backend requires SM>=80 and SM<=90\"). Use flashinfer.%s" % (

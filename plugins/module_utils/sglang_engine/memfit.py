@@ -207,20 +207,25 @@ def _gpu_memory(gpus, need):
     return int(min(mibs) * MIB)
 
 
+# The fit record before anything is known, in its key order (the two settings are filled from `r`).
+_FIT_RECORD = {
+    "status": "unknown", "reason": None, "refusal": None, "device_memory_bytes": None, "mem_fraction_static": None,
+    "budget_bytes": None, "target_weights_bytes": None, "target_weights_source": None, "draft_weights_bytes": None,
+    "draft_weights_source": None, "weights_bytes": None, "min_mem_fraction_static": None, "kv_bytes": None,
+    "kv_bytes_per_token": None, "kv_tokens": None, "kv_tokens_capped": False, "context_length": None,
+    "context_fits": None, "max_running_requests": None, "max_running_requests_fits": None,
+    "max_running_requests_effective": None, "full_context_requests": None}
+
+
 def fit(r, args, target_cfg, draft_cfg=None, gpus=None, device_memory_bytes=None, target_dir=None,
         draft_dir=None):
     """The memory fit per GPU of the resolved settings `r` (a dict, see the RETURN doc of sglang_flags).
 
     device_memory_bytes: the memory SGLang measures before loading (`pre`); default the GPU facts' total.
     Never raises: what cannot be predicted gives status 'unknown' with the reason."""
-    out = {"status": "unknown", "reason": None, "refusal": None, "device_memory_bytes": None,
-           "mem_fraction_static": r.get("mem_fraction_static"), "budget_bytes": None,
-           "target_weights_bytes": None, "target_weights_source": None, "draft_weights_bytes": None,
-           "draft_weights_source": None, "weights_bytes": None, "min_mem_fraction_static": None,
-           "kv_bytes": None, "kv_bytes_per_token": None, "kv_tokens": None, "kv_tokens_capped": False,
-           "context_length": None, "context_fits": None, "max_running_requests": r.get("max_running_requests"),
-           "max_running_requests_fits": None, "max_running_requests_effective": None,
-           "full_context_requests": None}
+    out = dict(_FIT_RECORD)
+    out["mem_fraction_static"] = r.get("mem_fraction_static")
+    out["max_running_requests"] = r.get("max_running_requests")
     try:
         _fit(out, r, args, target_cfg, draft_cfg, gpus, device_memory_bytes, target_dir, draft_dir)
     except Unknown as e:
@@ -235,7 +240,7 @@ def fit(r, args, target_cfg, draft_cfg=None, gpus=None, device_memory_bytes=None
 def _fit(out, r, args, target_cfg, draft_cfg, gpus, device_memory_bytes, target_dir, draft_dir):
     if target_cfg is None:
         raise Unknown("no target config.json")
-    tp, pp, dp = (int(r.get(k) or 1) for k in ("tp_size", "pp_size", "dp_size"))
+    tp, pp, dp = int(r.get("tp_size") or 1), int(r.get("pp_size") or 1), int(r.get("dp_size") or 1)
     algo = r.get("speculative_algorithm")
     wbytes = run_dtype_bytes(target_cfg, args.get("dtype"))
     out["target_weights_bytes"], out["target_weights_source"] = _weights_per_gpu(

@@ -67,6 +67,10 @@ def _convert(flag, typ, choices, raw):
 # (tree-verify) flags: keyed on the identity of the release's flag table (the entry keeps the table alive, so
 # the id is not reused) and the extra flags' items. Built once per release (and flavor), never per argv.
 _TABLES = {}
+# how a compiled entry takes its value: a store_true/false flag; one value kept as written (no choices, no
+# conversion); one int value (no choices); anything else (choices, float, human_readable_int, list, optional)
+_FLAG, _RAW, _INT, _OTHER = range(4)
+_CONVERTED = ("int", "float", "human_readable_int")
 
 
 def _compiled_table(rules, extra_flags):
@@ -87,8 +91,16 @@ def _compiled_table(rules, extra_flags):
     compiled = {}
     for flag, (kind, typ, choices, dest) in table.items():
         dest = alias(dest, dest)
+        if kind == "flag":
+            mode = _FLAG
+        elif kind == "store" and choices is None and typ not in _CONVERTED:
+            mode = _RAW
+        elif kind == "store" and choices is None and typ == "int":
+            mode = _INT
+        else:
+            mode = _OTHER
         compiled[flag] = (kind, typ, choices, dest, not (flag.startswith("--no-") and not dest.startswith("no_")),
-                          deprecated.get(flag))
+                          deprecated.get(flag), mode)
     prefixes = {}
     if key is not None and len(_TABLES) < 256:
         _TABLES[key] = (base, deprecated, compiled, prefixes)
@@ -123,16 +135,37 @@ def parse_argv(argv, version, extra_flags=None):
     while i < n:
         tok = argv[i]
         i += 1
-        if not tok.startswith("--") or tok == "--":
-            if tok.startswith("-") and not num(tok) and tok != "-":
-                raise Refused("PARSE_UNRECOGNIZED", "unrecognized arguments: %s (short options are not used by "
-                              "sglang serve)" % tok, tok)
-            unrecognized.append(tok)
-            continue
         entry = table.get(tok)
-        if entry is not None:  # the common case: a whole flag without "=" (no flag has one)
+        if entry is not None:
+            # the common case: a whole flag as written (every table key starts with "--", none has "="): its
+            # value is the next token unless that one is an option (a negative number is a value)
+            _kind, _typ, _choices, dest, value, replacement, mode = entry
+            if mode != _OTHER:
+                if mode != _FLAG:
+                    if i < n and (argv[i][:1] != "-" or num(argv[i])):
+                        value = argv[i]
+                        i += 1
+                    else:
+                        raise Refused("PARSE_MISSING_VALUE", "argument %s: expected one argument" % tok, tok)
+                    if mode == _INT:
+                        try:
+                            value = int(value)
+                        except ValueError:
+                            _convert(tok, "int", None, value)  # raises argparse's message
+                args[dest] = value
+                used[dest] = tok
+                if replacement is not None:
+                    notes.append(("FLAG_DEPRECATED", "'%s' is deprecated in SGLang %s and will be removed: use '%s' "
+                                  "instead." % (tok, version, replacement)))
+                continue
             flag, eq, inline = tok, "", ""
         else:
+            if not tok.startswith("--") or tok == "--":
+                if tok.startswith("-") and not num(tok) and tok != "-":
+                    raise Refused("PARSE_UNRECOGNIZED", "unrecognized arguments: %s (short options are not used by "
+                                  "sglang serve)" % tok, tok)
+                unrecognized.append(tok)
+                continue
             name, eq, inline = tok.partition("=")
             entry = table.get(name)
             flag = name
@@ -148,7 +181,7 @@ def parse_argv(argv, version, extra_flags=None):
             entry = table[flag]
             notes.append(("FLAG_ABBREVIATED", "%s is an abbreviation of %s: write the full flag (a new SGLang flag "
                           "sharing the prefix would make it ambiguous)." % (name, flag)))
-        kind, typ, choices, dest, flag_value, replacement = entry
+        kind, typ, choices, dest, flag_value, replacement, _mode = entry
         if kind == "flag":
             if eq:
                 raise Refused("PARSE_INVALID_VALUE", "argument %s: ignored explicit argument %r" % (flag, inline), flag)

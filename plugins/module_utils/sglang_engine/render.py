@@ -40,15 +40,18 @@ def _type_name(types):
 
 
 def _compiled(schema):
-    """(the defaults in schema order, {key: (position, types, default, bools_allowed)}) of `schema`: a pure
-    function of the static schema, computed once per schema (keyed on its identity; the entry keeps it)."""
+    """(the defaults in schema order, {key: (position, types, default, bools_allowed, the exact classes
+    accepted without an isinstance check)}, the set of (key, class) pairs a value is accepted with as it is)
+    of `schema`: a pure function of the static schema, computed once per schema (keyed on its identity; the
+    entry keeps it)."""
     hit = _COMPILED.get(id(schema))
     if hit is not None and hit[0] is schema:
-        return hit[1], hit[2]
+        return hit[1], hit[2], hit[3]
     defaults = {k: d for k, (_t, d) in schema.items()}
-    rows = {k: (i, t, d, bool in t) for i, (k, (t, d)) in enumerate(schema.items())}
-    _COMPILED[id(schema)] = (schema, defaults, rows)
-    return defaults, rows
+    rows = {k: (i, t, d, bool in t, frozenset(t)) for i, (k, (t, d)) in enumerate(schema.items())}
+    plain = frozenset((k, c) for k, (t, _d) in schema.items() for c in tuple(t) + (type(None),))
+    _COMPILED[id(schema)] = (schema, defaults, rows, plain)
+    return defaults, rows, plain
 
 
 _COMPILED = {}
@@ -57,8 +60,12 @@ _COMPILED = {}
 def _check_keys(data, schema, where, result):
     """`data` with the defaults of `schema` filled in (schema order). Unknown keys are reported first, in the
     order given, then type errors in schema order (a bad value is replaced by its default)."""
-    defaults, rows = _compiled(schema)
+    defaults, rows, plain = _compiled(schema)
     out = dict(defaults)
+    if plain.issuperset(zip(data, map(type, data.values()))):
+        # every key known and every value of an exact accepted class (or None): nothing to report
+        out.update(data)
+        return out
     bad = None
     for key, value in data.items():
         row = rows.get(key)
@@ -67,7 +74,8 @@ def _check_keys(data, schema, where, result):
             hint = (" Did you mean %r?" % close[0]) if close else ""
             result.error("SPEC_UNKNOWN_KEY", "%s has unknown key %r.%s Valid keys: %s." % (
                 where, key, hint, ", ".join(sorted(schema))), field="%s.%s" % (where, key), stage="input")
-        elif value is None or (isinstance(value, row[1]) and (row[3] or value.__class__ is not bool)):
+        elif value.__class__ in row[4] or value is None or (isinstance(value, row[1]) and (
+                row[3] or value.__class__ is not bool)):
             out[key] = value
         else:
             if bad is None:
@@ -136,9 +144,7 @@ def render(spec, result, capabilities=None):
         if value is not None:
             argv.extend((flag, value if value.__class__ is str else _fmt(value)))
 
-    get = spec.get
-    for flag, key, skip in _TOP_FLAGS:  # in this order
-        value = get(key)
+    for flag, value, skip in zip(_TOP_FLAG_NAMES, map(spec.get, _TOP_KEYS), _TOP_SKIPS):  # in _TOP_FLAGS' order
         if value is not None and value != skip:
             argv.extend((flag, value if value.__class__ is str else _fmt(value)))
     if spec.get("enable_metrics"):  # Prometheus text at GET /metrics (status.yml, the canary analysis)
@@ -221,6 +227,7 @@ _TOP_FLAGS = (
     ("--mem-fraction-static", "mem_fraction_static", None), ("--context-length", "context_length", None),
     ("--max-running-requests", "max_running_requests", None),
 )
+_TOP_FLAG_NAMES, _TOP_KEYS, _TOP_SKIPS = (tuple(column) for column in zip(*_TOP_FLAGS))
 
 
 def _fmt(value):

@@ -14,13 +14,15 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     """Emulate release `rel`'s argument resolution for the speculative settings. Raises Refused."""
     rules = rel
     version = rel["version"]
-    r = dict(zip(RESOLVED_KEYS, map(args.get, RESOLVED_KEYS)))
-    r["tp_size"] = get(args, "tp_size", 1)
-    r["dp_size"] = get(args, "dp_size", 1)
-    r["pp_size"] = get(args, "pp_size", 1)
-    r["device"] = args.get("device")
-    r["disable_overlap_schedule"] = bool(args.get("disable_overlap_schedule"))
-    r["enable_mixed_chunk"] = bool(args.get("enable_mixed_chunk"))
+    r = dict(zip(RESOLVED_KEYS, map(args.get, RESOLVED_KEYS)))  # device among them, as given
+    if r["tp_size"] is None:
+        r["tp_size"] = 1
+    if r["dp_size"] is None:
+        r["dp_size"] = 1
+    if r["pp_size"] is None:
+        r["pp_size"] = 1
+    r["disable_overlap_schedule"] = bool(r["disable_overlap_schedule"])
+    r["enable_mixed_chunk"] = bool(r["enable_mixed_chunk"])
     result.resolved = r
     _check_ssl(args)  # before the model config is read (every release validates SSL early)
     if rules["context_check_at_resolution"] and target_cfg is not None:
@@ -407,25 +409,44 @@ def requested_fields(args):
     return {k: v for k, v in zip(RESOLVED_KEYS, map(args.get, RESOLVED_KEYS)) if v is not None}
 
 
+_RESOLVED_SET = frozenset(RESOLVED_KEYS)
+
+
 def record_overrides(result, requested, resolved, allow_overrides=()):
-    allow = _norm_allow(allow_overrides)
-    for field, want in sorted(requested.items()):
-        if field not in resolved:
+    """Record every requested field the resolution changed; a speculative one is an error unless allowed."""
+    _record_overrides(result, requested.get, sorted(requested), resolved, allow_overrides)
+
+
+def record_arg_overrides(result, args, resolved, allow_overrides=()):
+    """record_overrides(result, requested_fields(args), ...) read from the parsed args directly."""
+    _record_overrides(result, args.get, sorted(_RESOLVED_SET.intersection(args)), resolved, allow_overrides)
+
+
+def _record_overrides(result, want_of, fields, resolved, allow_overrides):
+    """`fields` in sorted order; want_of(field) the requested value (None: not requested). The allowed set is
+    normalised only when a speculative field changed."""
+    allow = None
+    for field in fields:
+        want = want_of(field)
+        if want is None or field not in resolved:
             continue
-        got = resolved.get(field)
+        got = resolved[field]
+        if want == got:
+            continue
         if field == "speculative_algorithm" and isinstance(want, str) and isinstance(got, str) and want.upper() == got:
             continue
         if isinstance(want, (int, float)) and isinstance(got, (int, float)) and float(want) == float(got):
             continue
-        if want == got:
-            continue
         if field == "speculative_draft_model_path" and got is not None:
             continue
         result.overrides.append({"field": field, "requested": want, "resolved": got})
-        if field.startswith("speculative_") and field not in allow:
-            result.error("SPEC_OVERRIDDEN", "SGLang would silently change %s from %r to %r. Ask for %r instead, or list "
-                         "%s in allow_overrides to accept it." % (field, want, got, got, field), field=field,
-                         stage="policy")
+        if field.startswith("speculative_"):
+            if allow is None:
+                allow = _norm_allow(allow_overrides)
+            if field not in allow:
+                result.error("SPEC_OVERRIDDEN", "SGLang would silently change %s from %r to %r. Ask for %r instead, or "
+                             "list %s in allow_overrides to accept it." % (field, want, got, got, field), field=field,
+                             stage="policy")
 
 
 def _check_pd_decode_radix(args, rules, algo, version):
