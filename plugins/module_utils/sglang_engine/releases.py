@@ -101,6 +101,8 @@ _METRICS_V1 = {
 #                            accept length averaged): accept_length, throughput, running, queued, requests_total,
 #                            errors_total, generation_tokens_total, verify_calls_total (() where the release has
 #                            none), http_responses_total (its status_code 5xx samples count as errors)
+#   moe_dense_tp_size_any_tp  check_server_args takes --moe-dense-tp-size equal to --tp-size (else 1 only)
+#   lora_speculative_algorithms  speculative algorithms LoRA accepts besides NGRAM (check_lora_server_args)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
 ORDER = (
     "0.5.11",
@@ -162,6 +164,9 @@ _CHANGES = {
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         "parser": "0.5.19",
         "parser_derived": None,
+        # srt/arg_groups/lora_hook.py check_lora_speculative_compatibility: LoRA takes these (through 0.5.18 the
+        # check in server_args.py check_lora_server_args refused every algorithm but NGRAM)
+        "lora_speculative_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "dflash_mixed_chunk_off": False,
         "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
@@ -214,6 +219,9 @@ _CHANGES = {
         "parser_derived": None,
         "verified": True,
         "eagle_paged_tree_backends": ("flashinfer", "fa3", "triton"),  # server_args.py: the "unstable" message is gone
+        # server_args.py check_server_args: --moe-dense-tp-size may also equal --tp-size ("only supports None, 1,
+        # or tp_size currently"; 0.5.11-0.5.12 say "only support 1 and None currently")
+        "moe_dense_tp_size_any_tp": True,
     },
     "0.5.12.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.12.post1",
@@ -262,6 +270,8 @@ _CHANGES = {
         "pd_decode_radix_algorithms": None,
         "block_verification_algorithms": None,
         "check_base_gpu_id": True,
+        "moe_dense_tp_size_any_tp": False,
+        "lora_speculative_algorithms": (),
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,
