@@ -109,6 +109,15 @@ CHECK_SERVER_ARGS_EXTRA = {
     "buckets-custom-dup": ["--prompt-tokens-buckets", "custom", "10", "10"],
     "buckets-custom-neg": ["--prompt-tokens-buckets", "custom", "-1", "10"],
     "buckets-custom-ok": ["--prompt-tokens-buckets", "custom", "10", "100"],
+    "buckets-custom-empty": ["--prompt-tokens-buckets", "custom"],
+    "buckets-custom-text": ["--prompt-tokens-buckets", "custom", "ten"],
+    "buckets-tse-text": ["--generation-tokens-buckets", "tse", "a", "2", "5"],
+    "buckets-tse-count-0": ["--generation-tokens-buckets", "tse", "10", "2", "0"],
+    "buckets-tse-middle-0": ["--generation-tokens-buckets", "tse", "0", "2", "5"],
+    "lora-overlap-unbounded": ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all",
+                               "--enable-lora-overlap-loading"],
+    "lora-overlap-bounded": ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all",
+                             "--enable-lora-overlap-loading", "--max-loaded-loras", "16"],
     "export-metrics-no-dir": ["--export-metrics-to-file"],
     "quant-communications": ["--enable-quant-communications"],
     "grpc-port-same": ["--grpc-port", "30000"], "grpc-port-other": ["--grpc-port", "30001"],
@@ -153,7 +162,8 @@ case_strategy = st.fixed_dictionaries({
     "kv_cache_dtype": often_none(st.sampled_from(["auto", "fp8_e4m3", "fp8_e5m2", "bf16"]), 6),
     "page_size": often_none(st.sampled_from([1, 16, 64]), 5),
     "context_length": often_none(st.sampled_from([1024, 40960, 65536]), 6),
-    "parallel": st.sampled_from(["none"] * 14 + ["tp2", "dp2", "dp2-attn", "dp2-attn-lmhead"]),
+    "parallel": st.sampled_from(["none"] * 14 + ["tp2", "dp2", "dp2-attn", "dp2-attn-lmhead", "tp2-dp2-nnodes2",
+                                                    "tp2-dp2-attn-lmhead"]),
     "mem_fraction_static": often_none(st.sampled_from([0.5, 0.88]), 8),
     "extra": st.sampled_from(["none"] * 16 + ["mixed-chunk", "no-overlap", "watermark", "pd-decode-radix",
                                                "adaptive", "block-verification", "multi-layer-eagle", "base-gpu-neg",
@@ -225,6 +235,10 @@ EXTRA = {
 PARALLEL = {
     "none": [], "tp2": ["--tp-size", "2"], "dp2": ["--dp-size", "2"], "dp2-attn": ["--dp-size", "2", "--enable-dp-attention"],
     "dp2-attn-lmhead": ["--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head"],
+    # data-parallel replicas across nodes (check_server_args: refused unless attention DP)
+    "tp2-dp2-nnodes2": ["--tp-size", "2", "--dp-size", "2", "--nnodes", "2"],
+    # attention DP over the TP ranks (with --tp-size 1 the divisibility assert answers first)
+    "tp2-dp2-attn-lmhead": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head"],
 }
 
 

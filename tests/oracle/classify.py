@@ -64,8 +64,13 @@ TABLE = (
     ("LORA_MAX_LOADED", r"^(max_loaded_loras should be greater than or equal to max_loras_per_batch|The number of LoRA "
                         r"paths should not exceed max_loaded_loras)", None),
     ("LORA_DRAIN_THRESHOLD", r"^--lora-drain-wait-threshold must be non-negative\.$", None),
-    ("METRICS_BUCKETS", r"^(--(prompt|generation)-tokens-buckets (TSE|default|custom) rule|Unsupported "
-                        r"--(prompt|generation)-tokens-buckets rule type)", None),
+    ("METRICS_BUCKETS", r"^(--(prompt|generation)-tokens-buckets (TSE|default|custom) (rule|base|count|middle)|"
+                        r"Unsupported --(prompt|generation)-tokens-buckets rule type)", None),
+    ("DP_MULTI_NODE", r"^(multi-node data parallel is not supported unless dp attention!|multi-node data-parallel "
+                      r"replicas are not supported)", None),
+    ("LORA_OVERLAP_LOADING", r"^Enabling LoRA overlap loading requires pinning LoRA adapter weights", None),
+    ("LORA_SPECULATIVE", r"^LoRA with EAGLE/NEXTN/EAGLE3 speculative decoding does not support --speculative-adaptive",
+     None),
     ("EXPORT_METRICS_DIR", r"^--export-metrics-to-file-dir is required when --export-metrics-to-file", None),
     ("QUANT_COMMUNICATIONS", r"^Communications quantization is only (used with tp_size != 1|supported for NPU device)$",
      None),

@@ -68,7 +68,8 @@ _METRICS_V1 = {
 #   algorithms               accepted --speculative-algorithm names; algorithm_case_sensitive
 #   draft_backends           draft attention backends DFLASH accepts (others fall back, with a warning)
 #   dflash_devices           None (no device check) or the devices DFLASH accepts; dflash_device_message
-#   dp_attention_rejected    DFLASH refuses --enable-dp-attention (else: needs --enable-dp-lm-head)
+#   dp_attention_rejected    DFLASH refuses --enable-dp-attention: True, "non_npu" (on every device but NPU), or
+#                            False (accepted with --enable-dp-lm-head)
 #   dflash_overlap_off       DFLASH forces the overlap scheduler off (V1 worker)
 #   dflash_mixed_chunk_off   DFLASH forces mixed chunked prefill off
 #   dflash_resets            the fields DFLASH resets to 1 with a warning (num_steps, eagle_topk)
@@ -156,7 +157,10 @@ _CHANGES = {
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "adaptive_candidate_steps": (0, 1, 3, 5, 7),  # srt/speculative/adaptive_spec_params.py DEFAULT_ADAPTIVE_CONFIG
-        "dp_attention_rejected": False,
+        # srt/arg_groups/speculative_hook.py _handle_dflash: "validated on NPU only" - refused on every other device
+        # through 0.5.22 (found by a generated case: --tp-size 2 --dp-size 2 --enable-dp-attention, which 0.5.20
+        # refused and the engine, reading the trait as False here, accepted)
+        "dp_attention_rejected": "non_npu",
         # srt/arg_groups/choices.py DRAFT_ATTENTION_BACKEND_CHOICES (read by _resolve_dflash_draft_attention_backend):
         # intel_xpu joins; the list 0.5.23 has (found by a generated case: intel_xpu kept, not replaced by flashinfer)
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),

@@ -144,6 +144,11 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             raise Refused("PP_SPEC_PREFILL_ONLY", "PP + speculative decoding (MTP) is only supported on prefill nodes "
                           "(disaggregation-mode=prefill), unless SGLANG_ENABLE_PP_SPEC=1; drop --pp-size or the "
                           "speculative algorithm.", "pp_size")
+    # data-parallel replicas on more than one node: refused unless attention DP (every release; 0.5.22 on, where
+    # --enable-dp-attention has become --attn-dp-size, with the message "multi-node data-parallel replicas")
+    if r["dp_size"] > 1 and get(args, "nnodes", 1) != 1 and not args.get("enable_dp_attention"):
+        raise Refused("DP_MULTI_NODE", "Data-parallel replicas across nodes are not supported (--dp-size %s, --nnodes "
+                      "%s): use attention DP." % (r["dp_size"], args["nnodes"]), "dp_size")
     if rules["check_base_gpu_id"] and get(args, "base_gpu_id", 0) < 0:
         raise Refused("BASE_GPU_ID", "base_gpu_id must be non-negative, got --base-gpu-id %s." % args["base_gpu_id"],
                       "base_gpu_id")
@@ -210,7 +215,7 @@ def _check_server_args_values(args, r, rules, algo):
         raise Refused("SERVED_MODEL_NAME_COLON", "served_model_name cannot contain a colon (':'), reserved for "
                       "SGLang's 'model:adapter' LoRA syntax; got %r. Set --served-model-name without one." % served,
                       "served_model_name")
-    _check_lora(args, rules, algo)
+    _check_lora(args, r, rules, algo)
     chunk = args.get("chunked_prefill_size")  # when not given SGLang derives one from the GPU memory (a multiple)
     if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
             chunk % r["page_size"]:
@@ -262,7 +267,7 @@ def _check_server_args_values(args, r, rules, algo):
                       "kv_canary_sweep_interval")
 
 
-def _check_lora(args, rules, algo):
+def _check_lora(args, r, rules, algo):
     """check_lora_server_args, which check_server_args calls right after the served-model-name check (every release
     0.5.11-0.5.23: srt/server_args.py, from 0.5.19 srt/arg_groups/lora_hook.py), in its order. Which speculative
     algorithms LoRA takes is a release trait (lora_speculative_algorithms: only NGRAM through 0.5.18)."""
@@ -273,10 +278,21 @@ def _check_lora(args, rules, algo):
     paths = args.get("lora_paths") or []
     if not (args.get("enable_lora") or paths):  # --lora-paths alone turns LoRA on
         return
+    loaded = args.get("max_loaded_loras")
+    if args.get("enable_lora_overlap_loading") and (loaded is None or loaded > 2 * per_batch):
+        # the adapters are pinned in CPU memory: at most twice the per-batch slots
+        raise Refused("LORA_OVERLAP_LOADING", "Enabling LoRA overlap loading requires pinning LoRA adapter weights in "
+                      "CPU memory: set --max-loaded-loras to at most %s (2 x --max-loras-per-batch)." % (2 * per_batch),
+                      "max_loaded_loras")
     allowed = rules["lora_speculative_algorithms"]
     if algo not in (None, "NGRAM") and algo not in allowed:
         raise Refused("LORA_SPECULATIVE", "LoRA is only compatible with NGRAM%s speculative decoding in SGLang %s, not "
                       "%s." % ("".join(", " + a for a in allowed), rules["version"], algo), "enable_lora")
+    if allowed and algo in allowed and r.get("speculative_adaptive"):
+        # from 0.5.19 (with the algorithms above): adaptive speculation, where SGLang keeps it on, rebuilds the draft
+        # without the LoRA cuda-graph metadata (lora_hook.py check_lora_speculative_compatibility)
+        raise Refused("LORA_SPECULATIVE", "LoRA with %s speculative decoding does not support --speculative-adaptive "
+                      "in SGLang %s." % (algo, rules["version"]), "speculative_adaptive")
     modules = args.get("lora_target_modules") or []
     if "all" in modules and len(modules) != 1:
         raise Refused("LORA_TARGET_MODULES", "If 'all' is specified in --lora-target-modules, it should be the only "
@@ -284,7 +300,6 @@ def _check_lora(args, rules, algo):
     if not paths and not (args.get("max_lora_rank") and modules):
         raise Refused("LORA_TARGET_MODULES", "When no initial --lora-paths is provided, you need to specify both "
                       "--max-lora-rank and --lora-target-modules for LoRA initialization.", "max_lora_rank")
-    loaded = args.get("max_loaded_loras")
     if loaded is not None and (loaded < per_batch or len(paths) > loaded):
         raise Refused("LORA_MAX_LOADED", "--max-loaded-loras %s must be >= --max-loras-per-batch %s and >= the number "
                       "of --lora-paths (%s)." % (loaded, per_batch, len(paths)), "max_loaded_loras")
@@ -338,10 +353,15 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
         raise Refused("DFLASH_DEVICE", "DFLASH speculative decoding is not supported on device %r (SGLang %s needs "
                       "%s)." % (device, version, " or ".join(allowed)), "device")
     dp_attn = bool(args.get("enable_dp_attention")) and get(args, "dp_size", 1) > 1 or get(args, "attn_dp_size", 1) > 1
-    if args.get("enable_dp_attention") and rules["dp_attention_rejected"]:
+    rejected = rules["dp_attention_rejected"]
+    if rejected == "non_npu":  # 0.5.20-0.5.22: validated on NPU only
+        rejected = device != "npu"
+    if rejected and (args.get("enable_dp_attention") or get(args, "attn_dp_size", 1) > 1):
         raise Refused("DFLASH_DP_ATTENTION", "Currently DFLASH speculative decoding does not support dp attention "
-                      "(SGLang %s): drop --enable-dp-attention." % version, "enable_dp_attention")
-    if dp_attn and not rules["dp_attention_rejected"] and device != "npu":
+                      "(SGLang %s%s): drop --enable-dp-attention." % (
+                          version, " on non-NPU devices" if rules["dp_attention_rejected"] == "non_npu" else ""),
+                      "enable_dp_attention")
+    if dp_attn and rules["dp_attention_rejected"] is False and device != "npu":
         if not args.get("enable_dp_lm_head"):
             raise Refused("DFLASH_DP_LM_HEAD", "DFLASH with dp attention requires --enable-dp-lm-head.",
                           "enable_dp_lm_head")
@@ -461,6 +481,7 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
         # --speculative-adaptive, where SGLang keeps it on (adaptive_unsupported_reason): its default config's
         # candidate steps decide num_steps (srt/arg_groups/speculative_hook.py _init_adaptive_speculative_params)
         topk = 1 if topk is None else topk
+        r["speculative_adaptive"] = True  # kept on (check_lora_server_args reads it)
         if steps is None:
             steps = cands[len(cands) // 2]
         if steps not in cands:
