@@ -165,9 +165,10 @@ case_strategy = st.fixed_dictionaries({
     "parallel": st.sampled_from(["none"] * 14 + ["tp2", "dp2", "dp2-attn", "dp2-attn-lmhead", "tp2-dp2-nnodes2",
                                                     "tp2-dp2-attn-lmhead"]),
     "mem_fraction_static": often_none(st.sampled_from([0.5, 0.88]), 8),
-    "extra": st.sampled_from(["none"] * 16 + ["mixed-chunk", "no-overlap", "watermark", "pd-decode-radix",
+    "extra": st.sampled_from(["none"] * 20 + ["mixed-chunk", "no-overlap", "watermark", "pd-decode-radix",
                                                "adaptive", "block-verification", "multi-layer-eagle", "base-gpu-neg",
-                                               "rejection-sampling"]),
+                                               "rejection-sampling", "rejection-sampling-threshold",
+                                               "flex-attention"]),
     # a dimension of its own (drawn beside `extra`, so the two meet and check_server_args' order is compared)
     # weights: most cases leave both alone, so the share SGLang refuses stays inside the 20-80% the suite
     # asks for on every release (with 80/100 'none', 0.5.21 refused 80.0% of its 195 cases)
@@ -231,6 +232,9 @@ EXTRA = {
     "adaptive": ["--speculative-adaptive"], "block-verification": ["--speculative-use-block-verification"],
     "multi-layer-eagle": ["--enable-multi-layer-eagle"], "base-gpu-neg": ["--base-gpu-id", "-1"],
     "rejection-sampling": ["--speculative-use-rejection-sampling"],
+    "rejection-sampling-threshold": ["--speculative-use-rejection-sampling", "--speculative-accept-threshold-single",
+                                     "0.5"],
+    "flex-attention": ["--attention-backend", "flex_attention"],
 }
 PARALLEL = {
     "none": [], "tp2": ["--tp-size", "2"], "dp2": ["--dp-size", "2"], "dp2-attn": ["--dp-size", "2", "--enable-dp-attention"],

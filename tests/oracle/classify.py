@@ -40,6 +40,10 @@ TABLE = (
     ("ADAPTIVE_STEPS", r"^--speculative-num-steps=\d+ is not in the adaptive config candidate_steps", None),
     ("REJECTION_SAMPLING_ALGORITHM", r"^--speculative-use-rejection-sampling is only supported for EAGLE", None),
     ("REJECTION_SAMPLING_TOPK", r"^--speculative-use-rejection-sampling requires --speculative-eagle-topk=1", None),
+    ("REJECTION_SAMPLING_THRESHOLD", r"^--speculative-use-rejection-sampling is incompatible with "
+                                     r"--speculative-accept-threshold-single", None),
+    ("FLEX_ATTENTION_SPECULATIVE", r"^Speculative decoding is currently not supported with Flex Attention backend$",
+     None),
     ("EAGLE_TOPK_MISSING", r"^'>' not supported between instances of 'NoneType' and 'int'$", None),
     ("EAGLE_PARAMS_PARTIAL", r"^AssertionError$", r"speculative_(num_steps|eagle_topk|num_draft_tokens) is None"),
     ("DP_ATTENTION_TP", r"^AssertionError$", r"tp_size % cfg\.attn_dp_size == 0|tp_size % (self|cfg)\.dp_size == 0"),

@@ -872,6 +872,36 @@ def test_dflash_attention_dp_by_release(version, code):
     assert r.sglang_verdict["code"] == code if code else r.sglang_verdict["accepted"], (version, r.codes())
 
 
+@pytest.mark.parametrize("version", ["0.5.11", "0.5.23"])
+def test_flex_attention_refuses_speculation(version):
+    r = args(version, "--attention-backend", "flex_attention")
+    assert r.sglang_verdict["code"] == "FLEX_ATTENTION_SPECULATIVE", r.codes()
+    plain = S.validate_argv(["--model-path", "/m", "--attention-backend", "flex_attention"], version, gpus=PRO6000,
+                            target_config=TARGET, read_paths=False)
+    assert plain.sglang_verdict["accepted"], plain.codes()
+
+
+def test_rejection_sampling_ignores_accept_thresholds():
+    eagle = ["--model-path", "/m", "--attention-backend", "flashinfer", "--max-running-requests", "8",
+             "--speculative-algorithm", "EAGLE3", "--speculative-draft-model-path", "/d", "--speculative-num-steps", "3",
+             "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4", "--speculative-use-rejection-sampling"]
+    ok = S.validate_argv(eagle, "0.5.23", gpus=PRO6000, target_config=TARGET, read_paths=False)
+    assert ok.sglang_verdict["accepted"], ok.codes()
+    r = S.validate_argv(eagle + ["--speculative-accept-threshold-acc", "0.9"], "0.5.23", gpus=PRO6000,
+                        target_config=TARGET, read_paths=False)
+    assert r.sglang_verdict["code"] == "REJECTION_SAMPLING_THRESHOLD", r.codes()
+
+
+def test_fa3_with_fp8_e5m2_kv_falls_back_to_triton():
+    """SGLang switches fa3 to triton for an fp8_e5m2 KV cache; the DFLASH draft inherits triton."""
+    r = S.validate_argv(["--model-path", "/m", "--attention-backend", "fa3", "--kv-cache-dtype", "fp8_e5m2",
+                         "--max-running-requests", "8", "--speculative-algorithm", "DFLASH",
+                         "--speculative-draft-model-path", "/d"], "0.5.23", gpus=[], draft_config=DRAFT,
+                        target_config=TARGET, read_paths=False)
+    assert r.resolved["attention_backend"] == "triton"
+    assert r.resolved["speculative_draft_attention_backend"] == "triton"
+
+
 def test_model_path_with_colon_needs_a_served_model_name():
     """served_model_name defaults to the model path: a path with ':' is refused until a name is given."""
     argv = ["--model-path", "/models/qwen3:8b", "--max-running-requests", "8"]

@@ -81,6 +81,8 @@ _SGLANG_MESSAGES = (
     ("ADAPTIVE_STEPS", r"is not in the adaptive config candidate_steps"),
     ("REJECTION_SAMPLING_ALGORITHM", r"use-rejection-sampling is only supported for"),
     ("REJECTION_SAMPLING_TOPK", r"use-rejection-sampling requires --speculative-eagle-topk=1"),
+    ("REJECTION_SAMPLING_THRESHOLD", r"use-rejection-sampling is incompatible with --speculative-accept-threshold"),
+    ("FLEX_ATTENTION_SPECULATIVE", r"Speculative decoding is currently not supported with Flex Attention"),
     ("EAGLE_PARAMS_PARTIAL", r"^AssertionError$|^$"),
     ("EAGLE_TOPK_MISSING", r"'>' not supported between instances of 'NoneType'"),
 )

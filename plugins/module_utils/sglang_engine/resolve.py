@@ -35,6 +35,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             r["attention_backend"] = rules["cpu_default_attention"]
         else:
             r["attention_backend"] = platform.get("default_attention_backend")
+    if r["attention_backend"] == "fa3" and args.get("kv_cache_dtype") == "fp8_e5m2":
+        # FlashAttention 3 takes fp8_e4m3 only: SGLang warns and switches to triton before the draft backend is
+        # chosen (every release 0.5.11-0.5.23; 0.5.23 srt/arg_groups/overrides.py _attention_backend_fa3_fp8_fallback)
+        result.warn("SGLANG_OVERRIDE", "FlashAttention3 supports only fp8_e4m3 KV cache among the FP8 types: SGLang "
+                    "sets attention_backend to triton for kv_cache_dtype fp8_e5m2.")
+        r["attention_backend"] = "triton"
     prefill = r["prefill_attention_backend"] or r["attention_backend"]
     decode = args.get("decode_attention_backend") or r["attention_backend"]
     sm = platform.get("sm")
@@ -43,6 +49,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         raw = args.get("speculative_algorithm")
         _check_pd_decode_radix(args, rules, raw.upper() if raw and not rules["algorithm_case_sensitive"] else raw,
                                version)
+    if r["attention_backend"] == "flex_attention" and args.get("speculative_algorithm") is not None:
+        # the attention hook, before its trtllm_mha checks (every release 0.5.11-0.5.23: srt/server_args.py, from
+        # 0.5.12 srt/arg_groups/attention_hook.py _handle_attention_backend_compatibility): any algorithm name
+        raise Refused("FLEX_ATTENTION_SPECULATIVE", "Speculative decoding is not supported with the Flex Attention "
+                      "backend (--attention-backend flex_attention): pick another attention backend.",
+                      "attention_backend")
     sms = rules["trtllm_mha_sms"]
     if sms and platform.get("gpus_known"):
         # attention hook, before the speculative one: SM-dependent trtllm_mha checks
@@ -520,6 +532,12 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
         if topk != 1:
             raise Refused("REJECTION_SAMPLING_TOPK", "--speculative-use-rejection-sampling requires "
                           "--speculative-eagle-topk=1 (got %s)." % topk, "speculative_eagle_topk")
+        if get(args, "speculative_accept_threshold_single", 1.0) != 1.0 or \
+                get(args, "speculative_accept_threshold_acc", 1.0) != 1.0:
+            # next in the same hook (every release with the flag, 0.5.14 on): rejection sampling ignores them
+            raise Refused("REJECTION_SAMPLING_THRESHOLD", "--speculative-use-rejection-sampling is incompatible with "
+                          "--speculative-accept-threshold-single / --speculative-accept-threshold-acc: drop them.",
+                          "speculative_accept_threshold_single")
     if steps is not None and topk is None:
         # the first comparison of the missing topk (the paged-tree check) raises a TypeError
         raise Refused("EAGLE_TOPK_MISSING", "EAGLE with --speculative-num-steps needs --speculative-eagle-topk "
