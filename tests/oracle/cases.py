@@ -87,6 +87,42 @@ CHECK_SERVER_ARGS_EXTRA = {
     "retraction-priority": ["--retraction-policy", "priority"],
     "conservativeness-neg": ["--schedule-conservativeness", "-0.5"],
     "conservativeness-0": ["--schedule-conservativeness", "0"],
+    # the node split and the pipeline micro-batch size (check_server_args' first checks)
+    "nnodes-2": ["--nnodes", "2"], "pp-micro-batch-0": ["--pp-max-micro-batch-size", "0"],
+    "pp-micro-batch-1": ["--pp-max-micro-batch-size", "1"],
+    "moe-dense-tp-2": ["--moe-dense-tp-size", "2"], "moe-dense-tp-1": ["--moe-dense-tp-size", "1"],
+    # LoRA (check_lora_server_args): an adapter slot count, the init info, the module list, the loaded count
+    "lora-per-batch-0": ["--max-loras-per-batch", "0"], "lora-bare": ["--enable-lora"],
+    "lora-ok": ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all"],
+    "lora-all-plus": ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all", "q_proj"],
+    "lora-loaded-lt-batch": ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "q_proj",
+                             "--max-loaded-loras", "1", "--max-loras-per-batch", "2"],
+    "lora-drain-neg": ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all",
+                       "--lora-drain-wait-threshold", "-1"],
+    "mm-workers-neg": ["--mm-processor-worker-num", "-1"],
+    # the /metrics histogram buckets (validate_buckets_rule)
+    "buckets-tse-short": ["--prompt-tokens-buckets", "tse", "1", "2"],
+    "buckets-tse-base-1": ["--prompt-tokens-buckets", "tse", "10", "1", "5"],
+    "buckets-tse-ok": ["--prompt-tokens-buckets", "tse", "1000", "2", "10"],
+    "buckets-rule-bogus": ["--generation-tokens-buckets", "bogus"],
+    "buckets-default-extra": ["--generation-tokens-buckets", "default", "5"],
+    "buckets-custom-dup": ["--prompt-tokens-buckets", "custom", "10", "10"],
+    "buckets-custom-neg": ["--prompt-tokens-buckets", "custom", "-1", "10"],
+    "buckets-custom-ok": ["--prompt-tokens-buckets", "custom", "10", "100"],
+    "buckets-custom-empty": ["--prompt-tokens-buckets", "custom"],
+    "buckets-custom-text": ["--prompt-tokens-buckets", "custom", "ten"],
+    "buckets-tse-text": ["--generation-tokens-buckets", "tse", "a", "2", "5"],
+    "buckets-tse-count-0": ["--generation-tokens-buckets", "tse", "10", "2", "0"],
+    "buckets-tse-middle-0": ["--generation-tokens-buckets", "tse", "0", "2", "5"],
+    "lora-overlap-unbounded": ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all",
+                               "--enable-lora-overlap-loading"],
+    "lora-overlap-bounded": ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all",
+                             "--enable-lora-overlap-loading", "--max-loaded-loras", "16"],
+    "export-metrics-no-dir": ["--export-metrics-to-file"],
+    "quant-communications": ["--enable-quant-communications"],
+    "grpc-port-same": ["--grpc-port", "30000"], "grpc-port-other": ["--grpc-port", "30001"],
+    "gc-threshold-4": ["--gc-threshold", "1", "2", "3", "4"], "gc-threshold-3": ["--gc-threshold", "700", "10", "10"],
+    "kv-canary-no-mode": ["--kv-canary-sweep-interval", "5"],
 }
 
 # the SSL flags' pairing (SGLang checks it before the files exist: a path given alone never reaches the
@@ -126,15 +162,17 @@ case_strategy = st.fixed_dictionaries({
     "kv_cache_dtype": often_none(st.sampled_from(["auto", "fp8_e4m3", "fp8_e5m2", "bf16"]), 6),
     "page_size": often_none(st.sampled_from([1, 16, 64]), 5),
     "context_length": often_none(st.sampled_from([1024, 40960, 65536]), 6),
-    "parallel": st.sampled_from(["none"] * 14 + ["tp2", "dp2", "dp2-attn", "dp2-attn-lmhead"]),
+    "parallel": st.sampled_from(["none"] * 14 + ["tp2", "dp2", "dp2-attn", "dp2-attn-lmhead", "tp2-dp2-nnodes2",
+                                                    "tp2-dp2-attn-lmhead"]),
     "mem_fraction_static": often_none(st.sampled_from([0.5, 0.88]), 8),
-    "extra": st.sampled_from(["none"] * 16 + ["mixed-chunk", "no-overlap", "watermark", "pd-decode-radix",
+    "extra": st.sampled_from(["none"] * 20 + ["mixed-chunk", "no-overlap", "watermark", "pd-decode-radix",
                                                "adaptive", "block-verification", "multi-layer-eagle", "base-gpu-neg",
-                                               "rejection-sampling"]),
+                                               "rejection-sampling", "rejection-sampling-threshold",
+                                               "flex-attention"]),
     # a dimension of its own (drawn beside `extra`, so the two meet and check_server_args' order is compared)
     # weights: most cases leave both alone, so the share SGLang refuses stays inside the 20-80% the suite
     # asks for on every release (with 80/100 'none', 0.5.21 refused 80.0% of its 195 cases)
-    "server_check": st.sampled_from(["none"] * 150 + sorted(CHECK_SERVER_ARGS_EXTRA)),
+    "server_check": st.sampled_from(["none"] * 480 + sorted(CHECK_SERVER_ARGS_EXTRA)),
     "ssl": st.sampled_from(["none"] * 300 + sorted(SSL_EXTRA)),
 })
 
@@ -194,10 +232,17 @@ EXTRA = {
     "adaptive": ["--speculative-adaptive"], "block-verification": ["--speculative-use-block-verification"],
     "multi-layer-eagle": ["--enable-multi-layer-eagle"], "base-gpu-neg": ["--base-gpu-id", "-1"],
     "rejection-sampling": ["--speculative-use-rejection-sampling"],
+    "rejection-sampling-threshold": ["--speculative-use-rejection-sampling", "--speculative-accept-threshold-single",
+                                     "0.5"],
+    "flex-attention": ["--attention-backend", "flex_attention"],
 }
 PARALLEL = {
     "none": [], "tp2": ["--tp-size", "2"], "dp2": ["--dp-size", "2"], "dp2-attn": ["--dp-size", "2", "--enable-dp-attention"],
     "dp2-attn-lmhead": ["--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head"],
+    # data-parallel replicas across nodes (check_server_args: refused unless attention DP)
+    "tp2-dp2-nnodes2": ["--tp-size", "2", "--dp-size", "2", "--nnodes", "2"],
+    # attention DP over the TP ranks (with --tp-size 1 the divisibility assert answers first)
+    "tp2-dp2-attn-lmhead": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head"],
 }
 
 

@@ -776,6 +776,132 @@ def test_check_server_args_value_boundaries_accepted(extra):
     assert r.sglang_verdict["accepted"], r.codes()
 
 
+LORA = ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all"]
+
+
+@pytest.mark.parametrize("extra,code", [
+    (["--nnodes", "2"], "NNODES_TP"),
+    (["--pp-max-micro-batch-size", "0"], "PP_MICRO_BATCH"),
+    (["--moe-dense-tp-size", "2"], "MOE_DENSE_TP"),
+    (["--max-loras-per-batch", "0"], "LORA_MAX_PER_BATCH"),
+    (["--mm-processor-worker-num", "-1"], "WORKER_NUM"),
+    (["--prompt-tokens-buckets", "tse", "1", "2"], "METRICS_BUCKETS"),
+    (["--prompt-tokens-buckets", "tse", "10", "1", "5"], "METRICS_BUCKETS"),
+    (["--generation-tokens-buckets", "bogus"], "METRICS_BUCKETS"),
+    (["--generation-tokens-buckets", "default", "5"], "METRICS_BUCKETS"),
+    (["--prompt-tokens-buckets", "custom", "10", "10"], "METRICS_BUCKETS"),
+    (["--prompt-tokens-buckets", "custom", "-1", "10"], "METRICS_BUCKETS"),
+    (["--prompt-tokens-buckets", "custom", "ten"], "METRICS_BUCKETS"),
+    (["--export-metrics-to-file"], "EXPORT_METRICS_DIR"),
+    (["--enable-quant-communications"], "QUANT_COMMUNICATIONS"),
+    (["--enable-quant-communications", "--tp-size", "2"], "QUANT_COMMUNICATIONS"),
+    (["--grpc-port", "30000"], "GRPC_PORT"),
+    (["--gc-threshold", "1", "2", "3", "4"], "GC_THRESHOLD"),
+    (["--kv-canary-sweep-interval", "5"], "KV_CANARY"),
+])
+def test_check_server_args_more_value_refusals(extra, code):
+    """The rest of check_server_args' value checks the engine models (node split, dense-MoE TP, metrics buckets and
+    exporter, comm quantization, gRPC port, GC thresholds, KV canary), in releases that have the flag."""
+    for version in ("0.5.17", "0.5.23"):
+        r = args(version, *extra, gpus=PRO6000 * 2)
+        assert r.sglang_verdict["code"] == code, (version, r.codes())
+
+
+@pytest.mark.parametrize("extra", [
+    ["--nnodes", "2", "--tp-size", "2"], ["--pp-max-micro-batch-size", "1"], ["--moe-dense-tp-size", "1"],
+    ["--prompt-tokens-buckets", "tse", "1000", "2", "10"], ["--prompt-tokens-buckets", "custom", "10", "100"],
+    ["--generation-tokens-buckets", "default"], ["--export-metrics-to-file", "--export-metrics-to-file-dir", "/tmp/m"],
+    ["--grpc-port", "30001"], ["--grpc-port", "30000", "--port", "30002"], ["--gc-threshold", "700", "10", "10"],
+    ["--kv-canary-sweep-interval", "5", "--kv-canary", "log"],
+])
+def test_check_server_args_more_boundaries_accepted(extra):
+    r = args("0.5.23", *extra, gpus=PRO6000 * 2)
+    assert r.sglang_verdict["accepted"], r.codes()
+
+
+def test_moe_dense_tp_equal_to_tp_from_0_5_13():
+    """--moe-dense-tp-size equal to --tp-size: refused through 0.5.12 (1 only), accepted from 0.5.13."""
+    extra = ["--moe-dense-tp-size", "2", "--tp-size", "2"]
+    assert args("0.5.12", *extra, gpus=PRO6000 * 2).sglang_verdict["code"] == "MOE_DENSE_TP"
+    assert args("0.5.13", *extra, gpus=PRO6000 * 2).sglang_verdict["accepted"]
+
+
+@pytest.mark.parametrize("version,code", [("0.5.11", "LORA_SPECULATIVE"), ("0.5.18", "LORA_SPECULATIVE"),
+                                          ("0.5.19", None), ("0.5.23", None)])
+def test_lora_with_dflash_from_0_5_19(version, code):
+    """LoRA with DFLASH: through 0.5.18 LoRA takes NGRAM speculation only; from 0.5.19 DFLASH and the EAGLE family."""
+    r = args(version, *LORA)
+    assert r.sglang_verdict["code"] == code if code else r.sglang_verdict["accepted"], (version, r.codes())
+
+
+@pytest.mark.parametrize("extra,code", [
+    (["--enable-lora"], "LORA_TARGET_MODULES"),
+    (LORA + ["q_proj"], "LORA_TARGET_MODULES"),
+    (LORA + ["--max-loaded-loras", "1", "--max-loras-per-batch", "2"], "LORA_MAX_LOADED"),
+    (LORA + ["--lora-drain-wait-threshold", "-1"], "LORA_DRAIN_THRESHOLD"),
+])
+def test_lora_value_refusals(extra, code):
+    assert args("0.5.23", *extra).sglang_verdict["code"] == code
+
+
+def test_lora_overlap_loading_and_adaptive():
+    """Overlap loading pins at most twice the per-batch adapters; from 0.5.19 adaptive EAGLE refuses LoRA."""
+    assert args("0.5.23", *LORA, "--enable-lora-overlap-loading").sglang_verdict["code"] == "LORA_OVERLAP_LOADING"
+    assert args("0.5.23", *LORA, "--enable-lora-overlap-loading", "--max-loaded-loras", "16").sglang_verdict["accepted"]
+    eagle = ["--model-path", "/m", "--attention-backend", "flashinfer", "--max-running-requests", "8",
+             "--speculative-algorithm", "EAGLE3", "--speculative-draft-model-path", "/d", "--speculative-num-steps", "3",
+             "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4", "--speculative-adaptive"] + LORA
+    r = S.validate_argv(eagle, "0.5.23", gpus=PRO6000, target_config=TARGET, read_paths=False)
+    assert r.sglang_verdict["code"] == "LORA_SPECULATIVE", r.codes()
+    r = S.validate_argv(eagle[:-len(LORA)], "0.5.23", gpus=PRO6000, target_config=TARGET, read_paths=False)
+    assert r.sglang_verdict["accepted"], r.codes()
+
+
+def test_data_parallel_across_nodes_needs_attention_dp():
+    for version in ("0.5.17", "0.5.23"):
+        r = args(version, "--tp-size", "2", "--dp-size", "2", "--nnodes", "2", gpus=PRO6000 * 2)
+        assert r.sglang_verdict["code"] == "DP_MULTI_NODE", (version, r.codes())
+
+
+@pytest.mark.parametrize("version,code", [("0.5.19", "DFLASH_DP_ATTENTION"), ("0.5.20", "DFLASH_DP_ATTENTION"),
+                                          ("0.5.22", "DFLASH_DP_ATTENTION"), ("0.5.23", None)])
+def test_dflash_attention_dp_by_release(version, code):
+    """DFLASH with attention DP over TP 2: refused through 0.5.22 on CUDA (0.5.20-0.5.22 take it on NPU only)."""
+    r = args(version, "--tp-size", "2", "--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head",
+             gpus=PRO6000 * 2)
+    assert r.sglang_verdict["code"] == code if code else r.sglang_verdict["accepted"], (version, r.codes())
+
+
+@pytest.mark.parametrize("version", ["0.5.11", "0.5.23"])
+def test_flex_attention_refuses_speculation(version):
+    r = args(version, "--attention-backend", "flex_attention")
+    assert r.sglang_verdict["code"] == "FLEX_ATTENTION_SPECULATIVE", r.codes()
+    plain = S.validate_argv(["--model-path", "/m", "--attention-backend", "flex_attention"], version, gpus=PRO6000,
+                            target_config=TARGET, read_paths=False)
+    assert plain.sglang_verdict["accepted"], plain.codes()
+
+
+def test_rejection_sampling_ignores_accept_thresholds():
+    eagle = ["--model-path", "/m", "--attention-backend", "flashinfer", "--max-running-requests", "8",
+             "--speculative-algorithm", "EAGLE3", "--speculative-draft-model-path", "/d", "--speculative-num-steps", "3",
+             "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4", "--speculative-use-rejection-sampling"]
+    ok = S.validate_argv(eagle, "0.5.23", gpus=PRO6000, target_config=TARGET, read_paths=False)
+    assert ok.sglang_verdict["accepted"], ok.codes()
+    r = S.validate_argv(eagle + ["--speculative-accept-threshold-acc", "0.9"], "0.5.23", gpus=PRO6000,
+                        target_config=TARGET, read_paths=False)
+    assert r.sglang_verdict["code"] == "REJECTION_SAMPLING_THRESHOLD", r.codes()
+
+
+def test_fa3_with_fp8_e5m2_kv_falls_back_to_triton():
+    """SGLang switches fa3 to triton for an fp8_e5m2 KV cache; the DFLASH draft inherits triton."""
+    r = S.validate_argv(["--model-path", "/m", "--attention-backend", "fa3", "--kv-cache-dtype", "fp8_e5m2",
+                         "--max-running-requests", "8", "--speculative-algorithm", "DFLASH",
+                         "--speculative-draft-model-path", "/d"], "0.5.23", gpus=[], draft_config=DRAFT,
+                        target_config=TARGET, read_paths=False)
+    assert r.resolved["attention_backend"] == "triton"
+    assert r.resolved["speculative_draft_attention_backend"] == "triton"
+
+
 def test_model_path_with_colon_needs_a_served_model_name():
     """served_model_name defaults to the model path: a path with ':' is refused until a name is given."""
     argv = ["--model-path", "/models/qwen3:8b", "--max-running-requests", "8"]

@@ -68,7 +68,8 @@ _METRICS_V1 = {
 #   algorithms               accepted --speculative-algorithm names; algorithm_case_sensitive
 #   draft_backends           draft attention backends DFLASH accepts (others fall back, with a warning)
 #   dflash_devices           None (no device check) or the devices DFLASH accepts; dflash_device_message
-#   dp_attention_rejected    DFLASH refuses --enable-dp-attention (else: needs --enable-dp-lm-head)
+#   dp_attention_rejected    DFLASH refuses --enable-dp-attention: True, "non_npu" (on every device but NPU), or
+#                            False (accepted with --enable-dp-lm-head)
 #   dflash_overlap_off       DFLASH forces the overlap scheduler off (V1 worker)
 #   dflash_mixed_chunk_off   DFLASH forces mixed chunked prefill off
 #   dflash_resets            the fields DFLASH resets to 1 with a warning (num_steps, eagle_topk)
@@ -101,6 +102,8 @@ _METRICS_V1 = {
 #                            accept length averaged): accept_length, throughput, running, queued, requests_total,
 #                            errors_total, generation_tokens_total, verify_calls_total (() where the release has
 #                            none), http_responses_total (its status_code 5xx samples count as errors)
+#   moe_dense_tp_size_any_tp  check_server_args takes --moe-dense-tp-size equal to --tp-size (else 1 only)
+#   lora_speculative_algorithms  speculative algorithms LoRA accepts besides NGRAM (check_lora_server_args)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
 ORDER = (
     "0.5.11",
@@ -154,7 +157,10 @@ _CHANGES = {
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "adaptive_candidate_steps": (0, 1, 3, 5, 7),  # srt/speculative/adaptive_spec_params.py DEFAULT_ADAPTIVE_CONFIG
-        "dp_attention_rejected": False,
+        # srt/arg_groups/speculative_hook.py _handle_dflash: "validated on NPU only" - refused on every other device
+        # through 0.5.22 (found by a generated case: --tp-size 2 --dp-size 2 --enable-dp-attention, which 0.5.20
+        # refused and the engine, reading the trait as False here, accepted)
+        "dp_attention_rejected": "non_npu",
         # srt/arg_groups/choices.py DRAFT_ATTENTION_BACKEND_CHOICES (read by _resolve_dflash_draft_attention_backend):
         # intel_xpu joins; the list 0.5.23 has (found by a generated case: intel_xpu kept, not replaced by flashinfer)
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
@@ -162,6 +168,9 @@ _CHANGES = {
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         "parser": "0.5.19",
         "parser_derived": None,
+        # srt/arg_groups/lora_hook.py check_lora_speculative_compatibility: LoRA takes these (through 0.5.18 the
+        # check in server_args.py check_lora_server_args refused every algorithm but NGRAM)
+        "lora_speculative_algorithms": ("EAGLE", "EAGLE3", "DFLASH", "DSPARK"),
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "dflash_mixed_chunk_off": False,
         "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
@@ -214,6 +223,9 @@ _CHANGES = {
         "parser_derived": None,
         "verified": True,
         "eagle_paged_tree_backends": ("flashinfer", "fa3", "triton"),  # server_args.py: the "unstable" message is gone
+        # server_args.py check_server_args: --moe-dense-tp-size may also equal --tp-size ("only supports None, 1,
+        # or tp_size currently"; 0.5.11-0.5.12 say "only support 1 and None currently")
+        "moe_dense_tp_size_any_tp": True,
     },
     "0.5.12.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.12.post1",
@@ -262,6 +274,8 @@ _CHANGES = {
         "pd_decode_radix_algorithms": None,
         "block_verification_algorithms": None,
         "check_base_gpu_id": True,
+        "moe_dense_tp_size_any_tp": False,
+        "lora_speculative_algorithms": (),
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,

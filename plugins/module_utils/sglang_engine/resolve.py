@@ -37,6 +37,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             r["attention_backend"] = rules["cpu_default_attention"]
         else:
             r["attention_backend"] = platform.get("default_attention_backend")
+    if r["attention_backend"] == "fa3" and args.get("kv_cache_dtype") == "fp8_e5m2":
+        # FlashAttention 3 takes fp8_e4m3 only: SGLang warns and switches to triton before the draft backend is
+        # chosen (every release 0.5.11-0.5.23; 0.5.23 srt/arg_groups/overrides.py _attention_backend_fa3_fp8_fallback)
+        result.warn("SGLANG_OVERRIDE", "FlashAttention3 supports only fp8_e4m3 KV cache among the FP8 types: SGLang "
+                    "sets attention_backend to triton for kv_cache_dtype fp8_e5m2.")
+        r["attention_backend"] = "triton"
     prefill = r["prefill_attention_backend"] or r["attention_backend"]
     decode = args.get("decode_attention_backend") or r["attention_backend"]
     sm = platform.get("sm")
@@ -45,6 +51,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         raw = args.get("speculative_algorithm")
         _check_pd_decode_radix(args, rules, raw.upper() if raw and not rules["algorithm_case_sensitive"] else raw,
                                version)
+    if r["attention_backend"] == "flex_attention" and args.get("speculative_algorithm") is not None:
+        # the attention hook, before its trtllm_mha checks (every release 0.5.11-0.5.23: srt/server_args.py, from
+        # 0.5.12 srt/arg_groups/attention_hook.py _handle_attention_backend_compatibility): any algorithm name
+        raise Refused("FLEX_ATTENTION_SPECULATIVE", "Speculative decoding is not supported with the Flex Attention "
+                      "backend (--attention-backend flex_attention): pick another attention backend.",
+                      "attention_backend")
     sms = rules["trtllm_mha_sms"]
     if sms and platform.get("gpus_known"):
         # attention hook, before the speculative one: SM-dependent trtllm_mha checks
@@ -126,8 +138,9 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
-    # check_server_args (after resolution), in its order: pipeline parallelism, base_gpu_id, the value checks,
-    # the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
+    # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
+    # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
+    _check_node_split(args, r)
     if rules["pp_speculation_refused"] and r["pp_size"] > 1 and algo is not None:
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism is not compatible with speculative decoding in SGLang %s "
                       "(--pp-size %s with %s)." % (version, r["pp_size"], algo), "pp_size")
@@ -145,10 +158,15 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             raise Refused("PP_SPEC_PREFILL_ONLY", "PP + speculative decoding (MTP) is only supported on prefill nodes "
                           "(disaggregation-mode=prefill), unless SGLANG_ENABLE_PP_SPEC=1; drop --pp-size or the "
                           "speculative algorithm.", "pp_size")
+    # data-parallel replicas on more than one node: refused unless attention DP (every release; 0.5.22 on, where
+    # --enable-dp-attention has become --attn-dp-size, with the message "multi-node data-parallel replicas")
+    if r["dp_size"] > 1 and get(args, "nnodes", 1) != 1 and not args.get("enable_dp_attention"):
+        raise Refused("DP_MULTI_NODE", "Data-parallel replicas across nodes are not supported (--dp-size %s, --nnodes "
+                      "%s): use attention DP." % (r["dp_size"], args["nnodes"]), "dp_size")
     if rules["check_base_gpu_id"] and get(args, "base_gpu_id", 0) < 0:
         raise Refused("BASE_GPU_ID", "base_gpu_id must be non-negative, got --base-gpu-id %s." % args["base_gpu_id"],
                       "base_gpu_id")
-    _check_server_args_values(args, r)
+    _check_server_args_values(args, r, rules, algo)
     allowed = rules["watermark_algorithms"]
     if allowed is not None and args.get("enable_watermark") and algo is not None and algo not in allowed:
         raise Refused("WATERMARK_ALGORITHM", "--enable-watermark supports speculative algorithms %s, got %r." % (
@@ -175,20 +193,43 @@ def _check_ssl(args):
                           "enable_ssl_refresh")
 
 
-def _check_server_args_values(args, r):
+def _check_node_split(args, r):
+    """The first two checks of check_server_args, before its pipeline-parallel ones (every release 0.5.11-0.5.23,
+    srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py): the TP x PP ranks must split evenly over
+    --nnodes (0.5.23 skips it for an elastic-EP joiner, --elastic-ep-join-mode scale), and
+    --pp-max-micro-batch-size, when given, must be at least 1."""
+    nnodes = get(args, "nnodes", 1)
+    if args.get("ep_join_mode") != "scale" and nnodes > 0 and (r["tp_size"] * r["pp_size"]) % nnodes:
+        raise Refused("NNODES_TP", "tp_size must be divisible by number of nodes: --tp-size %s x --pp-size %s ranks "
+                      "do not split over --nnodes %s." % (r["tp_size"], r["pp_size"], nnodes), "nnodes")
+    micro = args.get("pp_max_micro_batch_size")
+    if micro is not None and micro < 1:
+        raise Refused("PP_MICRO_BATCH", "pp_max_micro_batch_size must be a positive integer (or unset for SGLang to "
+                      "compute it), got --pp-max-micro-batch-size %s." % micro, "pp_max_micro_batch_size")
+
+
+def _check_server_args_values(args, r, rules, algo):
     """check_server_args' plain value checks, in its order, after the pipeline-parallel ones. Every release
     0.5.11-0.5.23 has each one wherever its flag exists (srt/server_args.py ServerArgs.check_server_args;
     from 0.5.19 srt/arg_groups/validation_hook.py check_server_args), so they are not release traits:
-    --detokenizer-worker-num (0.5.12 on) and --retraction-policy (0.5.16 on) are parse errors before."""
+    --detokenizer-worker-num (0.5.12 on) and --retraction-policy (0.5.16 on) are parse errors before.
+    The exceptions read the release table: moe_dense_tp_size_any_tp, lora_speculative_algorithms."""
     if get(args, "gpu_id_step", 1) < 1:
         raise Refused("GPU_ID_STEP", "gpu_id_step must be positive, got --gpu-id-step %s." % args["gpu_id_step"],
                       "gpu_id_step")
+    dense = args.get("moe_dense_tp_size")
+    if dense is not None and dense != 1 and not (rules["moe_dense_tp_size_any_tp"] and dense == r["tp_size"]):
+        # 0.5.11-0.5.12 take 1 only; from 0.5.13 also the TP size (check_server_args, after gpu_id_step)
+        raise Refused("MOE_DENSE_TP", "moe_dense_tp_size only supports None or 1%s in SGLang %s, got "
+                      "--moe-dense-tp-size %s." % (" or tp_size" if rules["moe_dense_tp_size_any_tp"] else "",
+                                                   rules["version"], dense), "moe_dense_tp_size")
     # served_model_name defaults to the model path; Run:ai object URIs are exempt (srt/utils/runai_utils.py)
     served = str(get(args, "served_model_name", args.get("model_path")) or "")
     if ":" in served and not served.lower().startswith(("s3://", "gs://", "az://")):
         raise Refused("SERVED_MODEL_NAME_COLON", "served_model_name cannot contain a colon (':'), reserved for "
                       "SGLang's 'model:adapter' LoRA syntax; got %r. Set --served-model-name without one." % served,
                       "served_model_name")
+    _check_lora(args, r, rules, algo)
     chunk = args.get("chunked_prefill_size")  # when not given SGLang derives one from the GPU memory (a multiple)
     if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
             chunk % r["page_size"]:
@@ -198,6 +239,12 @@ def _check_server_args_values(args, r):
         if get(args, key, 1) < 1:
             raise Refused("WORKER_NUM", "%s worker num must be >= 1, got --%s %s." % (
                 label, key.replace("_", "-"), args[key]), key)
+    for key, label in (("mm_processor_worker_num", "Multimodal processor"), ("mm_io_worker_num", "Multimodal I/O")):
+        if get(args, key, 0) < 0:  # flags (and checks) from 0.5.17
+            raise Refused("WORKER_NUM", "%s worker num must be >= 0, got --%s %s." % (
+                label, key.replace("_", "-"), args[key]), key)
+    for key in ("prompt_tokens_buckets", "generation_tokens_buckets"):
+        _check_buckets_rule("--" + key.replace("_", "-"), args.get(key))
     priority = bool(args.get("enable_priority_scheduling"))
     if priority and get(args, "schedule_policy", "fcfs") not in ("fcfs", "lof"):
         raise Refused("PRIORITY_SCHEDULE_POLICY", "priority scheduling needs --schedule-policy fcfs or lof, got %r."
@@ -208,6 +255,109 @@ def _check_server_args_values(args, r):
     if get(args, "schedule_conservativeness", 1.0) < 0:
         raise Refused("SCHEDULE_CONSERVATIVENESS", "schedule_conservativeness must be non-negative, got %s."
                       % args["schedule_conservativeness"], "schedule_conservativeness")
+    # the metrics exporter, communications quantization, the gRPC port, the GC thresholds and the KV canary,
+    # in check_server_args' order after the scheduling checks (every release with the flag: --grpc-port from
+    # 0.5.16, --kv-canary-sweep-interval from 0.5.13)
+    if args.get("export_metrics_to_file") and args.get("export_metrics_to_file_dir") is None:
+        raise Refused("EXPORT_METRICS_DIR", "--export-metrics-to-file-dir is required when --export-metrics-to-file "
+                      "is enabled.", "export_metrics_to_file_dir")
+    if args.get("enable_quant_communications"):
+        if r["tp_size"] == 1:
+            raise Refused("QUANT_COMMUNICATIONS", "Communications quantization is only used with tp_size != 1: drop "
+                          "--enable-quant-communications or raise --tp-size.", "enable_quant_communications")
+        if str(r["device"] or "cuda") != "npu":
+            raise Refused("QUANT_COMMUNICATIONS", "Communications quantization is only supported for NPU device, got "
+                          "--device %s." % (r["device"] or "cuda"), "enable_quant_communications")
+    grpc = args.get("grpc_port")
+    if grpc is not None and not (args.get("smg_grpc_mode") or args.get("grpc_mode")) and grpc == get(args, "port", 30000):
+        raise Refused("GRPC_PORT", "--grpc-port (%s) must differ from --port (%s)." % (grpc, get(args, "port", 30000)),
+                      "grpc_port")
+    gc_threshold = args.get("gc_threshold")
+    if gc_threshold and not 1 <= len(gc_threshold) <= 3:
+        raise Refused("GC_THRESHOLD", "When setting gc_threshold, it must contain 1 to 3 integers; got %s."
+                      % len(gc_threshold), "gc_threshold")
+    if get(args, "kv_canary_sweep_interval", 0) > 0 and get(args, "kv_canary", "none") == "none":
+        raise Refused("KV_CANARY", "--kv-canary-sweep-interval requires --kv-canary in {log, raise}.",
+                      "kv_canary_sweep_interval")
+
+
+def _check_lora(args, r, rules, algo):
+    """check_lora_server_args, which check_server_args calls right after the served-model-name check (every release
+    0.5.11-0.5.23: srt/server_args.py, from 0.5.19 srt/arg_groups/lora_hook.py), in its order. Which speculative
+    algorithms LoRA takes is a release trait (lora_speculative_algorithms: only NGRAM through 0.5.18)."""
+    per_batch = get(args, "max_loras_per_batch", 8)
+    if per_batch <= 0:
+        raise Refused("LORA_MAX_PER_BATCH", "max_loras_per_batch must be positive, got --max-loras-per-batch %s."
+                      % per_batch, "max_loras_per_batch")
+    paths = args.get("lora_paths") or []
+    if not (args.get("enable_lora") or paths):  # --lora-paths alone turns LoRA on
+        return
+    loaded = args.get("max_loaded_loras")
+    if args.get("enable_lora_overlap_loading") and (loaded is None or loaded > 2 * per_batch):
+        # the adapters are pinned in CPU memory: at most twice the per-batch slots
+        raise Refused("LORA_OVERLAP_LOADING", "Enabling LoRA overlap loading requires pinning LoRA adapter weights in "
+                      "CPU memory: set --max-loaded-loras to at most %s (2 x --max-loras-per-batch)." % (2 * per_batch),
+                      "max_loaded_loras")
+    allowed = rules["lora_speculative_algorithms"]
+    if algo not in (None, "NGRAM") and algo not in allowed:
+        raise Refused("LORA_SPECULATIVE", "LoRA is only compatible with NGRAM%s speculative decoding in SGLang %s, not "
+                      "%s." % ("".join(", " + a for a in allowed), rules["version"], algo), "enable_lora")
+    if allowed and algo in allowed and r.get("speculative_adaptive"):
+        # from 0.5.19 (with the algorithms above): adaptive speculation, where SGLang keeps it on, rebuilds the draft
+        # without the LoRA cuda-graph metadata (lora_hook.py check_lora_speculative_compatibility)
+        raise Refused("LORA_SPECULATIVE", "LoRA with %s speculative decoding does not support --speculative-adaptive "
+                      "in SGLang %s." % (algo, rules["version"]), "speculative_adaptive")
+    modules = args.get("lora_target_modules") or []
+    if "all" in modules and len(modules) != 1:
+        raise Refused("LORA_TARGET_MODULES", "If 'all' is specified in --lora-target-modules, it should be the only "
+                      "module specified; got %s." % " ".join(modules), "lora_target_modules")
+    if not paths and not (args.get("max_lora_rank") and modules):
+        raise Refused("LORA_TARGET_MODULES", "When no initial --lora-paths is provided, you need to specify both "
+                      "--max-lora-rank and --lora-target-modules for LoRA initialization.", "max_lora_rank")
+    if loaded is not None and (loaded < per_batch or len(paths) > loaded):
+        raise Refused("LORA_MAX_LOADED", "--max-loaded-loras %s must be >= --max-loras-per-batch %s and >= the number "
+                      "of --lora-paths (%s)." % (loaded, per_batch, len(paths)), "max_loaded_loras")
+    if get(args, "lora_drain_wait_threshold", 0.0) < 0:  # flag (and check) from 0.5.12
+        raise Refused("LORA_DRAIN_THRESHOLD", "--lora-drain-wait-threshold must be non-negative, got %s."
+                      % args["lora_drain_wait_threshold"], "lora_drain_wait_threshold")
+
+
+def _check_buckets_rule(flag, rule):
+    """validate_buckets_rule for the prompt / generation token histogram buckets (every release 0.5.11-0.5.23,
+    check_server_args, after the worker counts): 'default' alone, 'tse <middle> <base> <count>' with base > 1
+    and count, middle > 0, or 'custom <value> ...' with distinct non-negative numbers."""
+    if not rule:
+        return
+
+    def refuse(why):
+        raise Refused("METRICS_BUCKETS", "%s %s (got %s)." % (flag, why, " ".join(map(str, rule))), flag[2:].replace("-", "_"))
+
+    kind = rule[0]
+    if kind not in ("tse", "default", "custom"):
+        refuse("rule type must be one of 'tse', 'default', 'custom'")
+    if kind == "tse":
+        if len(rule) != 4:
+            refuse("TSE rule requires exactly 4 parameters: tse <middle> <base> <count>")
+        try:
+            middle, base, count = float(rule[1]), float(rule[2]), int(rule[3])
+        except ValueError:
+            refuse("TSE rule parameters must be: tse <float middle> <float base> <int count>")
+        if base <= 1 or count <= 0 or middle <= 0:
+            refuse("TSE rule needs base > 1, count > 0 and middle > 0")
+    elif kind == "default":
+        if len(rule) != 1:
+            refuse("default rule takes no values")
+    else:
+        if len(rule) < 2:
+            refuse("custom rule requires at least one bucket value")
+        try:
+            values = [float(x) for x in rule[1:]]
+        except ValueError:
+            refuse("custom rule bucket values must be numeric")
+        if len(set(values)) != len(values):
+            refuse("custom rule bucket values should not contain duplicates")
+        if any(x < 0 for x in values):
+            refuse("custom rule bucket values should be non-negative")
 
 
 def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor):
@@ -217,10 +367,15 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
         raise Refused("DFLASH_DEVICE", "DFLASH speculative decoding is not supported on device %r (SGLang %s needs "
                       "%s)." % (device, version, " or ".join(allowed)), "device")
     dp_attn = bool(args.get("enable_dp_attention")) and get(args, "dp_size", 1) > 1 or get(args, "attn_dp_size", 1) > 1
-    if args.get("enable_dp_attention") and rules["dp_attention_rejected"]:
+    rejected = rules["dp_attention_rejected"]
+    if rejected == "non_npu":  # 0.5.20-0.5.22: validated on NPU only
+        rejected = device != "npu"
+    if rejected and (args.get("enable_dp_attention") or get(args, "attn_dp_size", 1) > 1):
         raise Refused("DFLASH_DP_ATTENTION", "Currently DFLASH speculative decoding does not support dp attention "
-                      "(SGLang %s): drop --enable-dp-attention." % version, "enable_dp_attention")
-    if dp_attn and not rules["dp_attention_rejected"] and device != "npu":
+                      "(SGLang %s%s): drop --enable-dp-attention." % (
+                          version, " on non-NPU devices" if rules["dp_attention_rejected"] == "non_npu" else ""),
+                      "enable_dp_attention")
+    if dp_attn and rules["dp_attention_rejected"] is False and device != "npu":
         if not args.get("enable_dp_lm_head"):
             raise Refused("DFLASH_DP_LM_HEAD", "DFLASH with dp attention requires --enable-dp-lm-head.",
                           "enable_dp_lm_head")
@@ -340,6 +495,7 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
         # --speculative-adaptive, where SGLang keeps it on (adaptive_unsupported_reason): its default config's
         # candidate steps decide num_steps (srt/arg_groups/speculative_hook.py _init_adaptive_speculative_params)
         topk = 1 if topk is None else topk
+        r["speculative_adaptive"] = True  # kept on (check_lora_server_args reads it)
         if steps is None:
             steps = cands[len(cands) // 2]
         if steps not in cands:
@@ -378,6 +534,12 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
         if topk != 1:
             raise Refused("REJECTION_SAMPLING_TOPK", "--speculative-use-rejection-sampling requires "
                           "--speculative-eagle-topk=1 (got %s)." % topk, "speculative_eagle_topk")
+        if get(args, "speculative_accept_threshold_single", 1.0) != 1.0 or \
+                get(args, "speculative_accept_threshold_acc", 1.0) != 1.0:
+            # next in the same hook (every release with the flag, 0.5.14 on): rejection sampling ignores them
+            raise Refused("REJECTION_SAMPLING_THRESHOLD", "--speculative-use-rejection-sampling is incompatible with "
+                          "--speculative-accept-threshold-single / --speculative-accept-threshold-acc: drop them.",
+                          "speculative_accept_threshold_single")
     if steps is not None and topk is None:
         # the first comparison of the missing topk (the paged-tree check) raises a TypeError
         raise Refused("EAGLE_TOPK_MISSING", "EAGLE with --speculative-num-steps needs --speculative-eagle-topk "
