@@ -21,7 +21,7 @@ import threading
 import time
 
 # lines of a Molecule log that say what failed: pytest's summary and assertion lines, failed tasks
-DIGEST = re.compile(r"^(FAILED (?!- RETRYING)|ERROR |E +|fatal: |failed: |.*Executed: Failed|=+ .*(failed|error).* =+$)")
+DIGEST = re.compile(r"^(FAILED( (?!- RETRYING)|$)|ERROR |E +|fatal: |failed: |.*Executed: Failed|=+ .*(failed|error).* =+$)")
 DIGEST_MAX = 60
 # the frame Molecule draws before the output of a phase's command ("  │ "): pytest's lines sit inside it
 BOX = re.compile(r"^\s*│ ?")
@@ -59,7 +59,10 @@ def run_lane(scenarios, logdir, results, lock):
         start = time.monotonic()
         phases = []
         with open(log, "w", encoding="utf-8") as handle:
+            # 200 columns: Molecule (rich) and pytest wrap at the terminal's width, 80 in a pipe, which split
+            # pytest's "FAILED <test> - <reason>" line in two and the digest missed the test's name
             proc = subprocess.Popen(["molecule", "test", "-s", name], stdout=subprocess.PIPE,
+                                    env=dict(os.environ, COLUMNS=os.environ.get("COLUMNS", "200")),
                                     stderr=subprocess.STDOUT, text=True, errors="replace")
             for line in proc.stdout:
                 now = time.monotonic() - start
