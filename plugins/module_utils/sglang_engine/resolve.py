@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
-    LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, get, is_int, truthy_env)
+    LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, gate, get, is_int, truthy_env)
 
 
 def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor):
@@ -24,7 +24,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     r["disable_overlap_schedule"] = bool(r["disable_overlap_schedule"])
     r["enable_mixed_chunk"] = bool(r["enable_mixed_chunk"])
     result.resolved = r
-    _check_ssl(args)  # before the model config is read (every release validates SSL early)
+    if not _check_ssl.keys.isdisjoint(args):
+        _check_ssl(args)  # before the model config is read (every release validates SSL early)
     if rules["context_check_at_resolution"] and target_cfg is not None:
         # the model config is read before the other hooks: a context longer than the target's is refused here
         tgt_max = text_cfg(target_cfg).get("max_position_embeddings")
@@ -174,6 +175,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     return r
 
 
+@gate("ssl_keyfile", "ssl_certfile", "ssl_ca_certs", "ssl_keyfile_password", "enable_ssl_refresh")
 def _check_ssl(args):
     """The SSL flags' pairing, early in resolution (every release 0.5.11-0.5.23: ServerArgs._handle_ssl_validation,
     from 0.5.19 srt/arg_groups/serving_hook.py handle_ssl_validation). SGLang then checks that the key,
