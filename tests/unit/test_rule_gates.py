@@ -43,7 +43,12 @@ def _loop_keys(tree, name):
         if isinstance(node, ast.For) and name in {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}:
             if not isinstance(node.iter, (ast.Tuple, ast.List, ast.Set)):
                 raise AssertionError("loop over a computed sequence binds %s: unroll it or iterate a literal" % name)
-            keys |= _strings(node.iter)
+            if isinstance(node.target, ast.Name):
+                keys |= _strings(node.iter)
+                continue
+            pos = [i for i, n in enumerate(node.target.elts) if isinstance(n, ast.Name) and n.id == name][0]
+            for item in node.iter.elts:  # for key, label in (("a", "A"), ...): the key's position only
+                keys |= _strings(item.elts[pos])
     return keys
 
 

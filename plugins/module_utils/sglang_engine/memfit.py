@@ -178,6 +178,8 @@ def _weights_per_gpu(cfg, model_dir, tp, pp, dtype_bytes, draft_kind=None):
     try:
         sharded, replicated, vocab = param_split(cfg, draft_kind)
     except Unknown as e:
+        if not model_dir:  # no files to fall back on (files_bytes would find none): the count's reason stands
+            raise
         why = str(e)
     counted = why is None
     on_disk, source = files_bytes(model_dir)

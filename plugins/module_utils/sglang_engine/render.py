@@ -177,45 +177,69 @@ def render(spec, result, capabilities=None):
             result.error("SPEC_BLOCK_SIZE_CONFLICT", "spec.speculative.block_size (%s) and num_draft_tokens (%s) both "
                          "set and different; for DFLASH they are the same setting: keep one." % (block, ndt),
                          field="spec.speculative.block_size", stage="input")
-        if flavor == "sglang-pr29907":
-            add("--speculative-algorithm", "DDTREE")
-        else:
-            add("--speculative-algorithm", algo)
-        add("--speculative-draft-model-path", sp.get("draft_model_path"))
-        add("--speculative-num-draft-tokens", block if block is not None else ndt)
-        add(rules["window_flag"], sp.get("draft_window_size"))
-        add("--speculative-num-steps", sp.get("num_steps"))
-        topk = sp.get("eagle_topk")
-        if flavor == "sglang-pr31069":
-            argv.append("--speculative-dflash-tree-verify")
-            topk = topk if topk is not None else 8
-            if topk not in (4, 8, 16):
-                result.error("TREE_VERIFY_TOPK", "%s accepts eagle_topk 4, 8 or 16 for tree verify, got %s." % (
-                    TREE_FLAVORS[flavor]["what"], topk), field="spec.speculative.eagle_topk")
-        add("--speculative-eagle-topk", topk)
         budget = sp.get("tree_budget")
-        if budget is not None and not tree:
-            result.error("SPEC_VALUE", "spec.speculative.tree_budget only applies to verify: tree.",
-                         field="spec.speculative.tree_budget", stage="input")
-        if budget is not None and budget < 1:
-            result.error("TREE_BUDGET", "spec.speculative.tree_budget must be >= 1, got %s." % budget,
-                         field="spec.speculative.tree_budget", stage="input")
-        if flavor == "sglang-pr29907":
-            add("--speculative-ddtree-budget", budget)
-        elif flavor == "sglang-pr36196":
-            add("--speculative-dflash-tree-width", budget)
-            result.warn("TREE_VERIFY_GREEDY", "%s verifies greedily only (temperature 0)." % TREE_FLAVORS[flavor]["what"])
-        elif flavor == "fork-db-guo":
-            argv.append("--speculative-dflash-enable-ddtree")
+        if flavor is None:
+            # linear verify (the common case): the speculative flags in one pass, in the order below
+            for flag, value in (("--speculative-algorithm", algo),
+                                ("--speculative-draft-model-path", sp.get("draft_model_path")),
+                                ("--speculative-num-draft-tokens", block if block is not None else ndt),
+                                (rules["window_flag"], sp.get("draft_window_size")),
+                                ("--speculative-num-steps", sp.get("num_steps")),
+                                ("--speculative-eagle-topk", sp.get("eagle_topk")),
+                                ("--speculative-draft-attention-backend", sp.get("draft_attention_backend"))):
+                if value is not None:
+                    argv.extend((flag, value if value.__class__ is str else _fmt(value)))
             if budget is not None:
-                result.warn("TREE_BUDGET_IGNORED", "%s takes no budget flag; tree_budget %s is not rendered." % (
-                    TREE_FLAVORS[flavor]["what"], budget))
-        elif flavor == "sglang-pr31069" and budget is not None:
-            result.warn("TREE_BUDGET_IGNORED", "%s sizes the tree by eagle_topk; tree_budget %s is not rendered." % (
-                TREE_FLAVORS[flavor]["what"], budget))
-        add("--speculative-draft-attention-backend", sp.get("draft_attention_backend"))
+                _check_budget(budget, tree, result)
+        else:
+            _render_tree(sp, rules, flavor, tree, algo, block, ndt, budget, add, argv, result)
     argv.extend(_fmt(a) for a in (spec.get("extra_args") or []))
     return argv
+
+
+def _render_tree(sp, rules, flavor, tree, algo, block, ndt, budget, add, argv, result):
+    """The speculative flags of a tree-verify flavor, in the linear order with the flavor's own flags."""
+    if flavor == "sglang-pr29907":
+        add("--speculative-algorithm", "DDTREE")
+    else:
+        add("--speculative-algorithm", algo)
+    add("--speculative-draft-model-path", sp.get("draft_model_path"))
+    add("--speculative-num-draft-tokens", block if block is not None else ndt)
+    add(rules["window_flag"], sp.get("draft_window_size"))
+    add("--speculative-num-steps", sp.get("num_steps"))
+    topk = sp.get("eagle_topk")
+    if flavor == "sglang-pr31069":
+        argv.append("--speculative-dflash-tree-verify")
+        topk = topk if topk is not None else 8
+        if topk not in (4, 8, 16):
+            result.error("TREE_VERIFY_TOPK", "%s accepts eagle_topk 4, 8 or 16 for tree verify, got %s." % (
+                TREE_FLAVORS[flavor]["what"], topk), field="spec.speculative.eagle_topk")
+    add("--speculative-eagle-topk", topk)
+    if budget is not None:
+        _check_budget(budget, tree, result)
+    if flavor == "sglang-pr29907":
+        add("--speculative-ddtree-budget", budget)
+    elif flavor == "sglang-pr36196":
+        add("--speculative-dflash-tree-width", budget)
+        result.warn("TREE_VERIFY_GREEDY", "%s verifies greedily only (temperature 0)." % TREE_FLAVORS[flavor]["what"])
+    elif flavor == "fork-db-guo":
+        argv.append("--speculative-dflash-enable-ddtree")
+        if budget is not None:
+            result.warn("TREE_BUDGET_IGNORED", "%s takes no budget flag; tree_budget %s is not rendered." % (
+                TREE_FLAVORS[flavor]["what"], budget))
+    elif flavor == "sglang-pr31069" and budget is not None:
+        result.warn("TREE_BUDGET_IGNORED", "%s sizes the tree by eagle_topk; tree_budget %s is not rendered." % (
+            TREE_FLAVORS[flavor]["what"], budget))
+    add("--speculative-draft-attention-backend", sp.get("draft_attention_backend"))
+
+
+def _check_budget(budget, tree, result):
+    if not tree:
+        result.error("SPEC_VALUE", "spec.speculative.tree_budget only applies to verify: tree.",
+                     field="spec.speculative.tree_budget", stage="input")
+    if budget < 1:
+        result.error("TREE_BUDGET", "spec.speculative.tree_budget must be >= 1, got %s." % budget,
+                     field="spec.speculative.tree_budget", stage="input")
 
 
 # (flag, spec key, the value not rendered besides None): the spec's top-level settings in argv order

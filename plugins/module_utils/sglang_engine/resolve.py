@@ -215,7 +215,25 @@ def _check_server_args_values(args, r, rules, algo):
     0.5.11-0.5.23 has each one wherever its flag exists (srt/server_args.py ServerArgs.check_server_args;
     from 0.5.19 srt/arg_groups/validation_hook.py check_server_args), so they are not release traits:
     --detokenizer-worker-num (0.5.12 on) and --retraction-policy (0.5.16 on) are parse errors before.
-    The exceptions read the release table: moe_dense_tp_size_any_tp, lora_speculative_algorithms."""
+    The exceptions read the release table: moe_dense_tp_size_any_tp, lora_speculative_algorithms.
+    Only the served model name can refuse a validation that sets none of the other checks' flags."""
+    if not _check_gpu_steps.keys.isdisjoint(args):
+        _check_gpu_steps(args, r, rules)
+    # served_model_name defaults to the model path; Run:ai object URIs are exempt (srt/utils/runai_utils.py)
+    served = str(get(args, "served_model_name", args.get("model_path")) or "")
+    if ":" in served and not served.lower().startswith(("s3://", "gs://", "az://")):
+        raise Refused("SERVED_MODEL_NAME_COLON", "served_model_name cannot contain a colon (':'), reserved for "
+                      "SGLang's 'model:adapter' LoRA syntax; got %r. Set --served-model-name without one." % served,
+                      "served_model_name")
+    if not _check_lora.keys.isdisjoint(args):
+        _check_lora(args, r, rules, algo)
+    if not _check_values_after_lora.keys.isdisjoint(args):
+        _check_values_after_lora(args, r)
+
+
+@gate("gpu_id_step", "moe_dense_tp_size")
+def _check_gpu_steps(args, r, rules):
+    """check_server_args' first value checks: --gpu-id-step, --moe-dense-tp-size."""
     if get(args, "gpu_id_step", 1) < 1:
         raise Refused("GPU_ID_STEP", "gpu_id_step must be positive, got --gpu-id-step %s." % args["gpu_id_step"],
                       "gpu_id_step")
@@ -225,13 +243,15 @@ def _check_server_args_values(args, r, rules, algo):
         raise Refused("MOE_DENSE_TP", "moe_dense_tp_size only supports None or 1%s in SGLang %s, got "
                       "--moe-dense-tp-size %s." % (" or tp_size" if rules["moe_dense_tp_size_any_tp"] else "",
                                                    rules["version"], dense), "moe_dense_tp_size")
-    # served_model_name defaults to the model path; Run:ai object URIs are exempt (srt/utils/runai_utils.py)
-    served = str(get(args, "served_model_name", args.get("model_path")) or "")
-    if ":" in served and not served.lower().startswith(("s3://", "gs://", "az://")):
-        raise Refused("SERVED_MODEL_NAME_COLON", "served_model_name cannot contain a colon (':'), reserved for "
-                      "SGLang's 'model:adapter' LoRA syntax; got %r. Set --served-model-name without one." % served,
-                      "served_model_name")
-    _check_lora(args, r, rules, algo)
+
+
+@gate("chunked_prefill_size", "tokenizer_worker_num", "detokenizer_worker_num", "mm_processor_worker_num",
+      "mm_io_worker_num", "prompt_tokens_buckets", "generation_tokens_buckets", "enable_priority_scheduling",
+      "schedule_policy", "retraction_policy", "schedule_conservativeness", "export_metrics_to_file",
+      "enable_quant_communications", "grpc_port", "gc_threshold", "kv_canary_sweep_interval",
+      context=("disaggregation_mode", "export_metrics_to_file_dir", "smg_grpc_mode", "grpc_mode", "port", "kv_canary"))
+def _check_values_after_lora(args, r):
+    """check_server_args' value checks after the LoRA ones, in its order."""
     chunk = args.get("chunked_prefill_size")  # when not given SGLang derives one from the GPU memory (a multiple)
     if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
             chunk % r["page_size"]:
@@ -283,6 +303,9 @@ def _check_server_args_values(args, r, rules, algo):
                       "kv_canary_sweep_interval")
 
 
+@gate("max_loras_per_batch", "enable_lora", "lora_paths",
+      context=("max_loaded_loras", "enable_lora_overlap_loading", "lora_target_modules", "max_lora_rank",
+               "lora_drain_wait_threshold"))
 def _check_lora(args, r, rules, algo):
     """check_lora_server_args, which check_server_args calls right after the served-model-name check (every release
     0.5.11-0.5.23: srt/server_args.py, from 0.5.19 srt/arg_groups/lora_hook.py), in its order. Which speculative
