@@ -50,8 +50,9 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if rules["pd_decode_radix_first"]:
         # these releases check PD decode + radix cache in __post_init__ before the attention backends
         raw = args.get("speculative_algorithm")
-        _check_pd_decode_radix(args, rules, raw.upper() if raw and not rules["algorithm_case_sensitive"] else raw,
-                               version)
+        if not _check_pd_decode_radix.keys.isdisjoint(args):
+            _check_pd_decode_radix(args, rules, raw.upper() if raw and not rules["algorithm_case_sensitive"] else raw,
+                                   version)
     if r["attention_backend"] == "flex_attention" and args.get("speculative_algorithm") is not None:
         # the attention hook, before its trtllm_mha checks (every release 0.5.11-0.5.23: srt/server_args.py, from
         # 0.5.12 srt/arg_groups/attention_hook.py _handle_attention_backend_compatibility): any algorithm name
@@ -95,7 +96,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     else:
         algo_known = algo is None or algo in rules["algorithms"]
     r["speculative_algorithm"] = algo
-    if not rules["pd_decode_radix_first"]:
+    if not rules["pd_decode_radix_first"] and not _check_pd_decode_radix.keys.isdisjoint(args):
         _check_pd_decode_radix(args, rules, algo, version)
     allowed = rules["block_verification_algorithms"]
     if allowed is not None and args.get("speculative_use_block_verification"):
@@ -141,7 +142,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
-    _check_node_split(args, r)
+    if not _check_node_split.keys.isdisjoint(args):
+        _check_node_split(args, r)
     if rules["pp_speculation_refused"] and r["pp_size"] > 1 and algo is not None:
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism is not compatible with speculative decoding in SGLang %s "
                       "(--pp-size %s with %s)." % (version, r["pp_size"], algo), "pp_size")
@@ -195,6 +197,7 @@ def _check_ssl(args):
                           "enable_ssl_refresh")
 
 
+@gate("nnodes", "pp_max_micro_batch_size", context=("ep_join_mode",))
 def _check_node_split(args, r):
     """The first two checks of check_server_args, before its pipeline-parallel ones (every release 0.5.11-0.5.23,
     srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py): the TP x PP ranks must split evenly over
@@ -636,6 +639,7 @@ def _record_overrides(result, want_of, fields, resolved, allow_overrides):
                              stage="policy")
 
 
+@gate("disaggregation_decode_enable_radix_cache", context=("disaggregation_mode", "disaggregation_transfer_backend"))
 def _check_pd_decode_radix(args, rules, algo, version):
     """PD decode with a radix cache: which speculative algorithms it takes, and (0.5.11) its transfer backend."""
     allowed = rules["pd_decode_radix_algorithms"]
