@@ -133,6 +133,55 @@ SSL_EXTRA = {
     "refresh-only": ["--enable-ssl-refresh"],
 }
 
+# validation_hook.py's flag-only checks (sglang_engine/rules_validation.py): a refused value and, where the check has
+# one, an accepted one next to it. VALIDATION_CASE: what an entry changes in the case besides its flags (the aux
+# hidden-state capture names its convention by the algorithm and takes no draft; an env the check reads)
+VALIDATION_EXTRA = {
+    "pd-interval-neg": ["--prefill-decode-interval", "-1"], "pd-interval-0": ["--prefill-decode-interval", "0"],
+    "pd-interval-min-bs-neg": ["--prefill-decode-interval-min-bs", "-1"],
+    "response-store-pd": ["--enable-response-store", "--disaggregation-mode", "decode"],
+    "response-store": ["--enable-response-store"],
+    "sampling-mask-0": ["--sampling-mask-max-tokens", "0"], "sampling-mask-8": ["--sampling-mask-max-tokens", "8"],
+    "aux-layer-ids-alone": ["--return-aux-hidden-state-layer-ids", "1"],
+    "aux-no-algorithm": ["--enable-return-aux-hidden-states"],
+    "aux-with-draft": ["--enable-return-aux-hidden-states"],
+    "aux-pp2": ["--enable-return-aux-hidden-states", "--pp-size", "2"],
+    "aux-dflash-no-ids": ["--enable-return-aux-hidden-states"],
+    "aux-dflash-ok": ["--enable-return-aux-hidden-states", "--return-aux-hidden-state-layer-ids", "1", "3"],
+    "aux-ids-neg": ["--enable-return-aux-hidden-states", "--return-aux-hidden-state-layer-ids", "1", "-1"],
+    "aux-ids-dup": ["--enable-return-aux-hidden-states", "--return-aux-hidden-state-layer-ids", "2", "2"],
+    "aux-eagle3-ok": ["--enable-return-aux-hidden-states"],
+    "cuda-graph-padding-compile": ["--disable-cuda-graph-padding", "--enable-torch-compile"],
+    "cuda-graph-padding": ["--disable-cuda-graph-padding"],
+    "pp2-min-free-slots": ["--pp-size", "2", "--min-free-slots-delay", "1"],
+    "model-impl-mindspore": ["--model-impl", "mindspore"],
+    "load-format-instanttensor": ["--load-format", "instanttensor"],
+    "custom-labels-no-header": ["--tokenizer-metrics-allowed-custom-labels", "team",
+                                "--tokenizer-metrics-custom-labels-header", ""],
+    "custom-labels": ["--tokenizer-metrics-allowed-custom-labels", "team"],
+    "two-batch-overlap": ["--enable-two-batch-overlap"],
+    "quant-comm-tp2": ["--tp-size", "2", "--enable-quant-communications"],
+    "sampling-intel-xpu": ["--sampling-backend", "intel_xpu"], "sampling-pytorch": ["--sampling-backend", "pytorch"],
+    "mm-io-workers-neg": ["--mm-io-worker-num", "-1"],
+    "chunked-page-16": ["--page-size", "16", "--chunked-prefill-size", "100"],
+    "watermark-cpu": ["--enable-watermark", "--device", "cpu"],
+    "watermark-logit-processor": ["--enable-watermark", "--enable-custom-logit-processor"],
+    "watermark-pd": ["--enable-watermark", "--disaggregation-mode", "prefill"],
+    "watermark-rejection": ["--enable-watermark", "--speculative-use-rejection-sampling"],
+    "watermark-rust-server": ["--enable-watermark"],
+    "watermark-pp-spec": ["--enable-watermark", "--pp-size", "2"],
+}
+_NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
+VALIDATION_CASE = {
+    "aux-no-algorithm": _NO_SPEC, "aux-pp2": dict(_NO_SPEC, algorithm="EAGLE3"),
+    "aux-dflash-no-ids": dict(_NO_SPEC, algorithm="DFLASH"), "aux-dflash-ok": dict(_NO_SPEC, algorithm="dflash"),
+    "aux-ids-neg": dict(_NO_SPEC, algorithm="DFLASH"), "aux-ids-dup": dict(_NO_SPEC, algorithm="EAGLE3"),
+    "aux-eagle3-ok": dict(_NO_SPEC, algorithm="EAGLE3"), "aux-with-draft": {"algorithm": "EAGLE3"},
+    "pp2-min-free-slots": _NO_SPEC, "watermark-rust-server": {"env": {"SGLANG_RUST_SERVER": "1"}},
+    "watermark-pp-spec": dict(_NO_SPEC, algorithm="EAGLE", draft="b16", env={"SGLANG_ENABLE_PP_SPEC": "1"}),
+    "watermark-rejection": {"algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4},
+}
+
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
 STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-bs", "mamba-scheduler", "garbage-int",
@@ -174,6 +223,7 @@ case_strategy = st.fixed_dictionaries({
     # asks for on every release (with 80/100 'none', 0.5.21 refused 80.0% of its 195 cases)
     "server_check": st.sampled_from(["none"] * 480 + sorted(CHECK_SERVER_ARGS_EXTRA)),
     "ssl": st.sampled_from(["none"] * 300 + sorted(SSL_EXTRA)),
+    "validation": st.sampled_from(["none"] * 400 + sorted(VALIDATION_EXTRA)),
 })
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
@@ -205,6 +255,8 @@ def sweep_cases():
             for v in values:
                 if v != base[key]:
                     out.append(dict(base, **{key: v}))
+        for v in sorted(VALIDATION_EXTRA):  # each on the base, with what the entry changes in the case
+            out.append(dict(base, validation=v, **VALIDATION_CASE.get(v, {})))
     return out
 
 
@@ -285,6 +337,7 @@ def argv_for(case, dirs):
     argv.extend(EXTRA[case.get("extra") or "none"])
     argv.extend(CHECK_SERVER_ARGS_EXTRA.get(case.get("server_check") or "none", []))
     argv.extend(SSL_EXTRA.get(case.get("ssl") or "none", []))
+    argv.extend(VALIDATION_EXTRA.get(case.get("validation") or "none", []))
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

@@ -90,6 +90,21 @@ TABLE = (
     ("PD_DECODE_RADIX", r"^--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding", None),
     ("BLOCK_VERIFICATION_ALGORITHM", r"^--speculative-use-block-verification only supports EAGLE", None),
     ("BLOCK_VERIFICATION_DEVICE", r"^--speculative-use-block-verification only supports CUDA", None),
+    # validation_hook.py (rules_validation): early validations, aux hidden-state capture, check_server_args, watermark
+    ("PREFILL_DECODE_INTERVAL", r"^--prefill-decode-interval(-min-bs)? must be non-negative\.$", None),
+    ("RESPONSE_STORE_PD", r"^--enable-response-store is not supported with --disaggregation-mode", None),
+    ("SAMPLING_MASK_MAX_TOKENS", r"^--sampling-mask-max-tokens must be positive", None),
+    ("AUX_HIDDEN_STATES", r"^--(enable-)?return-aux-hidden-state", None),
+    ("CUDA_GRAPH_PADDING_TORCH_COMPILE", r"^--disable-cuda-graph-padding is incompatible with --enable-torch-compile",
+     None),
+    ("PP_MIN_FREE_SLOTS", r"^--min-free-slots-delay is not supported with pipeline parallelism", None),
+    ("MODEL_IMPL_MINDSPORE", r"^MindSpore model impl is only supported on Ascend npu", None),
+    ("LOAD_FORMAT_INSTANTTENSOR", r"^InstantTensor requires a CUDA-compatible device", None),
+    ("METRICS_CUSTOM_LABELS", r"^Please set --tokenizer-metrics-custom-labels-header when setting", None),
+    ("TWO_BATCH_OVERLAP", r"^When enabling two batch overlap without an EP a2a backend", None),
+    ("SAMPLING_BACKEND_DEVICE", r"^--sampling-backend intel_xpu requires --device xpu", None),
+    ("WATERMARK_DEVICE", r"^--enable-watermark requires --device cuda", None),
+    ("WATERMARK_CONFLICT", r"^--enable-watermark (is incompatible with|is not supported with)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -175,7 +175,8 @@ _CHANGES = {
         "dflash_mixed_chunk_off": False,
         "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
     },
-    "0.5.18": {  # parser captured; traits as 0.5.17's
+    "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
+        "pp_min_free_slots_check": True,  # check_pipeline_parallel_compat asserts --min-free-slots-delay unset
         "parser": "0.5.18",
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
@@ -192,6 +193,7 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
+        "tbo_needs_attn_dp": True,  # check_two_batch_overlap: no EP a2a backend needs attention DP
         "parser": "0.5.15",
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
@@ -233,6 +235,7 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
+        "cuda_graph_padding_torch_compile_check": True,  # check_server_args (server_args.py)
         "parser": "0.5.12",
         # metrics_collector.py: the PD prefill queue gauge num_prefill_prealloc_queue_reqs is renamed
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_bootstrap_queue_reqs",)),
@@ -276,6 +279,11 @@ _CHANGES = {
         "check_base_gpu_id": True,
         "moe_dense_tp_size_any_tp": False,
         "lora_speculative_algorithms": (),
+        # rules_validation: check_server_args' --disable-cuda-graph-padding + --enable-torch-compile (0.5.12 on),
+        # --min-free-slots-delay with pp > 1 (0.5.18 on), two-batch overlap without EP a2a needs attention DP (0.5.15 on)
+        "cuda_graph_padding_torch_compile_check": False,
+        "pp_min_free_slots_check": False,
+        "tbo_needs_attn_dp": False,
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
     LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, gate, get, is_int, truthy_env)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_validation as V
 
 
 def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor):
@@ -24,6 +25,13 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     r["disable_overlap_schedule"] = bool(r["disable_overlap_schedule"])
     r["enable_mixed_chunk"] = bool(r["enable_mixed_chunk"])
     result.resolved = r
+    # the resolution pipeline's first validations, before the SSL pairing (0.5.19 on, where their flags exist)
+    if not V.check_early.keys.isdisjoint(args):
+        V.check_early(args)
+    if not V.check_aux_hidden_state_capture.keys.isdisjoint(args) and V.check_aux_hidden_state_capture(args):
+        # the algorithm only names the capture convention: SGLang resets it before any other hook reads it
+        r["speculative_algorithm"] = None
+        args = dict(args, speculative_algorithm=None)
     if not _check_ssl.keys.isdisjoint(args):
         _check_ssl(args)  # before the model config is read (every release validates SSL early)
     if rules["context_check_at_resolution"] and target_cfg is not None:
@@ -142,6 +150,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     _check_node_split(args, r)
+    if not V.check_cuda_graph_padding.keys.isdisjoint(args):
+        V.check_cuda_graph_padding(args, rules)
     if rules["pp_speculation_refused"] and r["pp_size"] > 1 and algo is not None:
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism is not compatible with speculative decoding in SGLang %s "
                       "(--pp-size %s with %s)." % (version, r["pp_size"], algo), "pp_size")
@@ -159,6 +169,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             raise Refused("PP_SPEC_PREFILL_ONLY", "PP + speculative decoding (MTP) is only supported on prefill nodes "
                           "(disaggregation-mode=prefill), unless SGLANG_ENABLE_PP_SPEC=1; drop --pp-size or the "
                           "speculative algorithm.", "pp_size")
+    if r["pp_size"] > 1:
+        V.check_pp_min_free_slots(args, rules)
     # data-parallel replicas on more than one node: refused unless attention DP (every release; 0.5.22 on, where
     # --enable-dp-attention has become --attn-dp-size, with the message "multi-node data-parallel replicas")
     if r["dp_size"] > 1 and get(args, "nnodes", 1) != 1 and not args.get("enable_dp_attention"):
@@ -168,10 +180,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         raise Refused("BASE_GPU_ID", "base_gpu_id must be non-negative, got --base-gpu-id %s." % args["base_gpu_id"],
                       "base_gpu_id")
     _check_server_args_values(args, r, rules, algo)
-    allowed = rules["watermark_algorithms"]
-    if allowed is not None and args.get("enable_watermark") and algo is not None and algo not in allowed:
-        raise Refused("WATERMARK_ALGORITHM", "--enable-watermark supports speculative algorithms %s, got %r." % (
-            ", ".join(allowed), algo), "enable_watermark")
+    if not V.check_watermark.keys.isdisjoint(args):
+        V.check_watermark(args, env, r, rules, algo)
     return r
 
 
@@ -257,12 +267,17 @@ def _check_server_args_values(args, r, rules, algo):
     if get(args, "schedule_conservativeness", 1.0) < 0:
         raise Refused("SCHEDULE_CONSERVATIVENESS", "schedule_conservativeness must be non-negative, got %s."
                       % args["schedule_conservativeness"], "schedule_conservativeness")
+    misc = not V.check_misc.keys.isdisjoint(args)
+    if misc:
+        V.check_misc(args, r, rules, "before_export")
     # the metrics exporter, communications quantization, the gRPC port, the GC thresholds and the KV canary,
     # in check_server_args' order after the scheduling checks (every release with the flag: --grpc-port from
     # 0.5.16, --kv-canary-sweep-interval from 0.5.13)
     if args.get("export_metrics_to_file") and args.get("export_metrics_to_file_dir") is None:
         raise Refused("EXPORT_METRICS_DIR", "--export-metrics-to-file-dir is required when --export-metrics-to-file "
                       "is enabled.", "export_metrics_to_file_dir")
+    if misc:
+        V.check_misc(args, r, rules, "after_export")
     if args.get("enable_quant_communications"):
         if r["tp_size"] == 1:
             raise Refused("QUANT_COMMUNICATIONS", "Communications quantization is only used with tp_size != 1: drop "
@@ -270,6 +285,8 @@ def _check_server_args_values(args, r, rules, algo):
         if str(r["device"] or "cuda") != "npu":
             raise Refused("QUANT_COMMUNICATIONS", "Communications quantization is only supported for NPU device, got "
                           "--device %s." % (r["device"] or "cuda"), "enable_quant_communications")
+    if misc:
+        V.check_misc(args, r, rules, "after_quant")
     grpc = args.get("grpc_port")
     if grpc is not None and not (args.get("smg_grpc_mode") or args.get("grpc_mode")) and grpc == get(args, "port", 30000):
         raise Refused("GRPC_PORT", "--grpc-port (%s) must differ from --port (%s)." % (grpc, get(args, "port", 30000)),
