@@ -133,10 +133,10 @@ SSL_EXTRA = {
     "refresh-only": ["--enable-ssl-refresh"],
 }
 
-# validation_hook.py's flag-only checks (sglang_engine/rules_validation.py): a refused value and, where the check has
-# one, an accepted one next to it. VALIDATION_CASE: what an entry changes in the case besides its flags (the aux
+# flag-only checks of validation_hook.py (sglang_engine/rules_validation.py) and speculative_hook.py (UNO: rules_speculative.py): a refused value and, where the check has
+# one, an accepted one next to it. HOOK_CHECK_CASE: what an entry changes in the case besides its flags (the aux
 # hidden-state capture names its convention by the algorithm and takes no draft; an env the check reads)
-VALIDATION_EXTRA = {
+HOOK_CHECK_EXTRA = {
     "pd-interval-neg": ["--prefill-decode-interval", "-1"], "pd-interval-0": ["--prefill-decode-interval", "0"],
     "pd-interval-min-bs-neg": ["--prefill-decode-interval-min-bs", "-1"],
     "response-store-pd": ["--enable-response-store", "--disaggregation-mode", "decode"],
@@ -170,9 +170,47 @@ VALIDATION_EXTRA = {
     "watermark-rejection": ["--enable-watermark", "--speculative-use-rejection-sampling"],
     "watermark-rust-server": ["--enable-watermark"],
     "watermark-pp-spec": ["--enable-watermark", "--pp-size", "2"],
+    # UNO (_handle_uno; the case is UNO without a draft, see HOOK_CHECK_CASE), in its order
+    "uno-cpu": ["--device", "cpu"], "uno-draft": [], "uno-no-lora": [],
+    "uno-deterministic": ["--uno-lora-path", "/nonexistent/uno", "--enable-deterministic-inference"],
+    "uno-strict-thinking": ["--uno-lora-path", "/nonexistent/uno", "--enable-strict-thinking"],
+    "uno-no-width": ["--uno-lora-path", "/nonexistent/uno"],
+    "uno-topk-0": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
+                   "--speculative-eagle-topk", "0"],
+    "uno-tree-no-steps": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
+                          "--speculative-eagle-topk", "2"],
+    "uno-tree-steps-0": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
+                         "--speculative-eagle-topk", "2", "--speculative-num-steps", "0"],
+    "uno-tree-q-lt-f": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "2",
+                        "--speculative-eagle-topk", "2", "--speculative-num-steps", "3"],
+    "uno-tree-q-200": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "200",
+                       "--speculative-eagle-topk", "2", "--speculative-num-steps", "3"],
+    "uno-tree-qk": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "100",
+                    "--speculative-eagle-topk", "32", "--speculative-num-steps", "3"],
+    "uno-tree-capacity": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "8",
+                          "--speculative-eagle-topk", "2", "--speculative-num-steps", "2"],
+    "uno-tree-parent-abi": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "8",
+                            "--speculative-eagle-topk", "2", "--speculative-num-steps", "3"],
+    "uno-tree-pdmux": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "6",
+                       "--speculative-eagle-topk", "2", "--speculative-num-steps", "3", "--enable-pdmux"],
+    "uno-tree-tbo": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "6",
+                     "--speculative-eagle-topk", "2", "--speculative-num-steps", "3", "--enable-two-batch-overlap"],
+    "uno-tree-threshold": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "6",
+                           "--speculative-eagle-topk", "2", "--speculative-num-steps", "3",
+                           "--speculative-accept-threshold-single", "0.5"],
+    "uno-tree-fa3": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "6",
+                     "--speculative-eagle-topk", "2", "--speculative-num-steps", "3", "--attention-backend", "fa3"],
+    "uno-tp2": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4", "--tp-size", "2"],
+    "uno-lora": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4", "--enable-lora",
+                 "--max-lora-rank", "8", "--lora-target-modules", "all"],
+    "uno-rejection": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
+                      "--speculative-use-rejection-sampling"],
+    "uno-triton": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4"],
+    "uno-fa3": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4", "--attention-backend",
+                "fa3", "--enable-mixed-chunk", "--speculative-num-steps", "3"],
 }
 _NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
-VALIDATION_CASE = {
+HOOK_CHECK_CASE = {
     "aux-no-algorithm": _NO_SPEC, "aux-pp2": dict(_NO_SPEC, algorithm="EAGLE3"),
     "aux-dflash-no-ids": dict(_NO_SPEC, algorithm="DFLASH"), "aux-dflash-ok": dict(_NO_SPEC, algorithm="dflash"),
     "aux-ids-neg": dict(_NO_SPEC, algorithm="DFLASH"), "aux-ids-dup": dict(_NO_SPEC, algorithm="EAGLE3"),
@@ -181,6 +219,9 @@ VALIDATION_CASE = {
     "watermark-pp-spec": dict(_NO_SPEC, algorithm="EAGLE", draft="b16", env={"SGLANG_ENABLE_PP_SPEC": "1"}),
     "watermark-rejection": {"algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4},
 }
+HOOK_CHECK_CASE.update({k: dict(_NO_SPEC, algorithm="UNO", window=None, sink=None)
+                        for k in HOOK_CHECK_EXTRA if k.startswith("uno-")})
+HOOK_CHECK_CASE["uno-draft"] = dict(HOOK_CHECK_CASE["uno-draft"], draft="b16")
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
@@ -223,7 +264,7 @@ case_strategy = st.fixed_dictionaries({
     # asks for on every release (with 80/100 'none', 0.5.21 refused 80.0% of its 195 cases)
     "server_check": st.sampled_from(["none"] * 480 + sorted(CHECK_SERVER_ARGS_EXTRA)),
     "ssl": st.sampled_from(["none"] * 300 + sorted(SSL_EXTRA)),
-    "validation": st.sampled_from(["none"] * 400 + sorted(VALIDATION_EXTRA)),
+    "hook_check": st.sampled_from(["none"] * 400 + sorted(HOOK_CHECK_EXTRA)),
 })
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
@@ -255,8 +296,8 @@ def sweep_cases():
             for v in values:
                 if v != base[key]:
                     out.append(dict(base, **{key: v}))
-        for v in sorted(VALIDATION_EXTRA):  # each on the base, with what the entry changes in the case
-            out.append(dict(base, validation=v, **VALIDATION_CASE.get(v, {})))
+        for v in sorted(HOOK_CHECK_EXTRA):  # each on the base, with what the entry changes in the case
+            out.append(dict(base, hook_check=v, **HOOK_CHECK_CASE.get(v, {})))
     return out
 
 
@@ -337,7 +378,7 @@ def argv_for(case, dirs):
     argv.extend(EXTRA[case.get("extra") or "none"])
     argv.extend(CHECK_SERVER_ARGS_EXTRA.get(case.get("server_check") or "none", []))
     argv.extend(SSL_EXTRA.get(case.get("ssl") or "none", []))
-    argv.extend(VALIDATION_EXTRA.get(case.get("validation") or "none", []))
+    argv.extend(HOOK_CHECK_EXTRA.get(case.get("hook_check") or "none", []))
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

@@ -101,9 +101,10 @@ TABLE = (
     ("MODEL_IMPL_MINDSPORE", r"^MindSpore model impl is only supported on Ascend npu", None),
     ("LOAD_FORMAT_INSTANTTENSOR", r"^InstantTensor requires a CUDA-compatible device", None),
     ("METRICS_CUSTOM_LABELS", r"^Please set --tokenizer-metrics-custom-labels-header when setting", None),
-    ("TWO_BATCH_OVERLAP", r"^When enabling two batch overlap without an EP a2a backend", None),
+    ("TWO_BATCH_OVERLAP", r"^When enabling two batch overlap(,| without an EP a2a backend)", None),
     ("SAMPLING_BACKEND_DEVICE", r"^--sampling-backend intel_xpu requires --device xpu", None),
     ("WATERMARK_DEVICE", r"^--enable-watermark requires --device cuda", None),
+    ("UNO_ARGS", r"^UNO ", None),
     ("WATERMARK_CONFLICT", r"^--enable-watermark (is incompatible with|is not supported with)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]

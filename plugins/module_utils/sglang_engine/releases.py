@@ -126,6 +126,8 @@ ORDER = (
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
+        "uno_attn_dp_resolved": True,  # speculative_hook.py _handle_uno: attn_dp_enabled_of(cfg)
+        "tbo_none_a2a": "attn_dp",  # validation_hook.py check_two_batch_overlap: attn_dp_enabled_of(cfg)
         "parser": "0.5.22",
         "parser_derived": None,
         "verified": True,  # its differential run passes (204 cases, 2026-12-01)
@@ -193,7 +195,7 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
-        "tbo_needs_attn_dp": True,  # check_two_batch_overlap: no EP a2a backend needs attention DP
+        "tbo_none_a2a": "dp_attention_flag",  # server_args.py _check_two_batch_overlap: the non-EP DP TBO path
         "parser": "0.5.15",
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
@@ -280,10 +282,14 @@ _CHANGES = {
         "moe_dense_tp_size_any_tp": False,
         "lora_speculative_algorithms": (),
         # rules_validation: check_server_args' --disable-cuda-graph-padding + --enable-torch-compile (0.5.12 on),
-        # --min-free-slots-delay with pp > 1 (0.5.18 on), two-batch overlap without EP a2a needs attention DP (0.5.15 on)
+        # --min-free-slots-delay with pp > 1 (0.5.18 on); tbo_none_a2a: --enable-two-batch-overlap with --moe-a2a-backend
+        # none is "refused" (0.5.11-0.5.14), allowed with the --enable-dp-attention flag ("dp_attention_flag", 0.5.15-
+        # 0.5.21) or with attention DP as resolved ("attn_dp", 0.5.22 on)
         "cuda_graph_padding_torch_compile_check": False,
         "pp_min_free_slots_check": False,
-        "tbo_needs_attn_dp": False,
+        "tbo_none_a2a": "refused",
+        # rules_speculative: UNO refuses attention DP as resolved (else, 0.5.20-0.5.21, the --enable-dp-attention flag)
+        "uno_attn_dp_resolved": False,
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,

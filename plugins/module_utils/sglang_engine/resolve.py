@@ -8,6 +8,7 @@ from __future__ import annotations
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
     LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, gate, get, is_int, truthy_env)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_speculative as S
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_validation as V
 
 
@@ -144,6 +145,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor)
     elif algo in ("EAGLE", "EAGLE3", "STANDALONE"):
         _resolve_eagle(args, rules, r, target_cfg, result, prefill)
+    elif algo == "UNO":  # the dispatcher's UNO branch (rules_speculative)
+        S.resolve_uno(args, rules, r, result, prefill, decode)
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)

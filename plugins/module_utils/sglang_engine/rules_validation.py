@@ -99,7 +99,7 @@ def check_misc(args, r, rules, stage):
     """check_server_args' checks around the metrics exporter, in its order: stage "before_export" runs after the
     schedule conservativeness (the MindSpore impl, InstantTensor, the custom metric labels; each in every release
     with its flag or choice), stage "after_export" after the export dir check (two-batch overlap without an EP
-    all-to-all backend needs attention DP: 0.5.15 on, tbo_needs_attn_dp), and stage "after_quant" after the
+    all-to-all backend: refused, or with attention DP only, trait tbo_none_a2a), and stage "after_quant" after the
     communications quantization checks (the intel_xpu sampling backend needs --device xpu: its choice from
     0.5.21, the check with it)."""
     device = str(r.get("device") or "cuda")
@@ -114,11 +114,17 @@ def check_misc(args, r, rules, stage):
             raise Refused("METRICS_CUSTOM_LABELS", "--tokenizer-metrics-allowed-custom-labels needs "
                           "--tokenizer-metrics-custom-labels-header.", "tokenizer_metrics_custom_labels_header")
     elif stage == "after_export":
-        attn_dp = (bool(args.get("enable_dp_attention")) and get(args, "dp_size", 1) > 1) or get(args, "attn_dp_size", 1) > 1
-        if rules["tbo_needs_attn_dp"] and args.get("enable_two_batch_overlap") and \
-                get(args, "moe_a2a_backend", "none") == "none" and not attn_dp:
+        how = rules["tbo_none_a2a"]
+        if how == "attn_dp":
+            attn_dp = (bool(args.get("enable_dp_attention")) and get(args, "dp_size", 1) > 1) or \
+                get(args, "attn_dp_size", 1) > 1
+        else:
+            attn_dp = how == "dp_attention_flag" and bool(args.get("enable_dp_attention"))
+        if args.get("enable_two_batch_overlap") and get(args, "moe_a2a_backend", "none") == "none" and not attn_dp:
             raise Refused("TWO_BATCH_OVERLAP", "--enable-two-batch-overlap without an EP all-to-all backend "
-                          "(--moe-a2a-backend none) requires attention DP.", "enable_two_batch_overlap")
+                          "(--moe-a2a-backend none) %s in SGLang %s." % (
+                              "is refused" if how == "refused" else "requires attention DP", rules["version"]),
+                          "enable_two_batch_overlap")
     elif args.get("sampling_backend") == "intel_xpu" and device != "xpu":
         raise Refused("SAMPLING_BACKEND_DEVICE", "--sampling-backend intel_xpu requires --device xpu, got --device %s."
                       % device, "sampling_backend")
