@@ -219,6 +219,30 @@ HOOK_CHECK_CASE = {
     "watermark-pp-spec": dict(_NO_SPEC, algorithm="EAGLE", draft="b16", env={"SGLANG_ENABLE_PP_SPEC": "1"}),
     "watermark-rejection": {"algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4},
 }
+# NGRAM (_handle_ngram) and the EAGLE family's STANDALONE / block verification (speculative_hook.py)
+HOOK_CHECK_EXTRA.update({
+    "ngram": [], "ngram-cpu": ["--device", "cpu"], "ngram-page16": ["--page-size", "16"],
+    "ngram-page16-flashinfer": ["--page-size", "16", "--attention-backend", "flashinfer"],
+    "ngram-bfs3": ["--speculative-ngram-max-bfs-breadth", "3", "--speculative-num-draft-tokens", "8"],
+    "ngram-sam-default": ["--speculative-ngram-external-corpus-path", "/nonexistent/corpus"],
+    "ngram-sam-max-tokens-0": ["--speculative-ngram-external-corpus-path", "/nonexistent/corpus",
+                               "--speculative-ngram-external-sam-budget", "4",
+                               "--speculative-ngram-external-corpus-max-tokens", "0"],
+    "ngram-sam-over": ["--speculative-ngram-external-corpus-path", "/nonexistent/corpus",
+                       "--speculative-ngram-external-sam-budget", "20"],
+    "ngram-sam-ok": ["--speculative-ngram-external-corpus-path", "/nonexistent/corpus",
+                     "--speculative-ngram-external-sam-budget", "4"],
+    "ngram-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "ngram-block-verification": ["--speculative-use-block-verification"],
+    "standalone-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "block-verification-topk4": ["--speculative-use-block-verification"],
+})
+HOOK_CHECK_CASE.update({k: dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None)
+                        for k in HOOK_CHECK_EXTRA if k.startswith("ngram")})
+HOOK_CHECK_CASE["standalone-dp-attn"] = {"algorithm": "STANDALONE", "draft": "b16", "num_steps": None,
+                                         "eagle_topk": None, "num_draft_tokens": None}
+HOOK_CHECK_CASE["block-verification-topk4"] = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 4,
+                                               "num_draft_tokens": 8}
 HOOK_CHECK_CASE.update({k: dict(_NO_SPEC, algorithm="UNO", window=None, sink=None)
                         for k in HOOK_CHECK_EXTRA if k.startswith("uno-")})
 HOOK_CHECK_CASE["uno-draft"] = dict(HOOK_CHECK_CASE["uno-draft"], draft="b16")

@@ -105,6 +105,11 @@ TABLE = (
     ("SAMPLING_BACKEND_DEVICE", r"^--sampling-backend intel_xpu requires --device xpu", None),
     ("WATERMARK_DEVICE", r"^--enable-watermark requires --device cuda", None),
     ("UNO_ARGS", r"^UNO ", None),
+    ("NGRAM_ARGS", r"^(Ngram speculative decoding only supports|--speculative-ngram-external-(sam-budget|corpus-max-tokens) "
+                   r"must be positive|speculative_ngram_external_sam_budget must be less than|Currently ngram "
+                   r"speculative decoding does not support dp attention)", None),
+    ("NGRAM_PAGE_TREE", r"^speculative_eagle_topk\(\d+\) > 1 with page_size\(\d+\) > 1 is unstable", None),
+    ("STANDALONE_DP_ATTENTION", r"^Currently standalone speculative decoding does not support dp attention", None),
     ("WATERMARK_CONFLICT", r"^--enable-watermark (is incompatible with|is not supported with)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]

@@ -128,6 +128,8 @@ _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         "uno_attn_dp_resolved": True,  # speculative_hook.py _handle_uno: attn_dp_enabled_of(cfg)
         "tbo_none_a2a": "attn_dp",  # validation_hook.py check_two_batch_overlap: attn_dp_enabled_of(cfg)
+        "ngram_rules": {"devices": ("cuda", "cpu"), "attn_dp": "flag"},  # speculative_hook.py _handle_ngram
+        "block_verification_enables_rejection": True,  # handle_speculative_decoding declares it
         "parser": "0.5.22",
         "parser_derived": None,
         "verified": True,  # its differential run passes (204 cases, 2026-12-01)
@@ -290,6 +292,11 @@ _CHANGES = {
         "tbo_none_a2a": "refused",
         # rules_speculative: UNO refuses attention DP as resolved (else, 0.5.20-0.5.21, the --enable-dp-attention flag)
         "uno_attn_dp_resolved": False,
+        # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes,
+        # "attn_dp": "flag" (--enable-dp-attention) or "resolved" (attention DP as resolved)}
+        "ngram_rules": None,
+        # --speculative-use-block-verification turns --speculative-use-rejection-sampling on for EAGLE / EAGLE3
+        "block_verification_enables_rejection": False,
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,
@@ -323,6 +330,7 @@ _CHANGES = {
     "0.5.23": {
         "verified": True,
         "parser": "0.5.23",
+        "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "attn_dp": "resolved"},  # _handle_ngram: xpu, attn_dp_enabled_of
         "parser_derived": None,
         "deprecated": {"--enable-dp-attention": "--attn-dp-size",
                        "--disable-cuda-graph": "--cuda-graph-backend-decode=disabled"},

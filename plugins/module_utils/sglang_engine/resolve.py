@@ -147,6 +147,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         _resolve_eagle(args, rules, r, target_cfg, result, prefill)
     elif algo == "UNO":  # the dispatcher's UNO branch (rules_speculative)
         S.resolve_uno(args, rules, r, result, prefill, decode)
+    elif algo == "NGRAM" and rules["ngram_rules"]:
+        S.resolve_ngram(args, rules, r, result)
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
@@ -501,6 +503,10 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
 
 
 def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
+    if r["speculative_algorithm"] == "STANDALONE" and args.get("enable_dp_attention") and r["dp_size"] > 1:
+        # the EAGLE-family hook's first check (every release 0.5.11-0.5.23)
+        raise Refused("STANDALONE_DP_ATTENTION", "Currently standalone speculative decoding does not support dp "
+                      "attention: drop --enable-dp-attention.", "enable_dp_attention")
     if args.get("max_running_requests") is None:
         r["max_running_requests"] = 48
         result.warn("SGLANG_DEFAULT", "max_running_requests is not set: SGLang resets it to 48 for speculative decoding.")
@@ -546,7 +552,10 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
     if topk is not None and topk > 1 and "trtllm_mha" in (prefill, r.get("attention_backend")):
         raise Refused("EAGLE_TRTLLM_TOPK", "trtllm_mha backend only supports topk = 1 for speculative decoding.",
                       "speculative_eagle_topk")
-    if args.get("speculative_use_rejection_sampling"):
+    if args.get("speculative_use_rejection_sampling") or (
+            rules["block_verification_enables_rejection"] and args.get("speculative_use_block_verification")
+            and r["speculative_algorithm"] in ("EAGLE", "EAGLE3")):
+        # block verification turns rejection sampling on for EAGLE / EAGLE3 (0.5.22 on, handle_speculative_decoding)
         # the EAGLE-family hook, right after the trtllm_mha check (srt/arg_groups/speculative_hook.py, every
         # release with the flag); outside this hook (DFLASH) the flag is not checked at argument time
         if r["speculative_algorithm"] not in ("EAGLE", "EAGLE3"):

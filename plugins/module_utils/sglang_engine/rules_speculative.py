@@ -102,3 +102,55 @@ def resolve_uno(args, rules, r, result, prefill, decode):
     elif (prefill, decode) != ("fa3", "fa3"):
         raise _uno("UNO requires FA3 for both prefill and decode attention; got prefill=%r, decode=%r."
                    % (prefill, decode), "attention_backend")
+
+
+def resolve_ngram(args, rules, r, result):
+    """_handle_ngram in its order (releases with the ngram_rules trait; elsewhere NGRAM passes through unmodelled):
+    the device, the defaults (max_running_requests 48, topk = --speculative-ngram-max-bfs-breadth, 12 draft tokens,
+    num_steps = draft tokens // topk), the external SAM corpus budgets, topk > 1 with paged KV off flashinfer, and
+    attention DP."""
+    how = rules["ngram_rules"]
+    device = str(r.get("device") or "cuda")
+    if device not in how["devices"]:
+        raise Refused("NGRAM_ARGS", "Ngram speculative decoding only supports %s devices, got --device %s." % (
+            ", ".join(how["devices"]), device), "device")
+    if args.get("max_running_requests") is None:
+        r["max_running_requests"] = 48
+        result.warn("SGLANG_DEFAULT", "max_running_requests is not set: SGLang resets it to 48 for speculative decoding.")
+    if args.get("enable_mixed_chunk"):
+        r["enable_mixed_chunk"] = False
+        result.warn("SGLANG_OVERRIDE", "SGLang disables mixed chunked prefill with NGRAM.")
+    topk = get(args, "speculative_ngram_max_bfs_breadth", 10)
+    if args.get("speculative_eagle_topk") not in (None, topk):
+        result.warn("SGLANG_OVERRIDE", "NGRAM sets speculative_eagle_topk to --speculative-ngram-max-bfs-breadth (%s)."
+                    % topk)
+    ndt = get(args, "speculative_num_draft_tokens", 12)
+    steps = args.get("speculative_num_steps")
+    if steps is None:
+        steps = ndt // topk if topk else None
+    r["speculative_eagle_topk"], r["speculative_num_draft_tokens"], r["speculative_num_steps"] = topk, ndt, steps
+    if args.get("speculative_ngram_external_corpus_path") is not None:
+        budget = get(args, "speculative_ngram_external_sam_budget", 0)
+        if budget <= 0:
+            raise Refused("NGRAM_ARGS", "--speculative-ngram-external-sam-budget must be positive when "
+                          "--speculative-ngram-external-corpus-path is set.", "speculative_ngram_external_sam_budget")
+        if get(args, "speculative_ngram_external_corpus_max_tokens", 10000000) <= 0:
+            raise Refused("NGRAM_ARGS", "--speculative-ngram-external-corpus-max-tokens must be positive when "
+                          "--speculative-ngram-external-corpus-path is set.",
+                          "speculative_ngram_external_corpus_max_tokens")
+        if budget > ndt - 1:
+            raise Refused("NGRAM_ARGS", "--speculative-ngram-external-sam-budget (%s) must be <= "
+                          "speculative_num_draft_tokens - 1 (%s)." % (budget, ndt - 1),
+                          "speculative_ngram_external_sam_budget")
+    backend = r.get("attention_backend")
+    if topk > 1 and r.get("page_size", 1) > 1 and backend is not None and backend != "flashinfer":
+        raise Refused("NGRAM_PAGE_TREE", "NGRAM with speculative_eagle_topk %s (--speculative-ngram-max-bfs-breadth) > 1 "
+                      "and page_size %s > 1 is only supported on the flashinfer backend, got %s." % (
+                          topk, r["page_size"], backend), "page_size")
+    if how["attn_dp"] == "resolved":
+        attn_dp = (bool(args.get("enable_dp_attention")) and r["dp_size"] > 1) or get(args, "attn_dp_size", 1) > 1
+    else:
+        attn_dp = bool(args.get("enable_dp_attention"))
+    if attn_dp:
+        raise Refused("NGRAM_ARGS", "Currently ngram speculative decoding does not support dp attention.",
+                      "enable_dp_attention")
