@@ -659,9 +659,16 @@ def test_code_for_sglang_message_maps_every_resolution_code():
     assert S.code_for_sglang_message("something new") == "SGLANG_REJECTED"
 
 
-def test_ngram_is_passed_through_with_a_note():
-    r = check(base_spec(speculative={"algorithm": "NGRAM"}), draft=None)
+def test_ngram_is_passed_through_with_a_note_where_its_hook_is_not_modelled():
+    r = check(base_spec("0.5.17", speculative={"algorithm": "NGRAM"}), draft=None)
     assert "ALGORITHM_NOT_MODELLED" in [w["code"] for w in r.warnings]
+
+
+def test_ngram_settings_resolve_where_its_hook_is_modelled():
+    r = check(base_spec(speculative={"algorithm": "NGRAM"}), draft=None)
+    assert "ALGORITHM_NOT_MODELLED" not in [w["code"] for w in r.warnings]
+    assert (r.resolved["speculative_eagle_topk"], r.resolved["speculative_num_draft_tokens"],
+            r.resolved["speculative_num_steps"]) == (10, 12, 1)
 
 
 def test_block_size_unknown_without_drafter_config():
