@@ -128,7 +128,7 @@ _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         "uno_attn_dp_resolved": True,  # speculative_hook.py _handle_uno: attn_dp_enabled_of(cfg)
         "tbo_none_a2a": "attn_dp",  # validation_hook.py check_two_batch_overlap: attn_dp_enabled_of(cfg)
-        "ngram_rules": {"devices": ("cuda", "cpu"), "attn_dp": "flag"},  # speculative_hook.py _handle_ngram
+        "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True, "attn_dp": "resolved"},  # attn_dp_enabled_of
         "block_verification_enables_rejection": True,  # handle_speculative_decoding declares it
         "parser": "0.5.22",
         "parser_derived": None,
@@ -140,6 +140,7 @@ _CHANGES = {
         "dp_spec_prefill_env_check": ("EAGLE", "EAGLE3", "DSPARK"),
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
+        "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True, "attn_dp": "flag"},  # _handle_ngram: XPU too
         "parser": "0.5.21",
         # metrics_collector.py: the PD decode host-receive queue gauge appears
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_bootstrap_queue_reqs",
@@ -207,6 +208,7 @@ _CHANGES = {
         "draft_archs": ("DFlashDraftModel", "DFlashLagunaForCausalLM"),  # srt/models/ registers the Laguna drafter
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
+        "ngram_rules": {"devices": "cuda", "steps": True, "attn_dp": "flag"},  # _handle_ngram sets num_steps
         "parser": "0.5.14",
         "parser_derived": None,
         "verified": True,
@@ -292,9 +294,10 @@ _CHANGES = {
         "tbo_none_a2a": "refused",
         # rules_speculative: UNO refuses attention DP as resolved (else, 0.5.20-0.5.21, the --enable-dp-attention flag)
         "uno_attn_dp_resolved": False,
-        # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes,
-        # "attn_dp": "flag" (--enable-dp-attention) or "resolved" (attention DP as resolved)}
-        "ngram_rules": None,
+        # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes
+        # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk, "attn_dp": "flag"
+        # (--enable-dp-attention) or "resolved" (attention DP as resolved)}
+        "ngram_rules": {"devices": "cuda", "steps": False, "attn_dp": "flag"},  # server_args.py NGRAM branch
         # --speculative-use-block-verification turns --speculative-use-rejection-sampling on for EAGLE / EAGLE3
         "block_verification_enables_rejection": False,
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
@@ -314,6 +317,7 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.16": {
+        "ngram_rules": {"devices": ("cuda", "cpu"), "steps": True, "attn_dp": "flag"},  # _handle_ngram: CPU too
         "verified": True,  # its differential run on its captured table passes (203 cases, 2026-12-01)
         "parser": "0.5.16",
         "parser_derived": None,
@@ -330,7 +334,6 @@ _CHANGES = {
     "0.5.23": {
         "verified": True,
         "parser": "0.5.23",
-        "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "attn_dp": "resolved"},  # _handle_ngram: xpu, attn_dp_enabled_of
         "parser_derived": None,
         "deprecated": {"--enable-dp-attention": "--attn-dp-size",
                        "--disable-cuda-graph": "--cuda-graph-backend-decode=disabled"},

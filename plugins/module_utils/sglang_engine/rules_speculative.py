@@ -111,9 +111,10 @@ def resolve_ngram(args, rules, r, result):
     attention DP."""
     how = rules["ngram_rules"]
     device = str(r.get("device") or "cuda")
-    if device not in how["devices"]:
-        raise Refused("NGRAM_ARGS", "Ngram speculative decoding only supports %s devices, got --device %s." % (
-            ", ".join(how["devices"]), device), "device")
+    devices = how["devices"]
+    if not (device.startswith("cuda") if devices == "cuda" else device in devices):
+        raise Refused("NGRAM_ARGS", "Ngram speculative decoding only supports %s devices in SGLang %s, got --device %s."
+                      % ("CUDA" if devices == "cuda" else ", ".join(devices), rules["version"], device), "device")
     if args.get("max_running_requests") is None:
         r["max_running_requests"] = 48
         result.warn("SGLANG_DEFAULT", "max_running_requests is not set: SGLang resets it to 48 for speculative decoding.")
@@ -126,7 +127,7 @@ def resolve_ngram(args, rules, r, result):
                     % topk)
     ndt = get(args, "speculative_num_draft_tokens", 12)
     steps = args.get("speculative_num_steps")
-    if steps is None:
+    if steps is None and how["steps"]:
         steps = ndt // topk if topk else None
     r["speculative_eagle_topk"], r["speculative_num_draft_tokens"], r["speculative_num_steps"] = topk, ndt, steps
     if args.get("speculative_ngram_external_corpus_path") is not None:
