@@ -237,6 +237,21 @@ HOOK_CHECK_EXTRA.update({
     "standalone-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
     "block-verification-topk4": ["--speculative-use-block-verification"],
 })
+# serving_hook.py (sglang_engine/rules_serving.py)
+HOOK_CHECK_EXTRA.update({
+    "reuseport-1-worker": ["--enable-http-worker-reuseport"],
+    "reuseport-ok": ["--enable-http-worker-reuseport", "--tokenizer-worker-num", "2"],
+    "asr-buffer-0": ["--asr-max-buffer-seconds", "0"], "asr-sessions-0": ["--asr-max-concurrent-sessions", "0"],
+    "grpc-timeout-0": ["--grpc-response-timeout-secs", "0"], "grpc-port-0": ["--grpc-port", "0"],
+    "grpc-port-70000": ["--grpc-port", "70000"], "grpc-port-ok": ["--grpc-port", "50051"],
+    "sidecar-args-alone": ["--sidecar-args", '["a"]'], "sidecar-empty": ["--sidecar", " "],
+    "sidecar-no-port": ["--sidecar", "/bin/true"], "sidecar-ok": ["--sidecar", "/bin/true", "--grpc-port", "50051"],
+    "grpc-ray": ["--grpc-port", "50051", "--use-ray"],
+    "grpc-workers-2": ["--grpc-port", "50051", "--tokenizer-worker-num", "2"],
+    "grpc-api-key": ["--grpc-port", "50051", "--api-key", "k"],
+    "tokenizer-batching-both": ["--enable-tokenizer-batch-encode", "--enable-dynamic-batch-tokenizer"],
+    "tokenizer-batch-encode": ["--enable-tokenizer-batch-encode"],
+})
 HOOK_CHECK_CASE.update({k: dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None)
                         for k in HOOK_CHECK_EXTRA if k.startswith("ngram")})
 HOOK_CHECK_CASE["standalone-dp-attn"] = {"algorithm": "STANDALONE", "draft": "b16", "num_steps": None,

@@ -105,6 +105,14 @@ TABLE = (
     ("SAMPLING_BACKEND_DEVICE", r"^--sampling-backend intel_xpu requires --device xpu", None),
     ("WATERMARK_DEVICE", r"^--enable-watermark requires --device cuda", None),
     ("UNO_ARGS", r"^UNO ", None),
+    ("HTTP_WORKER_REUSEPORT", r"^--enable-http-worker-reuseport requires", None),
+    ("HTTP2_LIMITS", r"^--http2-(max-concurrent-streams|initial-connection-window-size) must be between", None),
+    ("ASR_LIMITS", r"^--asr-max-(buffer-seconds|concurrent-sessions) must be positive", None),
+    ("GRPC_ARGS", r"^(--grpc-response-timeout-secs must be positive|--grpc-port / SGLANG_GRPC_PORT \(-?\d+\) must be "
+                  r"between|--grpc-port is not supported with|Native gRPC does not yet support|--grpc-port is "
+                  r"incompatible with --api-key)", None),
+    ("GRPC_SIDECAR", r"^--sidecar(-args requires --sidecar| must not be empty| requires)", None),
+    ("TOKENIZER_BATCHING", r"^Cannot enable both --enable-tokenizer-batch-encode and --enable-dynamic-batch", None),
     ("NGRAM_ARGS", r"^(Ngram speculative decoding only supports|--speculative-ngram-external-(sam-budget|corpus-max-tokens) "
                    r"must be positive|speculative_ngram_external_sam_budget must be less than|Currently ngram "
                    r"speculative decoding does not support dp attention)", None),

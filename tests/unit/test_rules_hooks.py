@@ -79,3 +79,22 @@ def test_release_traits_of_the_hook_rules():
     assert code("0.5.22", "--speculative-algorithm", "EAGLE3", "--speculative-draft-model-path", "/d",
                 "--speculative-num-steps", "3", "--speculative-eagle-topk", "4", "--speculative-num-draft-tokens", "8",
                 "--speculative-use-block-verification") == "REJECTION_SAMPLING_TOPK"
+
+
+@pytest.mark.parametrize("argv,want", [
+    (["--enable-http-worker-reuseport"], "HTTP_WORKER_REUSEPORT"),
+    (["--asr-max-buffer-seconds", "0"], "ASR_LIMITS"),
+    (["--grpc-response-timeout-secs", "0"], "GRPC_ARGS"),
+    (["--grpc-port", "70000"], "GRPC_ARGS"),
+    (["--sidecar-args", '["a"]'], "GRPC_SIDECAR"),
+    (["--sidecar", "/bin/true"], "GRPC_SIDECAR"),
+    (["--grpc-port", "50051", "--api-key", "k"], "GRPC_ARGS"),
+    (["--enable-tokenizer-batch-encode", "--enable-dynamic-batch-tokenizer"], "TOKENIZER_BATCHING"),
+])
+def test_each_serving_rule_refuses_on_0_5_23(argv, want):
+    assert code("0.5.23", *argv) == want
+
+
+def test_serving_rules_accept_their_neighbours():
+    assert code("0.5.23", "--enable-http-worker-reuseport", "--tokenizer-worker-num", "2") is None
+    assert code("0.5.23", "--sidecar", "/bin/true", "--grpc-port", "50051") is None

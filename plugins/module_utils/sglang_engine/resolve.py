@@ -8,6 +8,7 @@ from __future__ import annotations
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
     LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, gate, get, is_int, truthy_env)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_serving as SV
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_speculative as S
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_validation as V
 
@@ -35,6 +36,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         args = dict(args, speculative_algorithm=None)
     if not _check_ssl.keys.isdisjoint(args):
         _check_ssl(args)  # before the model config is read (every release validates SSL early)
+    if not SV.check_serving.keys.isdisjoint(args):
+        SV.check_serving(args)  # the rest of the SSL hook, the ASR hook, handle_deprecated_args' gRPC checks
     if rules["context_check_at_resolution"] and target_cfg is not None:
         # the model config is read before the other hooks: a context longer than the target's is refused here
         tgt_max = text_cfg(target_cfg).get("max_position_embeddings")
@@ -152,6 +155,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
+    if not SV.check_tokenizer_batching.keys.isdisjoint(args):
+        SV.check_tokenizer_batching(args)
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     _check_node_split(args, r)
