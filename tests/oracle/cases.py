@@ -251,11 +251,6 @@ HOOK_CHECK_EXTRA.update({
     "grpc-api-key": ["--grpc-port", "50051", "--api-key", "k"],
     "tokenizer-batching-both": ["--enable-tokenizer-batch-encode", "--enable-dynamic-batch-tokenizer"],
     "tokenizer-batch-encode": ["--enable-tokenizer-batch-encode"],
-    # lora_hook.py check_lora_server_args: the chunk size (every release)
-    "lora-chunk-24": ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all", "--max-lora-chunk-size",
-                      "24"],
-    "lora-chunk-32": ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all", "--max-lora-chunk-size",
-                      "32"],
 })
 HOOK_CHECK_CASE.update({k: dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None)
                         for k in HOOK_CHECK_EXTRA if k.startswith("ngram")})

@@ -105,7 +105,6 @@ TABLE = (
     ("SAMPLING_BACKEND_DEVICE", r"^--sampling-backend intel_xpu requires --device xpu", None),
     ("WATERMARK_DEVICE", r"^--enable-watermark requires --device cuda", None),
     ("UNO_ARGS", r"^UNO ", None),
-    ("LORA_CHUNK_SIZE", r"^--max-lora-chunk-size must be a power of 2 between 16 and 128", None),
     ("HTTP_WORKER_REUSEPORT", r"^--enable-http-worker-reuseport requires", None),
     ("HTTP2_LIMITS", r"^--http2-(max-concurrent-streams|initial-connection-window-size) must be between", None),
     ("ASR_LIMITS", r"^--asr-max-(buffer-seconds|concurrent-sessions) must be positive", None),

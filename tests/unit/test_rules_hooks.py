@@ -98,10 +98,3 @@ def test_each_serving_rule_refuses_on_0_5_23(argv, want):
 def test_serving_rules_accept_their_neighbours():
     assert code("0.5.23", "--enable-http-worker-reuseport", "--tokenizer-worker-num", "2") is None
     assert code("0.5.23", "--sidecar", "/bin/true", "--grpc-port", "50051") is None
-
-
-def test_lora_chunk_size_is_a_power_of_two_between_16_and_128():
-    lora = ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all", "--max-lora-chunk-size"]
-    assert code("0.5.11", *(lora + ["24"])) == "LORA_CHUNK_SIZE"
-    assert code("0.5.23", *(lora + ["256"])) == "LORA_CHUNK_SIZE"
-    assert code("0.5.23", *(lora + ["32"])) is None

@@ -346,10 +346,6 @@ def _check_lora(args, r, rules, algo):
     if loaded is not None and (loaded < per_batch or len(paths) > loaded):
         raise Refused("LORA_MAX_LOADED", "--max-loaded-loras %s must be >= --max-loras-per-batch %s and >= the number "
                       "of --lora-paths (%s)." % (loaded, per_batch, len(paths)), "max_loaded_loras")
-    chunk = args.get("max_lora_chunk_size")
-    if chunk is not None and not (16 <= chunk <= 128 and chunk & (chunk - 1) == 0):  # every release
-        raise Refused("LORA_CHUNK_SIZE", "--max-lora-chunk-size must be a power of 2 between 16 and 128, got %s."
-                      % chunk, "max_lora_chunk_size")
     if get(args, "lora_drain_wait_threshold", 0.0) < 0:  # flag (and check) from 0.5.12
         raise Refused("LORA_DRAIN_THRESHOLD", "--lora-drain-wait-threshold must be non-negative, got %s."
                       % args["lora_drain_wait_threshold"], "lora_drain_wait_threshold")
