@@ -251,6 +251,10 @@ HOOK_CHECK_EXTRA.update({
     "grpc-api-key": ["--grpc-port", "50051", "--api-key", "k"],
     "tokenizer-batching-both": ["--enable-tokenizer-batch-encode", "--enable-dynamic-batch-tokenizer"],
     "tokenizer-batch-encode": ["--enable-tokenizer-batch-encode"],
+    # check_server_args' PD-Multiplexing checks
+    "pdmux": ["--enable-pdmux"], "pdmux-no-chunk": ["--enable-pdmux", "--chunked-prefill-size", "-1"],
+    "pdmux-no-chunk-pd": ["--enable-pdmux", "--chunked-prefill-size", "-1", "--disaggregation-mode", "prefill"],
+    "pdmux-ok": ["--enable-pdmux", "--chunked-prefill-size", "-1", "--disable-overlap-schedule"],
 })
 HOOK_CHECK_CASE.update({k: dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None)
                         for k in HOOK_CHECK_EXTRA if k.startswith("ngram")})

@@ -105,6 +105,7 @@ TABLE = (
     ("SAMPLING_BACKEND_DEVICE", r"^--sampling-backend intel_xpu requires --device xpu", None),
     ("WATERMARK_DEVICE", r"^--enable-watermark requires --device cuda", None),
     ("UNO_ARGS", r"^UNO ", None),
+    ("PDMUX", r"^PD-Multiplexing is (only supported with pipeline parallelism disabled|not compatible with)", None),
     ("HTTP_WORKER_REUSEPORT", r"^--enable-http-worker-reuseport requires", None),
     ("HTTP2_LIMITS", r"^--http2-(max-concurrent-streams|initial-connection-window-size) must be between", None),
     ("ASR_LIMITS", r"^--asr-max-(buffer-seconds|concurrent-sessions) must be positive", None),

@@ -98,3 +98,9 @@ def test_each_serving_rule_refuses_on_0_5_23(argv, want):
 def test_serving_rules_accept_their_neighbours():
     assert code("0.5.23", "--enable-http-worker-reuseport", "--tokenizer-worker-num", "2") is None
     assert code("0.5.23", "--sidecar", "/bin/true", "--grpc-port", "50051") is None
+
+
+def test_pdmux_needs_no_chunked_prefill_no_pd_and_no_overlap():
+    assert code("0.5.23", "--enable-pdmux") == "PDMUX"
+    assert code("0.5.23", "--enable-pdmux", "--chunked-prefill-size", "-1") == "PDMUX"
+    assert code("0.5.23", "--enable-pdmux", "--chunked-prefill-size", "-1", "--disable-overlap-schedule") is None

@@ -257,6 +257,8 @@ def _check_server_args_values(args, r, rules, algo):
             chunk % r["page_size"]:
         raise Refused("CHUNKED_PREFILL_PAGE", "chunked_prefill_size must be divisible by page_size: --chunked-prefill-"
                       "size %s, page_size %s." % (chunk, r["page_size"]), "chunked_prefill_size")
+    if args.get("enable_pdmux"):
+        V.check_pdmux(args, r)
     for key, label in (("tokenizer_worker_num", "Tokenizer"), ("detokenizer_worker_num", "Detokenizer")):
         if get(args, key, 1) < 1:
             raise Refused("WORKER_NUM", "%s worker num must be >= 1, got --%s %s." % (

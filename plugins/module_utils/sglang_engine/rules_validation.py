@@ -73,6 +73,21 @@ def check_aux_hidden_state_capture(args):
     return True
 
 
+def check_pdmux(args, r):
+    """check_server_args' PD-Multiplexing checks, right after the chunked-prefill one (every release 0.5.11-0.5.23).
+    The caller runs it when --enable-pdmux is given. Unset, --chunked-prefill-size takes a positive default."""
+    if r["pp_size"] != 1:
+        raise Refused("PDMUX", "PD-Multiplexing is only supported with --pp-size 1.", "enable_pdmux")
+    if get(args, "chunked_prefill_size", 0) != -1:
+        raise Refused("PDMUX", "PD-Multiplexing is not compatible with chunked prefill: set --chunked-prefill-size -1.",
+                      "chunked_prefill_size")
+    if get(args, "disaggregation_mode", "null") != "null":
+        raise Refused("PDMUX", "PD-Multiplexing is not compatible with --disaggregation-mode.", "enable_pdmux")
+    if not r.get("disable_overlap_schedule"):
+        raise Refused("PDMUX", "PD-Multiplexing is not compatible with the overlap schedule: add "
+                      "--disable-overlap-schedule.", "disable_overlap_schedule")
+
+
 @gate("disable_cuda_graph_padding", "enable_torch_compile")
 def check_cuda_graph_padding(args, rules):
     """check_server_args, right after the micro-batch size check, before the pipeline-parallel ones (0.5.12 on:
