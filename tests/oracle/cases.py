@@ -133,6 +133,139 @@ SSL_EXTRA = {
     "refresh-only": ["--enable-ssl-refresh"],
 }
 
+# flag-only checks of validation_hook.py (sglang_engine/rules_validation.py) and speculative_hook.py (UNO: rules_speculative.py): a refused value and, where the check has
+# one, an accepted one next to it. HOOK_CHECK_CASE: what an entry changes in the case besides its flags (the aux
+# hidden-state capture names its convention by the algorithm and takes no draft; an env the check reads)
+HOOK_CHECK_EXTRA = {
+    "pd-interval-neg": ["--prefill-decode-interval", "-1"], "pd-interval-0": ["--prefill-decode-interval", "0"],
+    "pd-interval-min-bs-neg": ["--prefill-decode-interval-min-bs", "-1"],
+    "response-store-pd": ["--enable-response-store", "--disaggregation-mode", "decode"],
+    "response-store": ["--enable-response-store"],
+    "sampling-mask-0": ["--sampling-mask-max-tokens", "0"], "sampling-mask-8": ["--sampling-mask-max-tokens", "8"],
+    "aux-layer-ids-alone": ["--return-aux-hidden-state-layer-ids", "1"],
+    "aux-no-algorithm": ["--enable-return-aux-hidden-states"],
+    "aux-with-draft": ["--enable-return-aux-hidden-states"],
+    "aux-pp2": ["--enable-return-aux-hidden-states", "--pp-size", "2"],
+    "aux-dflash-no-ids": ["--enable-return-aux-hidden-states"],
+    "aux-dflash-ok": ["--enable-return-aux-hidden-states", "--return-aux-hidden-state-layer-ids", "1", "3"],
+    "aux-ids-neg": ["--enable-return-aux-hidden-states", "--return-aux-hidden-state-layer-ids", "1", "-1"],
+    "aux-ids-dup": ["--enable-return-aux-hidden-states", "--return-aux-hidden-state-layer-ids", "2", "2"],
+    "aux-eagle3-ok": ["--enable-return-aux-hidden-states"],
+    "cuda-graph-padding-compile": ["--disable-cuda-graph-padding", "--enable-torch-compile"],
+    "cuda-graph-padding": ["--disable-cuda-graph-padding"],
+    "pp2-min-free-slots": ["--pp-size", "2", "--min-free-slots-delay", "1"],
+    "model-impl-mindspore": ["--model-impl", "mindspore"],
+    "load-format-instanttensor": ["--load-format", "instanttensor"],
+    "custom-labels-no-header": ["--tokenizer-metrics-allowed-custom-labels", "team",
+                                "--tokenizer-metrics-custom-labels-header", ""],
+    "custom-labels": ["--tokenizer-metrics-allowed-custom-labels", "team"],
+    "two-batch-overlap": ["--enable-two-batch-overlap"],
+    "quant-comm-tp2": ["--tp-size", "2", "--enable-quant-communications"],
+    "sampling-intel-xpu": ["--sampling-backend", "intel_xpu"], "sampling-pytorch": ["--sampling-backend", "pytorch"],
+    "mm-io-workers-neg": ["--mm-io-worker-num", "-1"],
+    "chunked-page-16": ["--page-size", "16", "--chunked-prefill-size", "100"],
+    "watermark-cpu": ["--enable-watermark", "--device", "cpu"],
+    "watermark-logit-processor": ["--enable-watermark", "--enable-custom-logit-processor"],
+    "watermark-pd": ["--enable-watermark", "--disaggregation-mode", "prefill"],
+    "watermark-rejection": ["--enable-watermark", "--speculative-use-rejection-sampling"],
+    "watermark-rust-server": ["--enable-watermark"],
+    "watermark-pp-spec": ["--enable-watermark", "--pp-size", "2"],
+    # UNO (_handle_uno; the case is UNO without a draft, see HOOK_CHECK_CASE), in its order
+    "uno-cpu": ["--device", "cpu"], "uno-draft": [], "uno-no-lora": [],
+    "uno-deterministic": ["--uno-lora-path", "/nonexistent/uno", "--enable-deterministic-inference"],
+    "uno-strict-thinking": ["--uno-lora-path", "/nonexistent/uno", "--enable-strict-thinking"],
+    "uno-no-width": ["--uno-lora-path", "/nonexistent/uno"],
+    "uno-topk-0": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
+                   "--speculative-eagle-topk", "0"],
+    "uno-tree-no-steps": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
+                          "--speculative-eagle-topk", "2"],
+    "uno-tree-steps-0": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
+                         "--speculative-eagle-topk", "2", "--speculative-num-steps", "0"],
+    "uno-tree-q-lt-f": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "2",
+                        "--speculative-eagle-topk", "2", "--speculative-num-steps", "3"],
+    "uno-tree-q-200": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "200",
+                       "--speculative-eagle-topk", "2", "--speculative-num-steps", "3"],
+    "uno-tree-qk": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "100",
+                    "--speculative-eagle-topk", "32", "--speculative-num-steps", "3"],
+    "uno-tree-capacity": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "8",
+                          "--speculative-eagle-topk", "2", "--speculative-num-steps", "2"],
+    "uno-tree-parent-abi": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "8",
+                            "--speculative-eagle-topk", "2", "--speculative-num-steps", "3"],
+    "uno-tree-pdmux": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "6",
+                       "--speculative-eagle-topk", "2", "--speculative-num-steps", "3", "--enable-pdmux"],
+    "uno-tree-tbo": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "6",
+                     "--speculative-eagle-topk", "2", "--speculative-num-steps", "3", "--enable-two-batch-overlap"],
+    "uno-tree-threshold": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "6",
+                           "--speculative-eagle-topk", "2", "--speculative-num-steps", "3",
+                           "--speculative-accept-threshold-single", "0.5"],
+    "uno-tree-fa3": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "6",
+                     "--speculative-eagle-topk", "2", "--speculative-num-steps", "3", "--attention-backend", "fa3"],
+    "uno-tp2": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4", "--tp-size", "2"],
+    "uno-lora": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4", "--enable-lora",
+                 "--max-lora-rank", "8", "--lora-target-modules", "all"],
+    "uno-rejection": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
+                      "--speculative-use-rejection-sampling"],
+    "uno-triton": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4"],
+    "uno-fa3": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4", "--attention-backend",
+                "fa3", "--enable-mixed-chunk", "--speculative-num-steps", "3"],
+}
+_NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
+HOOK_CHECK_CASE = {
+    "aux-no-algorithm": _NO_SPEC, "aux-pp2": dict(_NO_SPEC, algorithm="EAGLE3"),
+    "aux-dflash-no-ids": dict(_NO_SPEC, algorithm="DFLASH"), "aux-dflash-ok": dict(_NO_SPEC, algorithm="dflash"),
+    "aux-ids-neg": dict(_NO_SPEC, algorithm="DFLASH"), "aux-ids-dup": dict(_NO_SPEC, algorithm="EAGLE3"),
+    "aux-eagle3-ok": dict(_NO_SPEC, algorithm="EAGLE3"), "aux-with-draft": {"algorithm": "EAGLE3"},
+    "pp2-min-free-slots": _NO_SPEC, "watermark-rust-server": {"env": {"SGLANG_RUST_SERVER": "1"}},
+    "watermark-pp-spec": dict(_NO_SPEC, algorithm="EAGLE", draft="b16", env={"SGLANG_ENABLE_PP_SPEC": "1"}),
+    "watermark-rejection": {"algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4},
+}
+# NGRAM (_handle_ngram) and the EAGLE family's STANDALONE / block verification (speculative_hook.py)
+HOOK_CHECK_EXTRA.update({
+    "ngram": [], "ngram-cpu": ["--device", "cpu"], "ngram-page16": ["--page-size", "16"],
+    "ngram-page16-flashinfer": ["--page-size", "16", "--attention-backend", "flashinfer"],
+    "ngram-bfs3": ["--speculative-ngram-max-bfs-breadth", "3", "--speculative-num-draft-tokens", "8"],
+    "ngram-sam-default": ["--speculative-ngram-external-corpus-path", "/nonexistent/corpus"],
+    "ngram-sam-max-tokens-0": ["--speculative-ngram-external-corpus-path", "/nonexistent/corpus",
+                               "--speculative-ngram-external-sam-budget", "4",
+                               "--speculative-ngram-external-corpus-max-tokens", "0"],
+    "ngram-sam-over": ["--speculative-ngram-external-corpus-path", "/nonexistent/corpus",
+                       "--speculative-ngram-external-sam-budget", "20"],
+    "ngram-sam-ok": ["--speculative-ngram-external-corpus-path", "/nonexistent/corpus",
+                     "--speculative-ngram-external-sam-budget", "4"],
+    "ngram-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "ngram-block-verification": ["--speculative-use-block-verification"],
+    "standalone-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "block-verification-topk4": ["--speculative-use-block-verification"],
+})
+# serving_hook.py (sglang_engine/rules_serving.py)
+HOOK_CHECK_EXTRA.update({
+    "reuseport-1-worker": ["--enable-http-worker-reuseport"],
+    "reuseport-ok": ["--enable-http-worker-reuseport", "--tokenizer-worker-num", "2"],
+    "asr-buffer-0": ["--asr-max-buffer-seconds", "0"], "asr-sessions-0": ["--asr-max-concurrent-sessions", "0"],
+    "grpc-timeout-0": ["--grpc-response-timeout-secs", "0"], "grpc-port-0": ["--grpc-port", "0"],
+    "grpc-port-70000": ["--grpc-port", "70000"], "grpc-port-ok": ["--grpc-port", "50051"],
+    "sidecar-args-alone": ["--sidecar-args", '["a"]'], "sidecar-empty": ["--sidecar", " "],
+    "sidecar-no-port": ["--sidecar", "/bin/true"], "sidecar-ok": ["--sidecar", "/bin/true", "--grpc-port", "50051"],
+    "grpc-ray": ["--grpc-port", "50051", "--use-ray"],
+    "grpc-workers-2": ["--grpc-port", "50051", "--tokenizer-worker-num", "2"],
+    "grpc-api-key": ["--grpc-port", "50051", "--api-key", "k"],
+    "tokenizer-batching-both": ["--enable-tokenizer-batch-encode", "--enable-dynamic-batch-tokenizer"],
+    "tokenizer-batch-encode": ["--enable-tokenizer-batch-encode"],
+    # check_server_args' PD-Multiplexing checks
+    "pdmux": ["--enable-pdmux"], "pdmux-no-chunk": ["--enable-pdmux", "--chunked-prefill-size", "-1"],
+    "pdmux-no-chunk-pd": ["--enable-pdmux", "--chunked-prefill-size", "-1", "--disaggregation-mode", "prefill"],
+    "pdmux-ok": ["--enable-pdmux", "--chunked-prefill-size", "-1", "--disable-overlap-schedule"],
+})
+HOOK_CHECK_CASE.update({k: dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None)
+                        for k in HOOK_CHECK_EXTRA if k.startswith("ngram")})
+HOOK_CHECK_CASE["standalone-dp-attn"] = {"algorithm": "STANDALONE", "draft": "b16", "num_steps": None,
+                                         "eagle_topk": None, "num_draft_tokens": None}
+HOOK_CHECK_CASE["block-verification-topk4"] = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 4,
+                                               "num_draft_tokens": 8}
+HOOK_CHECK_CASE.update({k: dict(_NO_SPEC, algorithm="UNO", window=None, sink=None)
+                        for k in HOOK_CHECK_EXTRA if k.startswith("uno-")})
+HOOK_CHECK_CASE["uno-draft"] = dict(HOOK_CHECK_CASE["uno-draft"], draft="b16")
+
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
 STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-bs", "mamba-scheduler", "garbage-int",
@@ -174,6 +307,7 @@ case_strategy = st.fixed_dictionaries({
     # asks for on every release (with 80/100 'none', 0.5.21 refused 80.0% of its 195 cases)
     "server_check": st.sampled_from(["none"] * 480 + sorted(CHECK_SERVER_ARGS_EXTRA)),
     "ssl": st.sampled_from(["none"] * 300 + sorted(SSL_EXTRA)),
+    "hook_check": st.sampled_from(["none"] * 400 + sorted(HOOK_CHECK_EXTRA)),
 })
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
@@ -205,6 +339,8 @@ def sweep_cases():
             for v in values:
                 if v != base[key]:
                     out.append(dict(base, **{key: v}))
+        for v in sorted(HOOK_CHECK_EXTRA):  # each on the base, with what the entry changes in the case
+            out.append(dict(base, hook_check=v, **HOOK_CHECK_CASE.get(v, {})))
     return out
 
 
@@ -285,6 +421,7 @@ def argv_for(case, dirs):
     argv.extend(EXTRA[case.get("extra") or "none"])
     argv.extend(CHECK_SERVER_ARGS_EXTRA.get(case.get("server_check") or "none", []))
     argv.extend(SSL_EXTRA.get(case.get("ssl") or "none", []))
+    argv.extend(HOOK_CHECK_EXTRA.get(case.get("hook_check") or "none", []))
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

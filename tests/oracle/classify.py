@@ -90,6 +90,36 @@ TABLE = (
     ("PD_DECODE_RADIX", r"^--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding", None),
     ("BLOCK_VERIFICATION_ALGORITHM", r"^--speculative-use-block-verification only supports EAGLE", None),
     ("BLOCK_VERIFICATION_DEVICE", r"^--speculative-use-block-verification only supports CUDA", None),
+    # validation_hook.py (rules_validation): early validations, aux hidden-state capture, check_server_args, watermark
+    ("PREFILL_DECODE_INTERVAL", r"^--prefill-decode-interval(-min-bs)? must be non-negative\.$", None),
+    ("RESPONSE_STORE_PD", r"^--enable-response-store is not supported with --disaggregation-mode", None),
+    ("SAMPLING_MASK_MAX_TOKENS", r"^--sampling-mask-max-tokens must be positive", None),
+    ("AUX_HIDDEN_STATES", r"^--(enable-)?return-aux-hidden-state", None),
+    ("CUDA_GRAPH_PADDING_TORCH_COMPILE", r"^--disable-cuda-graph-padding is incompatible with --enable-torch-compile",
+     None),
+    ("PP_MIN_FREE_SLOTS", r"^--min-free-slots-delay is not supported with pipeline parallelism", None),
+    ("MODEL_IMPL_MINDSPORE", r"^MindSpore model impl is only supported on Ascend npu", None),
+    ("LOAD_FORMAT_INSTANTTENSOR", r"^InstantTensor requires a CUDA-compatible device", None),
+    ("METRICS_CUSTOM_LABELS", r"^Please set --tokenizer-metrics-custom-labels-header when setting", None),
+    ("TWO_BATCH_OVERLAP", r"^When enabling two batch overlap(,| without an EP a2a backend)", None),
+    ("SAMPLING_BACKEND_DEVICE", r"^--sampling-backend intel_xpu requires --device xpu", None),
+    ("WATERMARK_DEVICE", r"^--enable-watermark requires --device cuda", None),
+    ("UNO_ARGS", r"^UNO ", None),
+    ("PDMUX", r"^PD-Multiplexing is (only supported with pipeline parallelism disabled|not compatible with)", None),
+    ("HTTP_WORKER_REUSEPORT", r"^--enable-http-worker-reuseport requires", None),
+    ("HTTP2_LIMITS", r"^--http2-(max-concurrent-streams|initial-connection-window-size) must be between", None),
+    ("ASR_LIMITS", r"^--asr-max-(buffer-seconds|concurrent-sessions) must be positive", None),
+    ("GRPC_ARGS", r"^(--grpc-response-timeout-secs must be positive|--grpc-port / SGLANG_GRPC_PORT \(-?\d+\) must be "
+                  r"between|--grpc-port is not supported with|Native gRPC does not yet support|--grpc-port is "
+                  r"incompatible with --api-key)", None),
+    ("GRPC_SIDECAR", r"^--sidecar(-args requires --sidecar| must not be empty| requires)", None),
+    ("TOKENIZER_BATCHING", r"^Cannot enable both --enable-tokenizer-batch-encode and --enable-dynamic-batch", None),
+    ("NGRAM_ARGS", r"^(Ngram speculative decoding only supports|--speculative-ngram-external-(sam-budget|corpus-max-tokens) "
+                   r"must be positive|speculative_ngram_external_sam_budget must be less than|Currently ngram "
+                   r"speculative decoding does not support dp attention)", None),
+    ("NGRAM_PAGE_TREE", r"^speculative_eagle_topk\(\d+\) > 1 with page_size\(\d+\) > 1 is unstable", None),
+    ("STANDALONE_DP_ATTENTION", r"^Currently standalone speculative decoding does not support dp attention", None),
+    ("WATERMARK_CONFLICT", r"^--enable-watermark (is incompatible with|is not supported with)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

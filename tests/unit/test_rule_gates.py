@@ -82,9 +82,16 @@ def reads(fn, seen=None):
                 out |= key_of(node.args[0])
             elif isinstance(f, ast.Name) and f.id == "get" and node.args and is_args(node.args[0]):
                 out |= key_of(node.args[1])
-            elif any(is_args(a) for a in node.args) and isinstance(f, ast.Name):
-                callee = getattr(mod, f.id, None)
-                if inspect.isfunction(callee) and callee.__module__ == mod.__name__:
+            elif any(is_args(a) for a in node.args):
+                # a helper handed `args`: of this module by name, or of another engine module (M.fn)
+                callee = None
+                if isinstance(f, ast.Name):
+                    callee = getattr(mod, f.id, None)
+                elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+                    other = getattr(mod, f.value.id, None)
+                    if inspect.ismodule(other) and other.__name__.startswith(sglang_engine.__name__):
+                        callee = getattr(other, f.attr, None)
+                if inspect.isfunction(callee) and callee.__module__.startswith(sglang_engine.__name__):
                     out |= reads(callee, seen)
         elif isinstance(node, ast.Subscript) and is_args(node.value):
             out |= key_of(node.slice)

@@ -659,9 +659,19 @@ def test_code_for_sglang_message_maps_every_resolution_code():
     assert S.code_for_sglang_message("something new") == "SGLANG_REJECTED"
 
 
-def test_ngram_is_passed_through_with_a_note():
+def test_ngram_before_0_5_14_leaves_num_steps_unset_and_takes_cuda_only():
+    r = check(base_spec("0.5.12", speculative={"algorithm": "NGRAM"}), draft=None)
+    assert (r.resolved["speculative_eagle_topk"], r.resolved["speculative_num_steps"]) == (10, None)
+    r = S.validate_argv(["--model-path", "/m", "--device", "cpu", "--speculative-algorithm", "NGRAM"], "0.5.12",
+                        read_paths=False)
+    assert r.sglang_verdict["code"] == "NGRAM_ARGS"
+
+
+def test_ngram_settings_resolve_where_its_hook_is_modelled():
     r = check(base_spec(speculative={"algorithm": "NGRAM"}), draft=None)
-    assert "ALGORITHM_NOT_MODELLED" in [w["code"] for w in r.warnings]
+    assert "ALGORITHM_NOT_MODELLED" not in [w["code"] for w in r.warnings]
+    assert (r.resolved["speculative_eagle_topk"], r.resolved["speculative_num_draft_tokens"],
+            r.resolved["speculative_num_steps"]) == (10, 12, 1)
 
 
 def test_block_size_unknown_without_drafter_config():

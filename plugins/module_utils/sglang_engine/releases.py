@@ -126,6 +126,10 @@ ORDER = (
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
+        "uno_attn_dp_resolved": True,  # speculative_hook.py _handle_uno: attn_dp_enabled_of(cfg)
+        "tbo_none_a2a": "attn_dp",  # validation_hook.py check_two_batch_overlap: attn_dp_enabled_of(cfg)
+        "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True, "attn_dp": "resolved"},  # attn_dp_enabled_of
+        "block_verification_enables_rejection": True,  # handle_speculative_decoding declares it
         "parser": "0.5.22",
         "parser_derived": None,
         "verified": True,  # its differential run passes (204 cases, 2026-12-01)
@@ -136,6 +140,7 @@ _CHANGES = {
         "dp_spec_prefill_env_check": ("EAGLE", "EAGLE3", "DSPARK"),
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
+        "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True, "attn_dp": "flag"},  # _handle_ngram: XPU too
         "parser": "0.5.21",
         # metrics_collector.py: the PD decode host-receive queue gauge appears
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_bootstrap_queue_reqs",
@@ -175,7 +180,8 @@ _CHANGES = {
         "dflash_mixed_chunk_off": False,
         "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
     },
-    "0.5.18": {  # parser captured; traits as 0.5.17's
+    "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
+        "pp_min_free_slots_check": True,  # check_pipeline_parallel_compat asserts --min-free-slots-delay unset
         "parser": "0.5.18",
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
@@ -192,6 +198,7 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
+        "tbo_none_a2a": "dp_attention_flag",  # server_args.py _check_two_batch_overlap: the non-EP DP TBO path
         "parser": "0.5.15",
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
@@ -201,6 +208,7 @@ _CHANGES = {
         "draft_archs": ("DFlashDraftModel", "DFlashLagunaForCausalLM"),  # srt/models/ registers the Laguna drafter
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
+        "ngram_rules": {"devices": "cuda", "steps": True, "attn_dp": "flag"},  # _handle_ngram sets num_steps
         "parser": "0.5.14",
         "parser_derived": None,
         "verified": True,
@@ -233,6 +241,7 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
+        "cuda_graph_padding_torch_compile_check": True,  # check_server_args (server_args.py)
         "parser": "0.5.12",
         # metrics_collector.py: the PD prefill queue gauge num_prefill_prealloc_queue_reqs is renamed
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_bootstrap_queue_reqs",)),
@@ -276,6 +285,21 @@ _CHANGES = {
         "check_base_gpu_id": True,
         "moe_dense_tp_size_any_tp": False,
         "lora_speculative_algorithms": (),
+        # rules_validation: check_server_args' --disable-cuda-graph-padding + --enable-torch-compile (0.5.12 on),
+        # --min-free-slots-delay with pp > 1 (0.5.18 on); tbo_none_a2a: --enable-two-batch-overlap with --moe-a2a-backend
+        # none is "refused" (0.5.11-0.5.14), allowed with the --enable-dp-attention flag ("dp_attention_flag", 0.5.15-
+        # 0.5.21) or with attention DP as resolved ("attn_dp", 0.5.22 on)
+        "cuda_graph_padding_torch_compile_check": False,
+        "pp_min_free_slots_check": False,
+        "tbo_none_a2a": "refused",
+        # rules_speculative: UNO refuses attention DP as resolved (else, 0.5.20-0.5.21, the --enable-dp-attention flag)
+        "uno_attn_dp_resolved": False,
+        # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes
+        # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk, "attn_dp": "flag"
+        # (--enable-dp-attention) or "resolved" (attention DP as resolved)}
+        "ngram_rules": {"devices": "cuda", "steps": False, "attn_dp": "flag"},  # server_args.py NGRAM branch
+        # --speculative-use-block-verification turns --speculative-use-rejection-sampling on for EAGLE / EAGLE3
+        "block_verification_enables_rejection": False,
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,
@@ -293,6 +317,7 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.16": {
+        "ngram_rules": {"devices": ("cuda", "cpu"), "steps": True, "attn_dp": "flag"},  # _handle_ngram: CPU too
         "verified": True,  # its differential run on its captured table passes (203 cases, 2026-12-01)
         "parser": "0.5.16",
         "parser_derived": None,

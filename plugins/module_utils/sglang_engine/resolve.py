@@ -8,6 +8,9 @@ from __future__ import annotations
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
     LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, gate, get, is_int, truthy_env)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_serving as SV
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_speculative as S
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_validation as V
 
 
 def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor):
@@ -24,8 +27,17 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     r["disable_overlap_schedule"] = bool(r["disable_overlap_schedule"])
     r["enable_mixed_chunk"] = bool(r["enable_mixed_chunk"])
     result.resolved = r
+    # the resolution pipeline's first validations, before the SSL pairing (0.5.19 on, where their flags exist)
+    if not V.check_early.keys.isdisjoint(args):
+        V.check_early(args)
+    if not V.check_aux_hidden_state_capture.keys.isdisjoint(args) and V.check_aux_hidden_state_capture(args):
+        # the algorithm only names the capture convention: SGLang resets it before any other hook reads it
+        r["speculative_algorithm"] = None
+        args = dict(args, speculative_algorithm=None)
     if not _check_ssl.keys.isdisjoint(args):
         _check_ssl(args)  # before the model config is read (every release validates SSL early)
+    if not SV.check_serving.keys.isdisjoint(args):
+        SV.check_serving(args)  # the rest of the SSL hook, the ASR hook, handle_deprecated_args' gRPC checks
     if rules["context_check_at_resolution"] and target_cfg is not None:
         # the model config is read before the other hooks: a context longer than the target's is refused here
         tgt_max = text_cfg(target_cfg).get("max_position_embeddings")
@@ -137,13 +149,21 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor)
     elif algo in ("EAGLE", "EAGLE3", "STANDALONE"):
         _resolve_eagle(args, rules, r, target_cfg, result, prefill)
+    elif algo == "UNO":  # the dispatcher's UNO branch (rules_speculative)
+        S.resolve_uno(args, rules, r, result, prefill, decode)
+    elif algo == "NGRAM" and rules["ngram_rules"]:
+        S.resolve_ngram(args, rules, r, result)
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
+    if not SV.check_tokenizer_batching.keys.isdisjoint(args):
+        SV.check_tokenizer_batching(args)
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if not _check_node_split.keys.isdisjoint(args):
         _check_node_split(args, r)
+    if not V.check_cuda_graph_padding.keys.isdisjoint(args):
+        V.check_cuda_graph_padding(args, rules)
     if rules["pp_speculation_refused"] and r["pp_size"] > 1 and algo is not None:
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism is not compatible with speculative decoding in SGLang %s "
                       "(--pp-size %s with %s)." % (version, r["pp_size"], algo), "pp_size")
@@ -161,6 +181,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             raise Refused("PP_SPEC_PREFILL_ONLY", "PP + speculative decoding (MTP) is only supported on prefill nodes "
                           "(disaggregation-mode=prefill), unless SGLANG_ENABLE_PP_SPEC=1; drop --pp-size or the "
                           "speculative algorithm.", "pp_size")
+    if r["pp_size"] > 1:
+        V.check_pp_min_free_slots(args, rules)
     # data-parallel replicas on more than one node: refused unless attention DP (every release; 0.5.22 on, where
     # --enable-dp-attention has become --attn-dp-size, with the message "multi-node data-parallel replicas")
     if r["dp_size"] > 1 and get(args, "nnodes", 1) != 1 and not args.get("enable_dp_attention"):
@@ -170,10 +192,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         raise Refused("BASE_GPU_ID", "base_gpu_id must be non-negative, got --base-gpu-id %s." % args["base_gpu_id"],
                       "base_gpu_id")
     _check_server_args_values(args, r, rules, algo)
-    allowed = rules["watermark_algorithms"]
-    if allowed is not None and args.get("enable_watermark") and algo is not None and algo not in allowed:
-        raise Refused("WATERMARK_ALGORITHM", "--enable-watermark supports speculative algorithms %s, got %r." % (
-            ", ".join(allowed), algo), "enable_watermark")
+    if not V.check_watermark.keys.isdisjoint(args):
+        V.check_watermark(args, env, r, rules, algo)
     return r
 
 
@@ -231,7 +251,7 @@ def _check_server_args_values(args, r, rules, algo):
     if not _check_lora.keys.isdisjoint(args):
         _check_lora(args, r, rules, algo)
     if not _check_values_after_lora.keys.isdisjoint(args):
-        _check_values_after_lora(args, r)
+        _check_values_after_lora(args, r, rules)
 
 
 @gate("gpu_id_step", "moe_dense_tp_size")
@@ -251,15 +271,19 @@ def _check_gpu_steps(args, r, rules):
 @gate("chunked_prefill_size", "tokenizer_worker_num", "detokenizer_worker_num", "mm_processor_worker_num",
       "mm_io_worker_num", "prompt_tokens_buckets", "generation_tokens_buckets", "enable_priority_scheduling",
       "schedule_policy", "retraction_policy", "schedule_conservativeness", "export_metrics_to_file",
-      "enable_quant_communications", "grpc_port", "gc_threshold", "kv_canary_sweep_interval",
-      context=("disaggregation_mode", "export_metrics_to_file_dir", "smg_grpc_mode", "grpc_mode", "port", "kv_canary"))
-def _check_values_after_lora(args, r):
+      "enable_quant_communications", "grpc_port", "gc_threshold", "kv_canary_sweep_interval", "enable_pdmux",
+      *V.check_misc.keys,  # the group it enters between its own checks
+      context=("disaggregation_mode", "export_metrics_to_file_dir", "smg_grpc_mode", "grpc_mode", "port", "kv_canary",
+               *V.check_misc.context))
+def _check_values_after_lora(args, r, rules):
     """check_server_args' value checks after the LoRA ones, in its order."""
     chunk = args.get("chunked_prefill_size")  # when not given SGLang derives one from the GPU memory (a multiple)
     if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
             chunk % r["page_size"]:
         raise Refused("CHUNKED_PREFILL_PAGE", "chunked_prefill_size must be divisible by page_size: --chunked-prefill-"
                       "size %s, page_size %s." % (chunk, r["page_size"]), "chunked_prefill_size")
+    if args.get("enable_pdmux"):
+        V.check_pdmux(args, r)
     for key, label in (("tokenizer_worker_num", "Tokenizer"), ("detokenizer_worker_num", "Detokenizer")):
         if get(args, key, 1) < 1:
             raise Refused("WORKER_NUM", "%s worker num must be >= 1, got --%s %s." % (
@@ -280,12 +304,17 @@ def _check_values_after_lora(args, r):
     if get(args, "schedule_conservativeness", 1.0) < 0:
         raise Refused("SCHEDULE_CONSERVATIVENESS", "schedule_conservativeness must be non-negative, got %s."
                       % args["schedule_conservativeness"], "schedule_conservativeness")
+    misc = not V.check_misc.keys.isdisjoint(args)
+    if misc:
+        V.check_misc(args, r, rules, "before_export")
     # the metrics exporter, communications quantization, the gRPC port, the GC thresholds and the KV canary,
     # in check_server_args' order after the scheduling checks (every release with the flag: --grpc-port from
     # 0.5.16, --kv-canary-sweep-interval from 0.5.13)
     if args.get("export_metrics_to_file") and args.get("export_metrics_to_file_dir") is None:
         raise Refused("EXPORT_METRICS_DIR", "--export-metrics-to-file-dir is required when --export-metrics-to-file "
                       "is enabled.", "export_metrics_to_file_dir")
+    if misc:
+        V.check_misc(args, r, rules, "after_export")
     if args.get("enable_quant_communications"):
         if r["tp_size"] == 1:
             raise Refused("QUANT_COMMUNICATIONS", "Communications quantization is only used with tp_size != 1: drop "
@@ -293,6 +322,8 @@ def _check_values_after_lora(args, r):
         if str(r["device"] or "cuda") != "npu":
             raise Refused("QUANT_COMMUNICATIONS", "Communications quantization is only supported for NPU device, got "
                           "--device %s." % (r["device"] or "cuda"), "enable_quant_communications")
+    if misc:
+        V.check_misc(args, r, rules, "after_quant")
     grpc = args.get("grpc_port")
     if grpc is not None and not (args.get("smg_grpc_mode") or args.get("grpc_mode")) and grpc == get(args, "port", 30000):
         raise Refused("GRPC_PORT", "--grpc-port (%s) must differ from --port (%s)." % (grpc, get(args, "port", 30000)),
@@ -507,6 +538,10 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
 
 
 def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
+    if r["speculative_algorithm"] == "STANDALONE" and args.get("enable_dp_attention") and r["dp_size"] > 1:
+        # the EAGLE-family hook's first check (every release 0.5.11-0.5.23)
+        raise Refused("STANDALONE_DP_ATTENTION", "Currently standalone speculative decoding does not support dp "
+                      "attention: drop --enable-dp-attention.", "enable_dp_attention")
     if args.get("max_running_requests") is None:
         r["max_running_requests"] = 48
         result.warn("SGLANG_DEFAULT", "max_running_requests is not set: SGLang resets it to 48 for speculative decoding.")
@@ -552,7 +587,10 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
     if topk is not None and topk > 1 and "trtllm_mha" in (prefill, r.get("attention_backend")):
         raise Refused("EAGLE_TRTLLM_TOPK", "trtllm_mha backend only supports topk = 1 for speculative decoding.",
                       "speculative_eagle_topk")
-    if args.get("speculative_use_rejection_sampling"):
+    if args.get("speculative_use_rejection_sampling") or (
+            rules["block_verification_enables_rejection"] and args.get("speculative_use_block_verification")
+            and r["speculative_algorithm"] in ("EAGLE", "EAGLE3")):
+        # block verification turns rejection sampling on for EAGLE / EAGLE3 (0.5.22 on, handle_speculative_decoding)
         # the EAGLE-family hook, right after the trtllm_mha check (srt/arg_groups/speculative_hook.py, every
         # release with the flag); outside this hook (DFLASH) the flag is not checked at argument time
         if r["speculative_algorithm"] not in ("EAGLE", "EAGLE3"):

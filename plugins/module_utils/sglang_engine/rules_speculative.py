@@ -1,0 +1,157 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy developers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Refusals and rewrites of SGLang's speculative hook (srt/arg_groups/speculative_hook.py) for algorithms
+beyond DFLASH and the EAGLE family that need flags only: UNO (_handle_uno, every release whose algorithm
+registry has UNO: 0.5.20 on). resolve.resolve() calls it where SGLang's dispatcher does, after the shared
+checks of handle_speculative_decoding. Per-release differences are traits (releases.py). stdlib only."""
+from __future__ import annotations
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, get
+
+
+def _uno(msg, field):
+    return Refused("UNO_ARGS", msg, field)
+
+
+def resolve_uno(args, rules, r, result, prefill, decode):
+    """_handle_uno in its order: the device, no draft, the LoRA path, sampling flags, the verify width Q
+    (--speculative-num-draft-tokens), the candidate top-k K (tree mode when K > 1: F = num_steps + 1 and the
+    tree's limits), the parallel layout, LoRA serving, rejection sampling, and FA3 for prefill and decode."""
+    device = str(r.get("device") or "cuda")
+    if not device.startswith("cuda"):
+        raise _uno("UNO only supports CUDA, got --device %s." % device, "device")
+    if args.get("speculative_draft_model_path") is not None:
+        raise _uno("UNO reuses the target model and does not accept --speculative-draft-model-path.",
+                   "speculative_draft_model_path")
+    if args.get("uno_lora_path") is None:
+        raise _uno("UNO requires --uno-lora-path.", "uno_lora_path")
+    if args.get("enable_deterministic_inference"):
+        raise _uno("UNO does not support --enable-deterministic-inference (its sampling path has no per-request "
+                   "seeds).", "enable_deterministic_inference")
+    if args.get("enable_strict_thinking"):
+        raise _uno("UNO does not support --enable-strict-thinking (it needs grammar decoding).",
+                   "enable_strict_thinking")
+    q = args.get("speculative_num_draft_tokens")
+    if q is None or q < 1:
+        raise _uno("UNO requires --speculative-num-draft-tokens, a positive verify width Q.",
+                   "speculative_num_draft_tokens")
+    k = get(args, "speculative_eagle_topk", 1)
+    if k < 1:
+        raise _uno("UNO requires --speculative-eagle-topk >= 1, got %s." % k, "speculative_eagle_topk")
+    steps = args.get("speculative_num_steps")
+    if k > 1:
+        if steps is None:
+            raise _uno("UNO tree mode (--speculative-eagle-topk > 1) requires --speculative-num-steps (draft width "
+                       "F = num_steps + 1).", "speculative_num_steps")
+        if steps < 1:
+            raise _uno("UNO tree mode requires --speculative-num-steps to be positive, got %s." % steps,
+                       "speculative_num_steps")
+        width = steps + 1
+        if q < width:
+            raise _uno("UNO tree mode requires Q >= F; got Q=%s, F=%s." % (q, width), "speculative_num_draft_tokens")
+        if q > 128:
+            raise _uno("UNO tree mode supports at most Q=128 verify nodes, got Q=%s." % q, "speculative_num_draft_tokens")
+        if q * k > 2048:
+            raise _uno("UNO tree mode supports Q*K <= 2048; got %s*%s." % (q, k), "speculative_num_draft_tokens")
+        capacity, level = 1, 1
+        for _ in range(steps):
+            level *= k
+            capacity += level
+            if capacity >= q:
+                break
+        if q > capacity:
+            raise _uno("UNO tree mode cannot build Q=%s from F=%s, K=%s (capacity %s)." % (q, width, k, capacity),
+                       "speculative_num_draft_tokens")
+        if q - 1 > k * max(steps - 1, 0) + 1:
+            raise _uno("UNO tree mode cannot represent Q=%s in EAGLE's parent-list ABI: Q-1 exceeds K*(F-2)+1=%s."
+                       % (q, k * max(steps - 1, 0) + 1), "speculative_num_draft_tokens")
+        if args.get("enable_pdmux"):
+            raise _uno("UNO tree mode does not yet support PDMux.", "enable_pdmux")
+        if args.get("enable_two_batch_overlap"):
+            raise _uno("UNO tree mode does not yet support two-batch overlap.", "enable_two_batch_overlap")
+        if get(args, "speculative_accept_threshold_single", 1.0) != 1.0 or \
+                get(args, "speculative_accept_threshold_acc", 1.0) != 1.0:
+            raise _uno("UNO tree mode requires both speculative accept thresholds to be 1.0.",
+                       "speculative_accept_threshold_single")
+    else:
+        for key in ("speculative_num_steps", "speculative_eagle_topk"):
+            if args.get(key) not in (None, 1):
+                result.warn("SGLANG_OVERRIDE", "UNO uses %s=1; SGLang overrides %s." % (key, args[key]))
+        steps = 1
+    r["speculative_num_draft_tokens"], r["speculative_num_steps"], r["speculative_eagle_topk"] = q, steps, k
+    if r["tp_size"] != 1 or r["pp_size"] != 1:
+        raise _uno("UNO requires --tp-size 1 and --pp-size 1.", "tp_size")
+    if rules["uno_attn_dp_resolved"]:  # attention DP as resolved (--dp-size > 1 with it, or --attn-dp-size > 1)
+        attn_dp = (bool(args.get("enable_dp_attention")) and r["dp_size"] > 1) or get(args, "attn_dp_size", 1) > 1
+    else:  # 0.5.20-0.5.21 read the flag itself
+        attn_dp = bool(args.get("enable_dp_attention"))
+    if attn_dp or get(args, "attn_cp_size", 1) != 1:
+        raise _uno("UNO does not support DP attention or context parallelism.", "enable_dp_attention")
+    if args.get("enable_lora") or args.get("lora_paths"):
+        raise _uno("UNO does not support public Multi-LoRA serving.", "enable_lora")
+    if args.get("speculative_use_rejection_sampling"):
+        raise _uno("UNO manages its own stochastic verification: drop --speculative-use-rejection-sampling.",
+                   "speculative_use_rejection_sampling")
+    if args.get("enable_mixed_chunk"):
+        r["enable_mixed_chunk"] = False
+        result.warn("SGLANG_OVERRIDE", "SGLang disables mixed chunked prefill for UNO.")
+    if None in (prefill, decode):
+        result.warn("UNO_BACKEND_UNKNOWN", "UNO needs fa3 for prefill and decode attention; the backends are chosen "
+                    "on the host (no GPU facts given): set --attention-backend fa3.")
+    elif (prefill, decode) != ("fa3", "fa3"):
+        raise _uno("UNO requires FA3 for both prefill and decode attention; got prefill=%r, decode=%r."
+                   % (prefill, decode), "attention_backend")
+
+
+def resolve_ngram(args, rules, r, result):
+    """_handle_ngram in its order (releases with the ngram_rules trait; elsewhere NGRAM passes through unmodelled):
+    the device, the defaults (max_running_requests 48, topk = --speculative-ngram-max-bfs-breadth, 12 draft tokens,
+    num_steps = draft tokens // topk), the external SAM corpus budgets, topk > 1 with paged KV off flashinfer, and
+    attention DP."""
+    how = rules["ngram_rules"]
+    device = str(r.get("device") or "cuda")
+    devices = how["devices"]
+    if not (device.startswith("cuda") if devices == "cuda" else device in devices):
+        raise Refused("NGRAM_ARGS", "Ngram speculative decoding only supports %s devices in SGLang %s, got --device %s."
+                      % ("CUDA" if devices == "cuda" else ", ".join(devices), rules["version"], device), "device")
+    if args.get("max_running_requests") is None:
+        r["max_running_requests"] = 48
+        result.warn("SGLANG_DEFAULT", "max_running_requests is not set: SGLang resets it to 48 for speculative decoding.")
+    if args.get("enable_mixed_chunk"):
+        r["enable_mixed_chunk"] = False
+        result.warn("SGLANG_OVERRIDE", "SGLang disables mixed chunked prefill with NGRAM.")
+    topk = get(args, "speculative_ngram_max_bfs_breadth", 10)
+    if args.get("speculative_eagle_topk") not in (None, topk):
+        result.warn("SGLANG_OVERRIDE", "NGRAM sets speculative_eagle_topk to --speculative-ngram-max-bfs-breadth (%s)."
+                    % topk)
+    ndt = get(args, "speculative_num_draft_tokens", 12)
+    steps = args.get("speculative_num_steps")
+    if steps is None and how["steps"]:
+        steps = ndt // topk if topk else None
+    r["speculative_eagle_topk"], r["speculative_num_draft_tokens"], r["speculative_num_steps"] = topk, ndt, steps
+    if args.get("speculative_ngram_external_corpus_path") is not None:
+        budget = get(args, "speculative_ngram_external_sam_budget", 0)
+        if budget <= 0:
+            raise Refused("NGRAM_ARGS", "--speculative-ngram-external-sam-budget must be positive when "
+                          "--speculative-ngram-external-corpus-path is set.", "speculative_ngram_external_sam_budget")
+        if get(args, "speculative_ngram_external_corpus_max_tokens", 10000000) <= 0:
+            raise Refused("NGRAM_ARGS", "--speculative-ngram-external-corpus-max-tokens must be positive when "
+                          "--speculative-ngram-external-corpus-path is set.",
+                          "speculative_ngram_external_corpus_max_tokens")
+        if budget > ndt - 1:
+            raise Refused("NGRAM_ARGS", "--speculative-ngram-external-sam-budget (%s) must be <= "
+                          "speculative_num_draft_tokens - 1 (%s)." % (budget, ndt - 1),
+                          "speculative_ngram_external_sam_budget")
+    backend = r.get("attention_backend")
+    if topk > 1 and r.get("page_size", 1) > 1 and backend is not None and backend != "flashinfer":
+        raise Refused("NGRAM_PAGE_TREE", "NGRAM with speculative_eagle_topk %s (--speculative-ngram-max-bfs-breadth) > 1 "
+                      "and page_size %s > 1 is only supported on the flashinfer backend, got %s." % (
+                          topk, r["page_size"], backend), "page_size")
+    if how["attn_dp"] == "resolved":
+        attn_dp = (bool(args.get("enable_dp_attention")) and r["dp_size"] > 1) or get(args, "attn_dp_size", 1) > 1
+    else:
+        attn_dp = bool(args.get("enable_dp_attention"))
+    if attn_dp:
+        raise Refused("NGRAM_ARGS", "Currently ngram speculative decoding does not support dp attention.",
+                      "enable_dp_attention")
