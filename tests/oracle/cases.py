@@ -133,6 +133,41 @@ SSL_EXTRA = {
     "refresh-only": ["--enable-ssl-refresh"],
 }
 
+# the KV cache hook's compatibility checks (handle_cache_compatibility, after the speculative hook): each
+# refusal with an accepted neighbour
+CACHE_EXTRA = {
+    "hicache-no-radix": ["--enable-hierarchical-cache", "--disable-radix-cache"], "hicache": ["--enable-hierarchical-cache"],
+    "no-radix": ["--disable-radix-cache"],
+    # a decode server's radix cache follows --disaggregation-decode-enable-radix-cache alone (the PD hook)
+    "hicache-decode": ["--enable-hierarchical-cache", "--disaggregation-mode", "decode"],
+    "hicache-decode-radix": ["--enable-hierarchical-cache", "--disaggregation-mode", "decode",
+                             "--disaggregation-decode-enable-radix-cache", "--disable-radix-cache"],
+    "swa-ratio-0": ["--swa-full-tokens-ratio", "0"], "swa-ratio-1.5": ["--swa-full-tokens-ratio", "1.5"],
+    "swa-ratio-1": ["--swa-full-tokens-ratio", "1.0"],
+    "swa-tails-neg": ["--swa-prefix-tails", "-1"], "swa-tails-0": ["--swa-prefix-tails", "0"],
+    "offload-prefill": ["--disaggregation-decode-enable-offload-kvcache"],
+    "offload-decode-no-storage": ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-offload-kvcache"],
+    "offload-decode-file": ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-offload-kvcache",
+                            "--hicache-storage-backend", "file"],
+    "offload-host-pool": ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-offload-kvcache",
+                          "--hicache-storage-backend", "file", "--disaggregation-decode-retraction-backup", "host_pool"],
+    "host-pool-prefill": ["--disaggregation-decode-retraction-backup", "host_pool"],
+    "host-pool-decode": ["--disaggregation-mode", "decode", "--disaggregation-decode-retraction-backup", "host_pool"],
+    "host-pool-priority": ["--disaggregation-mode", "decode", "--disaggregation-decode-retraction-backup", "host_pool",
+                           "--enable-priority-scheduling"],
+    "host-pool-dcp2": ["--disaggregation-mode", "decode", "--disaggregation-decode-retraction-backup", "host_pool",
+                       "--dcp-size", "2"],
+    "tlru-inverted": ["--radix-eviction-policy", "tlru", "--radix-eviction-policy-config",
+                      '{"threshold": 1, "next_prompt_estimate": 2}'],
+    "tlru-negative": ["--radix-eviction-policy", "tlru", "--radix-eviction-policy-config",
+                      '{"threshold": 5, "next_prompt_estimate": -1}'],
+    "tlru-ok": ["--radix-eviction-policy", "tlru", "--radix-eviction-policy-config",
+                '{"threshold": 8, "next_prompt_estimate": 2}'],
+    "lmcache-hicache": ["--enable-lmcache", "--enable-hierarchical-cache"],
+    "lmcache-no-radix": ["--enable-lmcache", "--disable-radix-cache"], "lmcache": ["--enable-lmcache"],
+    "lmcache-decode": ["--enable-lmcache", "--disaggregation-mode", "decode"],
+}
+
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
 STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-bs", "mamba-scheduler", "garbage-int",
@@ -174,6 +209,7 @@ case_strategy = st.fixed_dictionaries({
     # asks for on every release (with 80/100 'none', 0.5.21 refused 80.0% of its 195 cases)
     "server_check": st.sampled_from(["none"] * 480 + sorted(CHECK_SERVER_ARGS_EXTRA)),
     "ssl": st.sampled_from(["none"] * 300 + sorted(SSL_EXTRA)),
+    "cache": st.sampled_from(["none"] * 400 + sorted(CACHE_EXTRA)),
 })
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
@@ -185,13 +221,13 @@ SWEEP_BASES = (
      "device": "cuda", "attention_backend": "triton", "prefill_attention_backend": None, "draft_attention_backend": None,
      "note": None, "env": {}, "style": "plain", "gpu": None, "kv_cache_dtype": None, "page_size": None,
      "context_length": None, "parallel": "none", "mem_fraction_static": None, "extra": "none", "server_check": "none",
-     "ssl": "none"},
+     "ssl": "none", "cache": "none"},
     {"algorithm": "EAGLE3", "target": "llama-32l", "draft": "b16", "num_draft_tokens": 4, "dflash_block_size": None,
      "num_steps": 3, "eagle_topk": 1, "window": None, "sink": None, "max_running_requests": 8, "pp_size": 1,
      "device": "cuda", "attention_backend": "triton", "prefill_attention_backend": None, "draft_attention_backend": None,
      "note": None, "env": {}, "style": "plain", "gpu": None, "kv_cache_dtype": None, "page_size": None,
      "context_length": None, "parallel": "none", "mem_fraction_static": None, "extra": "none", "server_check": "none",
-     "ssl": "none"},
+     "ssl": "none", "cache": "none"},
 )
 
 
@@ -200,7 +236,8 @@ def sweep_cases():
     out = []
     for base in SWEEP_BASES:
         for key, values in (("extra", sorted(EXTRA)), ("server_check", sorted(CHECK_SERVER_ARGS_EXTRA)),
-                            ("ssl", sorted(SSL_EXTRA)), ("parallel", sorted(PARALLEL)), ("style", STYLES),
+                            ("ssl", sorted(SSL_EXTRA)), ("cache", sorted(CACHE_EXTRA)),
+                            ("parallel", sorted(PARALLEL)), ("style", STYLES),
                             ("env", ENVS)):
             for v in values:
                 if v != base[key]:
@@ -285,6 +322,7 @@ def argv_for(case, dirs):
     argv.extend(EXTRA[case.get("extra") or "none"])
     argv.extend(CHECK_SERVER_ARGS_EXTRA.get(case.get("server_check") or "none", []))
     argv.extend(SSL_EXTRA.get(case.get("ssl") or "none", []))
+    argv.extend(CACHE_EXTRA.get(case.get("cache") or "none", []))
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

@@ -90,6 +90,20 @@ TABLE = (
     ("PD_DECODE_RADIX", r"^--disaggregation-decode-enable-radix-cache is incompatible with speculative decoding", None),
     ("BLOCK_VERIFICATION_ALGORITHM", r"^--speculative-use-block-verification only supports EAGLE", None),
     ("BLOCK_VERIFICATION_DEVICE", r"^--speculative-use-block-verification only supports CUDA", None),
+    ("CACHE_HOST_POOL", r"^--disaggregation-decode-retraction-backup=host_pool (is only supported on a PD decode "
+                        r"server|does not support --dcp-size > 1|requires --disable-priority-preemption)", None),
+    ("RADIX_EVICTION_TLRU", r"^--radix-eviction-policy tlru (requires non-negative|needs 'threshold' greater)", None),
+    ("HICACHE_NO_RADIX", r"^The arguments enable-hierarchical-cache and disable-radix-cache are mutually exclusive",
+     None),
+    ("DECODE_OFFLOAD_KVCACHE", r"^The argument(s)? disaggregation-decode-enable-offload-kvcache (is only supported|and "
+                               r"disaggregation-decode-retraction-backup=host_pool are mutually exclusive)", None),
+    ("SWA_FULL_TOKENS_RATIO", r"^--swa-full-tokens-ratio should be in range \(0, 1\.0\]\.$", None),
+    ("SWA_PREFIX_TAILS", r"^--swa-prefix-tails should be a non-negative integer\.$", None),
+    ("LMCACHE_CONFLICT", r"^(--enable-lmcache and --enable-(hierarchical-cache|unified-cache-external-linker) are "
+                         r"mutually exclusive$|--enable-lmcache requires radix cache to be enabled$|"
+                         r"--hicache-host-memory-mode=buffer_only is a HiCache-only mode$)", None),
+    ("LMCACHE_UNSUPPORTED", r"^(LMCacheUnifiedRadixCache (does not yet support|currently supports colocated)|"
+                            r"--enable-lmcache with --dcp-size > 1 is not supported)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

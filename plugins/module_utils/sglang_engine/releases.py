@@ -104,6 +104,7 @@ _METRICS_V1 = {
 #                            none), http_responses_total (its status_code 5xx samples count as errors)
 #   moe_dense_tp_size_any_tp  check_server_args takes --moe-dense-tp-size equal to --tp-size (else 1 only)
 #   lora_speculative_algorithms  speculative algorithms LoRA accepts besides NGRAM (check_lora_server_args)
+#   lmcache_cache_checks     the KV cache hook checks --enable-lmcache's conflicts (rules_cache.py)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
 ORDER = (
     "0.5.11",
@@ -149,6 +150,8 @@ _CHANGES = {
         "dp_spec_prefill_env_check": ("EAGLE", "EAGLE3"),
         "pp_speculation_refused": False,
         "pp_spec_checks": True,
+        # srt/arg_groups/kv_cache_hook.py handle_cache_compatibility: the --enable-lmcache checks appear
+        "lmcache_cache_checks": True,
         # srt/managers/: the backward-compat meta_info aliases (spec_accepted_drafts ...) are gone
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
     },
@@ -276,6 +279,7 @@ _CHANGES = {
         "check_base_gpu_id": True,
         "moe_dense_tp_size_any_tp": False,
         "lora_speculative_algorithms": (),
+        "lmcache_cache_checks": False,
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,

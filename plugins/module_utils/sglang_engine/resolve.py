@@ -6,6 +6,7 @@ rewrites, defaults), read from the release table; and requested-vs-resolved over
 from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cache import check_cache_compatibility
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
     LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, gate, get, is_int, truthy_env)
 
@@ -139,6 +140,9 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
+    if not check_cache_compatibility.keys.isdisjoint(args):
+        # the KV cache hook, after the speculative one and before check_server_args (every release)
+        check_cache_compatibility(args, rules, algo)
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     _check_node_split(args, r)
