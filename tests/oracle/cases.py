@@ -166,6 +166,20 @@ CACHE_EXTRA = {
     "lmcache-hicache": ["--enable-lmcache", "--enable-hierarchical-cache"],
     "lmcache-no-radix": ["--enable-lmcache", "--disable-radix-cache"], "lmcache": ["--enable-lmcache"],
     "lmcache-decode": ["--enable-lmcache", "--disaggregation-mode", "decode"],
+    # the flag-only hooks before the SSL check (hicache host memory fraction, PLE offload)
+    "hicache-fraction-0": ["--hicache-host-memory-fraction", "0"],
+    "hicache-fraction-1": ["--hicache-host-memory-fraction", "1"],
+    "ple-cpu-offload": ["--ple-offload-embedding", "--cpu-offload-gb", "2"], "ple-alone": ["--ple-offload-embedding"],
+    # the PD hook's decode host-receive threshold (below 1 it sets the host-pool backup the KV cache hook checks)
+    "host-receive-2": ["--disaggregation-decode-host-receive-threshold", "2"],
+    "host-receive-half": ["--disaggregation-decode-host-receive-threshold", "0.5"],
+    "host-receive-half-decode": ["--disaggregation-mode", "decode", "--disaggregation-decode-host-receive-threshold",
+                                 "0.5"],
+    "host-receive-cpu-tensor": ["--disaggregation-mode", "decode", "--disaggregation-decode-host-receive-threshold",
+                                "0.5", "--disaggregation-decode-retraction-backup", "cpu_tensor"],
+    # the encoder disaggregation hook (after the speculative hook): flags, then the target's architecture
+    "prefix-mm-cache": ["--enable-prefix-mm-cache"], "encoder-language": ["--encoder-only", "--language-only"],
+    "encoder-pd": ["--encoder-only", "--disaggregation-mode", "prefill"], "encoder-only": ["--encoder-only"],
 }
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},

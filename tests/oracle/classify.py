@@ -104,6 +104,14 @@ TABLE = (
                          r"--hicache-host-memory-mode=buffer_only is a HiCache-only mode$)", None),
     ("LMCACHE_UNSUPPORTED", r"^(LMCacheUnifiedRadixCache (does not yet support|currently supports colocated)|"
                             r"--enable-lmcache with --dcp-size > 1 is not supported)", None),
+    ("HICACHE_HOST_MEMORY_FRACTION", r"^--hicache-host-memory-fraction must be in \(0, 1\]\.$", None),
+    ("PLE_OFFLOAD_CONFLICT", r"^--ple-offload-embedding cannot be combined with --cpu-offload-gb", None),
+    ("PD_HOST_RECEIVE_THRESHOLD", r"^(--disaggregation-decode-host-receive-threshold must be between 0 and 1$|"
+                                  r"Decode host receive does not yet support|"
+                                  r"Decode host KV buffering requires host_pool)", None),
+    ("ENCODER_DISAGG", r"^(--enable-prefix-mm-cache requires --encoder-only|Cannot set --encoder-only and "
+                       r"(--language-only|--disaggregation-mode prefill/decode) together$)", None),
+    ("ENCODER_DISAGG_MODEL", r"^Model type \w+ is not supported for encoder disaggregation", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -6,7 +6,10 @@ rewrites, defaults), read from the release table; and requested-vs-resolved over
 from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cache import check_cache_compatibility
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cache import (
+    check_cache_compatibility, check_early_cache_flags)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
+    check_encoder_disaggregation, check_pd_host_receive)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
     LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, gate, get, is_int, truthy_env)
 
@@ -25,6 +28,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     r["disable_overlap_schedule"] = bool(r["disable_overlap_schedule"])
     r["enable_mixed_chunk"] = bool(r["enable_mixed_chunk"])
     result.resolved = r
+    if not check_early_cache_flags.keys.isdisjoint(args):
+        check_early_cache_flags(args)  # before the SSL check (0.5.20 on, where the flags are)
     if not _check_ssl.keys.isdisjoint(args):
         _check_ssl(args)  # before the model config is read (every release validates SSL early)
     if rules["context_check_at_resolution"] and target_cfg is not None:
@@ -34,6 +39,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         if want is not None and is_int(tgt_max) and want > tgt_max and not truthy_env(env, LONG_CONTEXT_ENV):
             raise Refused("CONTEXT_TOO_LONG", "context_length %s exceeds the target's max_position_embeddings %s. "
                           "Lower context_length or set env %s=1." % (want, tgt_max, LONG_CONTEXT_ENV), "context_length")
+    if not check_pd_host_receive.keys.isdisjoint(args):
+        check_pd_host_receive(args)  # the PD hook, after the SSL check
     if r["attention_backend"] is None:
         if str(r["device"] or "").split(":", maxsplit=1)[0] == "cpu" and rules["cpu_default_attention"]:
             r["attention_backend"] = rules["cpu_default_attention"]
@@ -140,6 +147,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
+    if not check_encoder_disaggregation.keys.isdisjoint(args):
+        check_encoder_disaggregation(args, rules, target_cfg)  # the encoder hook, right before the KV cache one
     if not check_cache_compatibility.keys.isdisjoint(args):
         # the KV cache hook, after the speculative one and before check_server_args (every release)
         check_cache_compatibility(args, rules, algo)

@@ -17,21 +17,26 @@ import json
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get
 
 
-@gate("disaggregation_decode_retraction_backup", "radix_eviction_policy", "enable_hierarchical_cache",
-      "disaggregation_decode_enable_offload_kvcache", "swa_full_tokens_ratio", "swa_prefix_tails", "enable_lmcache",
+@gate("disaggregation_decode_retraction_backup", "disaggregation_decode_host_receive_threshold",
+      "radix_eviction_policy", "enable_hierarchical_cache", "disaggregation_decode_enable_offload_kvcache",
+      "swa_full_tokens_ratio", "swa_prefix_tails", "enable_lmcache",
       context=("disaggregation_mode", "dcp_size", "enable_priority_scheduling", "disable_priority_preemption",
                "radix_eviction_policy_config", "disable_radix_cache", "hicache_storage_backend",
                "enable_unified_cache_external_linker", "enable_dp_attention", "dp_size", "attn_dp_size",
-               "enable_streaming_session", "hicache_host_memory_mode", "disaggregation_decode_enable_radix_cache"))
+               "enable_streaming_session", "hicache_host_memory_mode",
+               "disaggregation_decode_enable_radix_cache"))
 def check_cache_compatibility(args, rules, algo):
     """In SGLang's order: the host-pool retraction backup, the T-LRU eviction config, hierarchical cache
     without a radix cache, decode KV offload, the SWA ratio and prefix tails, LMCache."""
     mode = get(args, "disaggregation_mode", "null")
-    host_pool = args.get("disaggregation_decode_retraction_backup") == "host_pool"
+    # a decode host-receive threshold below 1 sets the host-pool backup (the PD hook, 0.5.21 on)
+    host_pool = args.get("disaggregation_decode_retraction_backup") == "host_pool" or \
+        get(args, "disaggregation_decode_host_receive_threshold", 1) < 1
     if host_pool:
         if mode != "decode":
             raise Refused("CACHE_HOST_POOL", "--disaggregation-decode-retraction-backup=host_pool is only supported on "
-                          "a PD decode server (--disaggregation-mode decode).", "disaggregation_decode_retraction_backup")
+                          "a PD decode server (--disaggregation-mode decode).",
+                          "disaggregation_decode_retraction_backup")
         if get(args, "dcp_size", 1) > 1:
             raise Refused("CACHE_HOST_POOL", "--disaggregation-decode-retraction-backup=host_pool does not support "
                           "--dcp-size > 1.", "disaggregation_decode_retraction_backup")
@@ -108,3 +113,20 @@ def check_cache_compatibility(args, rules, algo):
         if mode != "null":
             raise Refused("LMCACHE_UNSUPPORTED", "--enable-lmcache supports colocated prefill/decode scheduling only "
                           "(no --disaggregation-mode).", "enable_lmcache")
+
+
+@gate("hicache_host_memory_fraction", "ple_offload_embedding", context=("cpu_offload_gb", "offload_group_size"))
+def check_early_cache_flags(args):
+    """The two flag-only hooks SGLang runs before the SSL check (from 0.5.20, srt/arg_groups/pipeline.py:
+    handle_hicache_ratio_default in hicache_hook.py, then handle_offload_compatibility in memory_hook.py); each
+    check exists where its flag does (--hicache-host-memory-fraction from 0.5.21, --ple-offload-embedding from
+    0.5.20)."""
+    fraction = args.get("hicache_host_memory_fraction")
+    if fraction is not None and not 0 < fraction <= 1:
+        raise Refused("HICACHE_HOST_MEMORY_FRACTION", "--hicache-host-memory-fraction must be in (0, 1], got %s."
+                      % fraction, "hicache_host_memory_fraction")
+    offload = get(args, "cpu_offload_gb", 0) > 0 or get(args, "offload_group_size", 0) > 0
+    if args.get("ple_offload_embedding") and offload:
+        raise Refused("PLE_OFFLOAD_CONFLICT", "--ple-offload-embedding cannot be combined with --cpu-offload-gb or "
+                      "--offload-group-size: generic layer offload would stage the pinned PLE embedding back to the "
+                      "device.", "ple_offload_embedding")
