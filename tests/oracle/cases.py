@@ -180,6 +180,10 @@ CACHE_EXTRA = {
     # the encoder disaggregation hook (after the speculative hook): flags, then the target's architecture
     "prefix-mm-cache": ["--enable-prefix-mm-cache"], "encoder-language": ["--encoder-only", "--language-only"],
     "encoder-pd": ["--encoder-only", "--disaggregation-mode", "prefill"], "encoder-only": ["--encoder-only"],
+    # the Mamba backend hook's flag checks (any model, right after the attention backend hook)
+    "mamba-philox-neg": ["--mamba-cache-philox-rounds", "-1"], "mamba-philox-0": ["--mamba-cache-philox-rounds", "0"],
+    "mamba-states-0": ["--mamba-max-states-per-path", "0"], "mamba-states-unlimited": ["--mamba-max-states-per-path", "-1"],
+    "mamba-stochastic-fp32": ["--enable-mamba-cache-stochastic-rounding", "--mamba-ssm-dtype", "float32"],
 }
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},

@@ -112,6 +112,9 @@ TABLE = (
     ("ENCODER_DISAGG", r"^(--enable-prefix-mm-cache requires --encoder-only|Cannot set --encoder-only and "
                        r"(--language-only|--disaggregation-mode prefill/decode) together$)", None),
     ("ENCODER_DISAGG_MODEL", r"^Model type \w+ is not supported for encoder disaggregation", None),
+    ("MAMBA_FLAGS", r"^(--mamba-cache-philox-rounds must be non-negative\.$|--mamba-max-states-per-path must be -1 "
+                    r"\(unlimited\) or a positive integer|Stochastic rounding for the Mamba SSM cache requires "
+                    r"--mamba-ssm-dtype float16)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

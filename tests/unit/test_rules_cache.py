@@ -86,3 +86,15 @@ def test_encoder_architectures_grow():
 ])
 def test_installed_mode_reads_the_messages(message, code):
     assert messages.code_for_sglang_message(message) == code
+
+
+@pytest.mark.parametrize("version,extra,code", [
+    ("0.5.15", ["--mamba-cache-philox-rounds", "-1"], "MAMBA_FLAGS"),
+    ("0.5.23", ["--mamba-cache-philox-rounds", "0"], None),
+    ("0.5.17", ["--mamba-max-states-per-path", "0"], "MAMBA_FLAGS"),
+    ("0.5.23", ["--mamba-max-states-per-path", "-1"], None),
+    ("0.5.23", ["--enable-mamba-cache-stochastic-rounding", "--mamba-ssm-dtype", "float32"], "MAMBA_FLAGS"),
+    ("0.5.14", ["--mamba-cache-philox-rounds", "-1"], "PARSE_UNRECOGNIZED"),
+])
+def test_mamba_backend_flags(version, extra, code):
+    assert verdict(version, *extra) == code

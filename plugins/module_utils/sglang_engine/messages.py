@@ -101,6 +101,8 @@ _SGLANG_MESSAGES = (
                                   r"support|Decode host KV buffering requires host_pool"),
     ("ENCODER_DISAGG", r"enable-prefix-mm-cache requires --encoder-only|Cannot set --encoder-only and"),
     ("ENCODER_DISAGG_MODEL", r"is not supported for encoder disaggregation"),
+    ("MAMBA_FLAGS", r"mamba-cache-philox-rounds must be non-negative|mamba-max-states-per-path must be -1|"
+                    r"Stochastic rounding for the Mamba SSM cache requires --mamba-ssm-dtype float16"),
     ("EAGLE_PARAMS_PARTIAL", r"^AssertionError$|^$"),
     ("EAGLE_TOPK_MISSING", r"'>' not supported between instances of 'NoneType'"),
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cache import (
     check_cache_compatibility, check_early_cache_flags)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import check_mamba_backend_flags
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
     check_encoder_disaggregation, check_pd_host_receive)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
@@ -78,6 +79,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             if phase == "prefill" and backend == "trtllm_mha" and sm == 120 and args.get("kv_cache_dtype") == "fp8_e4m3":
                 raise Refused("TRTLLM_MHA_SM120_FP8", "TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV "
                               "cache: use another kv_cache_dtype or attention backend.", "kv_cache_dtype")
+    if not check_mamba_backend_flags.keys.isdisjoint(args):
+        check_mamba_backend_flags(args)  # the Mamba backend hook, right after the attention backend one
     dp = r["dp_size"]
     if rules["dp_attention_tp_divisible"] and args.get("enable_dp_attention") and dp > 1 and r["tp_size"] % dp:
         # data-parallel hook: after the attention backends' checks, before the speculative hook (every release:
