@@ -184,6 +184,10 @@ CACHE_EXTRA = {
     "mamba-philox-neg": ["--mamba-cache-philox-rounds", "-1"], "mamba-philox-0": ["--mamba-cache-philox-rounds", "0"],
     "mamba-states-0": ["--mamba-max-states-per-path", "0"], "mamba-states-unlimited": ["--mamba-max-states-per-path", "-1"],
     "mamba-stochastic-fp32": ["--enable-mamba-cache-stochastic-rounding", "--mamba-ssm-dtype", "float32"],
+    # --enable-layernorm-sp (right after the speculative hook): the target, TP > 1, no speculation
+    "layernorm-sp": ["--enable-layernorm-sp"], "layernorm-sp-tp2": ["--enable-layernorm-sp", "--tp-size", "2"],
+    "megamoe-alone": ["--enable-megamoe-for-layernorm-sp"],
+    "megamoe-tp2": ["--enable-layernorm-sp", "--enable-megamoe-for-layernorm-sp", "--tp-size", "2"],
 }
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},

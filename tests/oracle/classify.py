@@ -115,6 +115,9 @@ TABLE = (
     ("MAMBA_FLAGS", r"^(--mamba-cache-philox-rounds must be non-negative\.$|--mamba-max-states-per-path must be -1 "
                     r"\(unlimited\) or a positive integer|Stochastic rounding for the Mamba SSM cache requires "
                     r"--mamba-ssm-dtype float16)", None),
+    ("LAYERNORM_SP", r"^(--enable-megamoe-for-layernorm-sp (requires --enable-layernorm-sp|supports only Muse Spark)|"
+                     r"--enable-layernorm-sp (is only supported for|requires tp_size > 1|is not compatible with|"
+                     r"supports speculative decoding only with Muse Spark DFLASH))", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -98,3 +98,14 @@ def test_installed_mode_reads_the_messages(message, code):
 ])
 def test_mamba_backend_flags(version, extra, code):
     assert verdict(version, *extra) == code
+
+
+@pytest.mark.parametrize("version,extra,algo,code", [
+    ("0.5.19", ["--enable-layernorm-sp"], None, "LAYERNORM_SP"),  # TP 1
+    ("0.5.23", ["--enable-layernorm-sp", "--tp-size", "2"], None, None),
+    ("0.5.23", ["--enable-layernorm-sp", "--tp-size", "2"], "EAGLE", "LAYERNORM_SP"),
+    ("0.5.23", ["--enable-megamoe-for-layernorm-sp"], None, "LAYERNORM_SP"),
+    ("0.5.18", ["--enable-layernorm-sp"], None, "PARSE_UNRECOGNIZED"),
+])
+def test_layernorm_sp(version, extra, algo, code):
+    assert verdict(version, *extra, algo=algo) == code

@@ -103,6 +103,9 @@ _SGLANG_MESSAGES = (
     ("ENCODER_DISAGG_MODEL", r"is not supported for encoder disaggregation"),
     ("MAMBA_FLAGS", r"mamba-cache-philox-rounds must be non-negative|mamba-max-states-per-path must be -1|"
                     r"Stochastic rounding for the Mamba SSM cache requires --mamba-ssm-dtype float16"),
+    ("LAYERNORM_SP", r"enable-megamoe-for-layernorm-sp (requires --enable-layernorm-sp|supports only Muse)|"
+                     r"enable-layernorm-sp (is only supported for|requires tp_size > 1|is not compatible with|"
+                     r"supports speculative decoding only with)"),
     ("EAGLE_PARAMS_PARTIAL", r"^AssertionError$|^$"),
     ("EAGLE_TOPK_MISSING", r"'>' not supported between instances of 'NoneType'"),
 )

@@ -9,6 +9,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ch
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cache import (
     check_cache_compatibility, check_early_cache_flags)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import check_mamba_backend_flags
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
     check_encoder_disaggregation, check_pd_host_receive)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
@@ -150,6 +151,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
+    if not check_layernorm_sp.keys.isdisjoint(args):
+        check_layernorm_sp(args, r, algo, target_cfg)  # right after the speculative hook (0.5.19 on)
     if not check_encoder_disaggregation.keys.isdisjoint(args):
         check_encoder_disaggregation(args, rules, target_cfg)  # the encoder hook, right before the KV cache one
     if not check_cache_compatibility.keys.isdisjoint(args):
