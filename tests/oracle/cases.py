@@ -265,6 +265,62 @@ HOOK_CHECK_CASE["block-verification-topk4"] = {"algorithm": "EAGLE3", "draft": "
 HOOK_CHECK_CASE.update({k: dict(_NO_SPEC, algorithm="UNO", window=None, sink=None)
                         for k in HOOK_CHECK_EXTRA if k.startswith("uno-")})
 HOOK_CHECK_CASE["uno-draft"] = dict(HOOK_CHECK_CASE["uno-draft"], draft="b16")
+# the KV cache hook's compatibility checks (handle_cache_compatibility, after the speculative hook): each
+# refusal with an accepted neighbour
+CACHE_EXTRA = {
+    "hicache-no-radix": ["--enable-hierarchical-cache", "--disable-radix-cache"], "hicache": ["--enable-hierarchical-cache"],
+    "no-radix": ["--disable-radix-cache"],
+    # a decode server's radix cache follows --disaggregation-decode-enable-radix-cache alone (the PD hook)
+    "hicache-decode": ["--enable-hierarchical-cache", "--disaggregation-mode", "decode"],
+    "hicache-decode-radix": ["--enable-hierarchical-cache", "--disaggregation-mode", "decode",
+                             "--disaggregation-decode-enable-radix-cache", "--disable-radix-cache"],
+    "swa-ratio-0": ["--swa-full-tokens-ratio", "0"], "swa-ratio-1.5": ["--swa-full-tokens-ratio", "1.5"],
+    "swa-ratio-1": ["--swa-full-tokens-ratio", "1.0"],
+    "swa-tails-neg": ["--swa-prefix-tails", "-1"], "swa-tails-0": ["--swa-prefix-tails", "0"],
+    "offload-prefill": ["--disaggregation-decode-enable-offload-kvcache"],
+    "offload-decode-no-storage": ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-offload-kvcache"],
+    "offload-decode-file": ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-offload-kvcache",
+                            "--hicache-storage-backend", "file"],
+    "offload-host-pool": ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-offload-kvcache",
+                          "--hicache-storage-backend", "file", "--disaggregation-decode-retraction-backup", "host_pool"],
+    "host-pool-prefill": ["--disaggregation-decode-retraction-backup", "host_pool"],
+    "host-pool-decode": ["--disaggregation-mode", "decode", "--disaggregation-decode-retraction-backup", "host_pool"],
+    "host-pool-priority": ["--disaggregation-mode", "decode", "--disaggregation-decode-retraction-backup", "host_pool",
+                           "--enable-priority-scheduling"],
+    "host-pool-dcp2": ["--disaggregation-mode", "decode", "--disaggregation-decode-retraction-backup", "host_pool",
+                       "--dcp-size", "2"],
+    "tlru-inverted": ["--radix-eviction-policy", "tlru", "--radix-eviction-policy-config",
+                      '{"threshold": 1, "next_prompt_estimate": 2}'],
+    "tlru-negative": ["--radix-eviction-policy", "tlru", "--radix-eviction-policy-config",
+                      '{"threshold": 5, "next_prompt_estimate": -1}'],
+    "tlru-ok": ["--radix-eviction-policy", "tlru", "--radix-eviction-policy-config",
+                '{"threshold": 8, "next_prompt_estimate": 2}'],
+    "lmcache-hicache": ["--enable-lmcache", "--enable-hierarchical-cache"],
+    "lmcache-no-radix": ["--enable-lmcache", "--disable-radix-cache"], "lmcache": ["--enable-lmcache"],
+    "lmcache-decode": ["--enable-lmcache", "--disaggregation-mode", "decode"],
+    # the flag-only hooks before the SSL check (hicache host memory fraction, PLE offload)
+    "hicache-fraction-0": ["--hicache-host-memory-fraction", "0"],
+    "hicache-fraction-1": ["--hicache-host-memory-fraction", "1"],
+    "ple-cpu-offload": ["--ple-offload-embedding", "--cpu-offload-gb", "2"], "ple-alone": ["--ple-offload-embedding"],
+    # the PD hook's decode host-receive threshold (below 1 it sets the host-pool backup the KV cache hook checks)
+    "host-receive-2": ["--disaggregation-decode-host-receive-threshold", "2"],
+    "host-receive-half": ["--disaggregation-decode-host-receive-threshold", "0.5"],
+    "host-receive-half-decode": ["--disaggregation-mode", "decode", "--disaggregation-decode-host-receive-threshold",
+                                 "0.5"],
+    "host-receive-cpu-tensor": ["--disaggregation-mode", "decode", "--disaggregation-decode-host-receive-threshold",
+                                "0.5", "--disaggregation-decode-retraction-backup", "cpu_tensor"],
+    # the encoder disaggregation hook (after the speculative hook): flags, then the target's architecture
+    "prefix-mm-cache": ["--enable-prefix-mm-cache"], "encoder-language": ["--encoder-only", "--language-only"],
+    "encoder-pd": ["--encoder-only", "--disaggregation-mode", "prefill"], "encoder-only": ["--encoder-only"],
+    # the Mamba backend hook's flag checks (any model, right after the attention backend hook)
+    "mamba-philox-neg": ["--mamba-cache-philox-rounds", "-1"], "mamba-philox-0": ["--mamba-cache-philox-rounds", "0"],
+    "mamba-states-0": ["--mamba-max-states-per-path", "0"], "mamba-states-unlimited": ["--mamba-max-states-per-path", "-1"],
+    "mamba-stochastic-fp32": ["--enable-mamba-cache-stochastic-rounding", "--mamba-ssm-dtype", "float32"],
+    # --enable-layernorm-sp (right after the speculative hook): the target, TP > 1, no speculation
+    "layernorm-sp": ["--enable-layernorm-sp"], "layernorm-sp-tp2": ["--enable-layernorm-sp", "--tp-size", "2"],
+    "megamoe-alone": ["--enable-megamoe-for-layernorm-sp"],
+    "megamoe-tp2": ["--enable-layernorm-sp", "--enable-megamoe-for-layernorm-sp", "--tp-size", "2"],
+}
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
@@ -308,6 +364,7 @@ case_strategy = st.fixed_dictionaries({
     "server_check": st.sampled_from(["none"] * 480 + sorted(CHECK_SERVER_ARGS_EXTRA)),
     "ssl": st.sampled_from(["none"] * 300 + sorted(SSL_EXTRA)),
     "hook_check": st.sampled_from(["none"] * 400 + sorted(HOOK_CHECK_EXTRA)),
+    "cache": st.sampled_from(["none"] * 400 + sorted(CACHE_EXTRA)),
 })
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
@@ -319,13 +376,13 @@ SWEEP_BASES = (
      "device": "cuda", "attention_backend": "triton", "prefill_attention_backend": None, "draft_attention_backend": None,
      "note": None, "env": {}, "style": "plain", "gpu": None, "kv_cache_dtype": None, "page_size": None,
      "context_length": None, "parallel": "none", "mem_fraction_static": None, "extra": "none", "server_check": "none",
-     "ssl": "none"},
+     "ssl": "none", "cache": "none"},
     {"algorithm": "EAGLE3", "target": "llama-32l", "draft": "b16", "num_draft_tokens": 4, "dflash_block_size": None,
      "num_steps": 3, "eagle_topk": 1, "window": None, "sink": None, "max_running_requests": 8, "pp_size": 1,
      "device": "cuda", "attention_backend": "triton", "prefill_attention_backend": None, "draft_attention_backend": None,
      "note": None, "env": {}, "style": "plain", "gpu": None, "kv_cache_dtype": None, "page_size": None,
      "context_length": None, "parallel": "none", "mem_fraction_static": None, "extra": "none", "server_check": "none",
-     "ssl": "none"},
+     "ssl": "none", "cache": "none"},
 )
 
 
@@ -334,7 +391,8 @@ def sweep_cases():
     out = []
     for base in SWEEP_BASES:
         for key, values in (("extra", sorted(EXTRA)), ("server_check", sorted(CHECK_SERVER_ARGS_EXTRA)),
-                            ("ssl", sorted(SSL_EXTRA)), ("parallel", sorted(PARALLEL)), ("style", STYLES),
+                            ("ssl", sorted(SSL_EXTRA)), ("cache", sorted(CACHE_EXTRA)),
+                            ("parallel", sorted(PARALLEL)), ("style", STYLES),
                             ("env", ENVS)):
             for v in values:
                 if v != base[key]:
@@ -422,6 +480,7 @@ def argv_for(case, dirs):
     argv.extend(CHECK_SERVER_ARGS_EXTRA.get(case.get("server_check") or "none", []))
     argv.extend(SSL_EXTRA.get(case.get("ssl") or "none", []))
     argv.extend(HOOK_CHECK_EXTRA.get(case.get("hook_check") or "none", []))
+    argv.extend(CACHE_EXTRA.get(case.get("cache") or "none", []))
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

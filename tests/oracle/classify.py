@@ -120,6 +120,34 @@ TABLE = (
     ("NGRAM_PAGE_TREE", r"^speculative_eagle_topk\(\d+\) > 1 with page_size\(\d+\) > 1 is unstable", None),
     ("STANDALONE_DP_ATTENTION", r"^Currently standalone speculative decoding does not support dp attention", None),
     ("WATERMARK_CONFLICT", r"^--enable-watermark (is incompatible with|is not supported with)", None),
+    ("CACHE_HOST_POOL", r"^--disaggregation-decode-retraction-backup=host_pool (is only supported on a PD decode "
+                        r"server|does not support --dcp-size > 1|requires --disable-priority-preemption)", None),
+    ("RADIX_EVICTION_TLRU", r"^--radix-eviction-policy tlru (requires non-negative|needs 'threshold' greater)", None),
+    ("HICACHE_NO_RADIX", r"^The arguments enable-hierarchical-cache and disable-radix-cache are mutually exclusive",
+     None),
+    ("DECODE_OFFLOAD_KVCACHE", r"^The argument(s)? disaggregation-decode-enable-offload-kvcache (is only supported|and "
+                               r"disaggregation-decode-retraction-backup=host_pool are mutually exclusive)", None),
+    ("SWA_FULL_TOKENS_RATIO", r"^--swa-full-tokens-ratio should be in range \(0, 1\.0\]\.$", None),
+    ("SWA_PREFIX_TAILS", r"^--swa-prefix-tails should be a non-negative integer\.$", None),
+    ("LMCACHE_CONFLICT", r"^(--enable-lmcache and --enable-(hierarchical-cache|unified-cache-external-linker) are "
+                         r"mutually exclusive$|--enable-lmcache requires radix cache to be enabled$|"
+                         r"--hicache-host-memory-mode=buffer_only is a HiCache-only mode$)", None),
+    ("LMCACHE_UNSUPPORTED", r"^(LMCacheUnifiedRadixCache (does not yet support|currently supports colocated)|"
+                            r"--enable-lmcache with --dcp-size > 1 is not supported)", None),
+    ("HICACHE_HOST_MEMORY_FRACTION", r"^--hicache-host-memory-fraction must be in \(0, 1\]\.$", None),
+    ("PLE_OFFLOAD_CONFLICT", r"^--ple-offload-embedding cannot be combined with --cpu-offload-gb", None),
+    ("PD_HOST_RECEIVE_THRESHOLD", r"^(--disaggregation-decode-host-receive-threshold must be between 0 and 1$|"
+                                  r"Decode host receive does not yet support|"
+                                  r"Decode host KV buffering requires host_pool)", None),
+    ("ENCODER_DISAGG", r"^(--enable-prefix-mm-cache requires --encoder-only|Cannot set --encoder-only and "
+                       r"(--language-only|--disaggregation-mode prefill/decode) together$)", None),
+    ("ENCODER_DISAGG_MODEL", r"^Model type \w+ is not supported for encoder disaggregation", None),
+    ("MAMBA_FLAGS", r"^(--mamba-cache-philox-rounds must be non-negative\.$|--mamba-max-states-per-path must be -1 "
+                    r"\(unlimited\) or a positive integer|Stochastic rounding for the Mamba SSM cache requires "
+                    r"--mamba-ssm-dtype float16)", None),
+    ("LAYERNORM_SP", r"^(--enable-megamoe-for-layernorm-sp (requires --enable-layernorm-sp|supports only Muse Spark)|"
+                     r"--enable-layernorm-sp (is only supported for|requires tp_size > 1|is not compatible with|"
+                     r"supports speculative decoding only with Muse Spark DFLASH))", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -83,6 +83,29 @@ _SGLANG_MESSAGES = (
     ("REJECTION_SAMPLING_TOPK", r"use-rejection-sampling requires --speculative-eagle-topk=1"),
     ("REJECTION_SAMPLING_THRESHOLD", r"use-rejection-sampling is incompatible with --speculative-accept-threshold"),
     ("FLEX_ATTENTION_SPECULATIVE", r"Speculative decoding is currently not supported with Flex Attention"),
+    ("CACHE_HOST_POOL", r"retraction-backup=host_pool (is only supported on a PD decode|does not support --dcp-size|"
+                        r"requires --disable-priority-preemption)"),
+    ("RADIX_EVICTION_TLRU", r"radix-eviction-policy tlru (requires non-negative|needs 'threshold' greater)"),
+    ("HICACHE_NO_RADIX", r"enable-hierarchical-cache and disable-radix-cache are mutually exclusive"),
+    ("DECODE_OFFLOAD_KVCACHE", r"disaggregation-decode-enable-offload-kvcache (is only supported|and "
+                               r"disaggregation-decode-retraction-backup=host_pool are mutually)"),
+    ("SWA_FULL_TOKENS_RATIO", r"swa-full-tokens-ratio should be in range"),
+    ("SWA_PREFIX_TAILS", r"swa-prefix-tails should be a non-negative"),
+    ("LMCACHE_CONFLICT", r"enable-lmcache and --enable-(hierarchical-cache|unified-cache-external-linker) are mutually|"
+                         r"enable-lmcache requires radix cache|buffer_only is a HiCache-only mode"),
+    ("LMCACHE_UNSUPPORTED", r"LMCacheUnifiedRadixCache (does not yet support|currently supports colocated)|"
+                            r"enable-lmcache with --dcp-size > 1 is not supported"),
+    ("HICACHE_HOST_MEMORY_FRACTION", r"hicache-host-memory-fraction must be in"),
+    ("PLE_OFFLOAD_CONFLICT", r"ple-offload-embedding cannot be combined with"),
+    ("PD_HOST_RECEIVE_THRESHOLD", r"host-receive-threshold must be between 0 and 1|Decode host receive does not yet "
+                                  r"support|Decode host KV buffering requires host_pool"),
+    ("ENCODER_DISAGG", r"enable-prefix-mm-cache requires --encoder-only|Cannot set --encoder-only and"),
+    ("ENCODER_DISAGG_MODEL", r"is not supported for encoder disaggregation"),
+    ("MAMBA_FLAGS", r"mamba-cache-philox-rounds must be non-negative|mamba-max-states-per-path must be -1|"
+                    r"Stochastic rounding for the Mamba SSM cache requires --mamba-ssm-dtype float16"),
+    ("LAYERNORM_SP", r"enable-megamoe-for-layernorm-sp (requires --enable-layernorm-sp|supports only Muse)|"
+                     r"enable-layernorm-sp (is only supported for|requires tp_size > 1|is not compatible with|"
+                     r"supports speculative decoding only with)"),
     ("EAGLE_PARAMS_PARTIAL", r"^AssertionError$|^$"),
     ("EAGLE_TOPK_MISSING", r"'>' not supported between instances of 'NoneType'"),
 )

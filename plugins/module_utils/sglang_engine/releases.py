@@ -39,6 +39,22 @@ RENAMED = {
 DEST_ALIASES = {"tensor_parallel_size": "tp_size", "data_parallel_size": "dp_size", "pipeline_parallel_size": "pp_size",
                 "speculative_dflash_draft_window_size": "speculative_draft_window_size"}
 
+# --encoder-only architectures (_handle_encoder_disaggregation's list; 0.5.11's, then what each release adds)
+_ENCODER_ARCHS_V1 = ("Qwen2VLForConditionalGeneration", "Qwen3VLForConditionalGeneration",
+                     "Qwen2_5_VLForConditionalGeneration", "Qwen3VLMoeForConditionalGeneration",
+                     "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration",
+                     "Qwen3OmniMoeForConditionalGeneration", "Qwen2AudioForConditionalGeneration",
+                     "Qwen2_5OmniForConditionalGeneration", "KimiVLForConditionalGeneration",
+                     "KimiK25ForConditionalGeneration")
+
+_ENCODER_ARCHS_0_5_12 = _ENCODER_ARCHS_V1 + ("InternS2PreviewForConditionalGeneration",)
+_ENCODER_ARCHS_0_5_13 = _ENCODER_ARCHS_0_5_12 + ("MiMoV2ForCausalLM",)
+_ENCODER_ARCHS_0_5_17 = _ENCODER_ARCHS_0_5_13 + ("KimiK3ForConditionalGeneration",)
+_ENCODER_ARCHS_0_5_19 = _ENCODER_ARCHS_0_5_17 + ("Dots3NoteForCausalLM",)
+_ENCODER_ARCHS_0_5_20 = _ENCODER_ARCHS_0_5_19 + ("Glm5NextForConditionalGeneration",)
+_ENCODER_ARCHS_0_5_23 = _ENCODER_ARCHS_0_5_20 + ("MiniMaxM3SparseForConditionalGeneration",
+                                                  "MuseSparkForConditionalGeneration")
+
 _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 
 # /metrics names every release from 0.5.11 exports (the `metrics` trait adds or renames per release)
@@ -104,6 +120,8 @@ _METRICS_V1 = {
 #                            none), http_responses_total (its status_code 5xx samples count as errors)
 #   moe_dense_tp_size_any_tp  check_server_args takes --moe-dense-tp-size equal to --tp-size (else 1 only)
 #   lora_speculative_algorithms  speculative algorithms LoRA accepts besides NGRAM (check_lora_server_args)
+#   encoder_disagg_archs     target architectures --encoder-only accepts (rules_pd.py)
+#   lmcache_cache_checks     the KV cache hook checks --enable-lmcache's conflicts (rules_cache.py)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
 ORDER = (
     "0.5.11",
@@ -154,10 +172,14 @@ _CHANGES = {
         "dp_spec_prefill_env_check": ("EAGLE", "EAGLE3"),
         "pp_speculation_refused": False,
         "pp_spec_checks": True,
+        # srt/arg_groups/kv_cache_hook.py handle_cache_compatibility: the --enable-lmcache checks appear
+        "lmcache_cache_checks": True,
         # srt/managers/: the backward-compat meta_info aliases (spec_accepted_drafts ...) are gone
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
+        # --encoder-only: the architectures added
+        "encoder_disagg_archs": _ENCODER_ARCHS_0_5_20,
         "parser": "0.5.20",
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
@@ -171,6 +193,8 @@ _CHANGES = {
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
+        # --encoder-only: the architectures added
+        "encoder_disagg_archs": _ENCODER_ARCHS_0_5_19,
         "parser": "0.5.19",
         "parser_derived": None,
         # srt/arg_groups/lora_hook.py check_lora_speculative_compatibility: LoRA takes these (through 0.5.18 the
@@ -187,6 +211,8 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
+        # --encoder-only: the architectures added
+        "encoder_disagg_archs": _ENCODER_ARCHS_0_5_17,
         "parser": "0.5.17",
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
@@ -224,6 +250,8 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.13": {  # parser captured; traits as the release before it
+        # --encoder-only: the architectures added
+        "encoder_disagg_archs": _ENCODER_ARCHS_0_5_13,
         "parser": "0.5.13",
         # metrics_collector.py: the counter of verify forward passes appears (accept length from counters)
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_bootstrap_queue_reqs",),
@@ -242,6 +270,8 @@ _CHANGES = {
     },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
         "cuda_graph_padding_torch_compile_check": True,  # check_server_args (server_args.py)
+        # --encoder-only: the architectures added
+        "encoder_disagg_archs": _ENCODER_ARCHS_0_5_12,
         "parser": "0.5.12",
         # metrics_collector.py: the PD prefill queue gauge num_prefill_prealloc_queue_reqs is renamed
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_bootstrap_queue_reqs",)),
@@ -300,6 +330,8 @@ _CHANGES = {
         "ngram_rules": {"devices": "cuda", "steps": False, "attn_dp": "flag"},  # server_args.py NGRAM branch
         # --speculative-use-block-verification turns --speculative-use-rejection-sampling on for EAGLE / EAGLE3
         "block_verification_enables_rejection": False,
+        "lmcache_cache_checks": False,
+        "encoder_disagg_archs": _ENCODER_ARCHS_V1,
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,
@@ -332,6 +364,8 @@ _CHANGES = {
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
     },
     "0.5.23": {
+        # --encoder-only: the architectures added
+        "encoder_disagg_archs": _ENCODER_ARCHS_0_5_23,
         "verified": True,
         "parser": "0.5.23",
         "parser_derived": None,

@@ -6,6 +6,12 @@ rewrites, defaults), read from the release table; and requested-vs-resolved over
 from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cache import (
+    check_cache_compatibility, check_early_cache_flags)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import check_mamba_backend_flags
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
+    check_encoder_disaggregation, check_pd_host_receive)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
     LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, gate, get, is_int, truthy_env)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_serving as SV
@@ -34,6 +40,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         # the algorithm only names the capture convention: SGLang resets it before any other hook reads it
         r["speculative_algorithm"] = None
         args = dict(args, speculative_algorithm=None)
+    if not check_early_cache_flags.keys.isdisjoint(args):
+        check_early_cache_flags(args)  # before the SSL check (0.5.20 on, where the flags are)
     if not _check_ssl.keys.isdisjoint(args):
         _check_ssl(args)  # before the model config is read (every release validates SSL early)
     if not SV.check_serving.keys.isdisjoint(args):
@@ -45,6 +53,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         if want is not None and is_int(tgt_max) and want > tgt_max and not truthy_env(env, LONG_CONTEXT_ENV):
             raise Refused("CONTEXT_TOO_LONG", "context_length %s exceeds the target's max_position_embeddings %s. "
                           "Lower context_length or set env %s=1." % (want, tgt_max, LONG_CONTEXT_ENV), "context_length")
+    if not check_pd_host_receive.keys.isdisjoint(args):
+        check_pd_host_receive(args)  # the PD hook, after the SSL check
     if r["attention_backend"] is None:
         if str(r["device"] or "").split(":", maxsplit=1)[0] == "cpu" and rules["cpu_default_attention"]:
             r["attention_backend"] = rules["cpu_default_attention"]
@@ -83,6 +93,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             if phase == "prefill" and backend == "trtllm_mha" and sm == 120 and args.get("kv_cache_dtype") == "fp8_e4m3":
                 raise Refused("TRTLLM_MHA_SM120_FP8", "TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV "
                               "cache: use another kv_cache_dtype or attention backend.", "kv_cache_dtype")
+    if not check_mamba_backend_flags.keys.isdisjoint(args):
+        check_mamba_backend_flags(args)  # the Mamba backend hook, right after the attention backend one
     dp = r["dp_size"]
     if rules["dp_attention_tp_divisible"] and args.get("enable_dp_attention") and dp > 1 and r["tp_size"] % dp:
         # data-parallel hook: after the attention backends' checks, before the speculative hook (every release:
@@ -156,8 +168,15 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
+    if not check_layernorm_sp.keys.isdisjoint(args):
+        check_layernorm_sp(args, r, algo, target_cfg)  # right after the speculative hook (0.5.19 on)
+    if not check_encoder_disaggregation.keys.isdisjoint(args):
+        check_encoder_disaggregation(args, rules, target_cfg)  # the encoder hook, right before the KV cache one
     if not SV.check_tokenizer_batching.keys.isdisjoint(args):
         SV.check_tokenizer_batching(args)
+    if not check_cache_compatibility.keys.isdisjoint(args):
+        # the KV cache hook, after the speculative one and before check_server_args (every release)
+        check_cache_compatibility(args, rules, algo)
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if not _check_node_split.keys.isdisjoint(args):
