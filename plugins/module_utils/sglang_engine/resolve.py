@@ -8,6 +8,8 @@ from __future__ import annotations
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
     LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, gate, get, is_int, truthy_env)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
+    attn_dp_of, check_attn_dp_sizes, check_parallel_early, check_parallel_late)
 
 
 def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor):
@@ -52,6 +54,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         raw = args.get("speculative_algorithm")
         _check_pd_decode_radix(args, rules, raw.upper() if raw and not rules["algorithm_case_sensitive"] else raw,
                                version)
+    if not check_parallel_early.keys.isdisjoint(args):
+        check_parallel_early(args, rules, platform)  # DCP, DWDP: after PD disaggregation, before the attention hook
     if r["attention_backend"] == "flex_attention" and args.get("speculative_algorithm") is not None:
         # the attention hook, before its trtllm_mha checks (every release 0.5.11-0.5.23: srt/server_args.py, from
         # 0.5.12 srt/arg_groups/attention_hook.py _handle_attention_backend_compatibility): any algorithm name
@@ -70,13 +74,17 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             if phase == "prefill" and backend == "trtllm_mha" and sm == 120 and args.get("kv_cache_dtype") == "fp8_e4m3":
                 raise Refused("TRTLLM_MHA_SM120_FP8", "TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV "
                               "cache: use another kv_cache_dtype or attention backend.", "kv_cache_dtype")
-    dp = r["dp_size"]
-    if rules["dp_attention_tp_divisible"] and args.get("enable_dp_attention") and dp > 1 and r["tp_size"] % dp:
+    if not check_attn_dp_sizes.keys.isdisjoint(args):
+        check_attn_dp_sizes(args)  # the data-parallel hook's first checks (0.5.22 on: --attn-dp-size)
+    dp = attn_dp_of(args)
+    if rules["dp_attention_tp_divisible"] and dp > 1 and r["tp_size"] % dp:
         # data-parallel hook: after the attention backends' checks, before the speculative hook (every release:
         # handle_data_parallelism follows handle_attention_backend_compatibility); attention DP splits the TP ranks
         raise Refused("DP_ATTENTION_TP", "--enable-dp-attention with --dp-size %s needs --tp-size divisible by it "
                       "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, r["tp_size"]), "tp_size")
 
+    if not check_parallel_late.keys.isdisjoint(args):
+        check_parallel_late(args, r, rules, target_cfg)  # context parallelism .. elastic EP, before speculation
     page = get(args, "page_size", 1)
     backends = [r["attention_backend"], args.get("decode_attention_backend"), r["prefill_attention_backend"]]
     if rules["draft_trtllm_sets_page_size"]:
