@@ -157,6 +157,12 @@ PARALLEL_CHECK_EXTRA = {
     "elastic-max-ep-1": ["--elastic-ep-backend", "mooncake", "--max-ep-size", "1"],
     "elastic-initial-alone": ["--elastic-ep-initial-size", "2"],
     "elastic-backend-none": ["--elastic-ep-backend", "none"],
+    # the MoE kernel checks (sglang_engine/rules_moe.py)
+    "moe-fi-cutlass-fp8": ["--moe-runner-backend", "flashinfer_cutlass", "--quantization", "fp8"],
+    "moe-fi-cutlass-modelopt-fp8": ["--moe-runner-backend", "flashinfer_cutlass", "--quantization", "modelopt_fp8"],
+    "moe-fi-cutlass-ep2": ["--moe-runner-backend", "flashinfer_cutlass", "--ep-size", "2"],
+    "moe-fi-cutlass-ep2-tp2": ["--moe-runner-backend", "flashinfer_cutlass", "--ep-size", "2", "--tp-size", "2"],
+    "moe-cutlass-fp8-ep2": ["--moe-runner-backend", "cutlass", "--quantization", "fp8", "--ep-size", "2", "--tp-size", "2"],
     "elastic-eplb-algorithm": ["--elastic-ep-backend", "mooncake", "--enable-eplb", "--eplb-algorithm", "deepseek",
                                "--ep-size", "2", "--tp-size", "2"],
 }

@@ -110,6 +110,9 @@ TABLE = (
                           r"Kimi-K3|requires an expert-parallel all-to-all)", None),
     ("EP_DISPATCH_ALGORITHM", r"^--ep-dispatch-algorithm (static|lp) picks a different physical replica per rank", None),
     ("EPLB_EP_SIZE", r"^AssertionError$", r"assert .*ep_size > 1"),
+    ("MOE_RUNNER_QUANTIZATION", r"^Invalid quantization '[\w-]+'\. \nFlashInfer Cutlass MOE supports only", None),
+    ("MOE_RUNNER_EP_SIZE", r"^(The expert parallel size must be 1 or the same as the tensor parallel size|FP8/MXFP8 "
+                           r"Cutlass MoE is only supported with ep_size == 1)$", None),
     ("ELASTIC_EP", r"^(Elastic EP requires eplb_algorithm|PP size should be set to 1 under elastic EP|--elastic-ep-join-mode "
                    r"requires --elastic-ep-backend|Elastic EP scale-up requires one joining TP group|Elastic EP scale "
                    r"joiners require --elastic-ep-join-rank-offset|--elastic-ep-join-rank-offset is only valid with|elastic "

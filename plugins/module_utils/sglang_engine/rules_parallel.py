@@ -100,14 +100,11 @@ def attn_dp_of(args):
     return attn_dp
 
 
-@gate("enable_prefill_cp", "attn_cp_size", "moe_dp_size", "ep_dispatch_algorithm", "enable_eplb", "ep_join_mode",
-      "ep_join_rank_offset", "max_ep_size", "elastic_ep_initial_size", "elastic_ep_backend", "shared_experts_tp_size",
-      context=("cp_strategy", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "pp_size", "ep_size",
-               "moe_a2a_backend", "eplb_algorithm", "node_rank"))
-def check_parallel_late(args, r, rules, target_cfg):
-    """Context parallelism, shared-experts TP, EPLB dispatch and elastic EP, in SGLang's order (0.5.23
-    parallel_hook.py handle_context_parallelism, handle_shared_experts_tp, handle_eplb_and_dispatch,
-    handle_elastic_ep; through 0.5.18 the same ServerArgs methods)."""
+@gate("enable_prefill_cp", "attn_cp_size", "moe_dp_size",
+      context=("cp_strategy", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "pp_size", "ep_size"))
+def check_context_parallel(args, r, rules):
+    """Context parallelism (0.5.23 parallel_hook.py handle_context_parallelism; through 0.5.18 the ServerArgs
+    method): after the data-parallel hook, before the MoE kernel checks (rules_moe.py)."""
     tp, pp = r["tp_size"], r["pp_size"]
     if args.get("enable_prefill_cp") and args.get("cp_strategy") is None:
         raise Refused("CP_STRATEGY", "--cp-strategy must be set when --enable-prefill-cp is enabled.", "cp_strategy")
@@ -140,6 +137,19 @@ def check_parallel_late(args, r, rules, target_cfg):
     if cp != moe_dp and moe_dp != 1:
         raise Refused("CP_TOPOLOGY", "attn_cp_size != moe_dp_size is only supported when moe_dp_size == 1 "
                       "(--attn-cp-size %s, --moe-dp-size %s)." % (cp, moe_dp), "moe_dp_size")
+
+
+@gate("ep_dispatch_algorithm", "enable_eplb", "ep_join_mode", "ep_join_rank_offset", "max_ep_size",
+      "elastic_ep_initial_size", "elastic_ep_backend", "shared_experts_tp_size",
+      context=("tp_size", "attn_cp_size", "attn_dp_size", "dp_size", "enable_dp_attention", "pp_size", "ep_size",
+               "moe_a2a_backend", "eplb_algorithm", "node_rank"))
+def check_expert_parallel(args, r, rules, target_cfg):
+    """Shared-experts TP, EPLB dispatch and elastic EP, in SGLang's order after the MoE kernel and a2a hooks
+    (0.5.23 parallel_hook.py handle_shared_experts_tp, handle_eplb_and_dispatch, handle_elastic_ep; through 0.5.18
+    the same ServerArgs methods)."""
+    tp, pp = r["tp_size"], r["pp_size"]
+    cp = get(args, "attn_cp_size", 1)
+    ep = get(args, "ep_size", 1)
     shared = args.get("shared_experts_tp_size")
     if shared is not None:
         # 0.5.21 on (the flag's first release)
