@@ -157,6 +157,9 @@ PARALLEL_CHECK_EXTRA = {
     "elastic-max-ep-1": ["--elastic-ep-backend", "mooncake", "--max-ep-size", "1"],
     "elastic-initial-alone": ["--elastic-ep-initial-size", "2"],
     "elastic-backend-none": ["--elastic-ep-backend", "none"],
+    # KV cache sharding (sglang_engine/rules_kv_shard.py)
+    "kv-sharding": ["--enable-kv-cache-sharding"],
+    "kv-sharding-prefill": ["--enable-kv-cache-sharding", "--disaggregation-mode", "prefill"],
     # the MoE kernel checks (sglang_engine/rules_moe.py)
     "moe-fi-cutlass-fp8": ["--moe-runner-backend", "flashinfer_cutlass", "--quantization", "fp8"],
     "moe-fi-cutlass-modelopt-fp8": ["--moe-runner-backend", "flashinfer_cutlass", "--quantization", "modelopt_fp8"],

@@ -110,6 +110,11 @@ TABLE = (
                           r"Kimi-K3|requires an expert-parallel all-to-all)", None),
     ("EP_DISPATCH_ALGORITHM", r"^--ep-dispatch-algorithm (static|lp) picks a different physical replica per rank", None),
     ("EPLB_EP_SIZE", r"^AssertionError$", r"assert .*ep_size > 1"),
+    ("KV_SHARDING_PREFILL_ONLY", r"^--enable-kv-cache-sharding is only supported on PD prefill workers", None),
+    ("KV_SHARDING_SPECULATIVE", r"^(--enable-kv-cache-sharding does not support speculative decoding\.$|KV sharding "
+                                r"supports speculative decoding only for GLM DSA)", None),
+    ("KV_SHARDING", r"^(--enable-kv-cache-sharding |KV sharding with trtllm_mla|DSA KV sharding|CP-sharded DSA HiCache)",
+     None),
     ("MOE_RUNNER_QUANTIZATION", r"^Invalid quantization '[\w-]+'\. \nFlashInfer Cutlass MOE supports only", None),
     ("MOE_RUNNER_EP_SIZE", r"^(The expert parallel size must be 1 or the same as the tensor parallel size|FP8/MXFP8 "
                            r"Cutlass MoE is only supported with ep_size == 1)$", None),

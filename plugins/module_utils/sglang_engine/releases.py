@@ -114,6 +114,8 @@ _METRICS_V1 = {
 #                            before, the field's default ag_rs
 #   cp_divisor_attn_dp       the attention-CP divisibility check divides by the attention DP width (else --dp-size)
 #   ep_dispatch_rank_invariant  --ep-dispatch-algorithm static / lp refused without an a2a backend
+#   kv_sharding_spec_arch    None (--enable-kv-cache-sharding refuses speculation), or the one target architecture
+#                            whose single-layer NextN EAGLE it takes
 ORDER = (
     "0.5.11",
     "0.5.12",
@@ -303,6 +305,7 @@ _CHANGES = {
         "dcp_comm_backend_by_platform": False,
         "cp_divisor_attn_dp": False,
         "ep_dispatch_rank_invariant": False,
+        "kv_sharding_spec_arch": None,
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,
@@ -361,6 +364,8 @@ _CHANGES = {
         "draft_archs": ("DFlashDraftModel", "DFlashLagunaForCausalLM", "DFlash2DraftModel", "DFlash2BeamDraftModel",
                         "MiniMaxDFlash2DraftModel", "MuseGlimmerAssistantModel"),
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
+        # arg_groups/kv_shard_hook.py: KV sharding takes GLM DSA single-layer NextN MTP (0.5.22: no speculation)
+        "kv_sharding_spec_arch": "GlmMoeDsaForCausalLM",
     },
 }
 

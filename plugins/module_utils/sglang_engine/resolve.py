@@ -10,6 +10,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.co
     LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, gate, get, is_int, truthy_env)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
     attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_parallel, check_parallel_early)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import check_moe_kernel
 
 
@@ -84,10 +85,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         raise Refused("DP_ATTENTION_TP", "--enable-dp-attention with --dp-size %s needs --tp-size divisible by it "
                       "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, r["tp_size"]), "tp_size")
 
-    # after the data-parallel hook, before the speculative one: context parallelism, the MoE kernel, shared-experts
-    # TP, EPLB and elastic EP (every release, in this order)
+    # after the data-parallel hook, before the speculative one: context parallelism, KV cache sharding, the MoE
+    # kernel, shared-experts TP, EPLB and elastic EP (every release, in this order)
     if not check_context_parallel.keys.isdisjoint(args):
         check_context_parallel(args, r, rules)
+    if not check_kv_cache_sharding.keys.isdisjoint(args):
+        check_kv_cache_sharding(args, rules, target_cfg)
     if not check_moe_kernel.keys.isdisjoint(args):
         check_moe_kernel(args)
     if not check_expert_parallel.keys.isdisjoint(args):
