@@ -125,6 +125,51 @@ CHECK_SERVER_ARGS_EXTRA = {
     "kv-canary-no-mode": ["--kv-canary-sweep-interval", "5"],
 }
 
+# the parallelism hooks (sglang_engine/rules_parallel.py): DCP and DWDP before the attention hook, attention DP
+# sizes in the data-parallel hook, context parallelism, shared-experts TP, EPLB dispatch and elastic EP after it;
+# each refused value with an accepted one next to it where the check has one
+PARALLEL_CHECK_EXTRA = {
+    "dcp-0": ["--dcp-size", "0"], "dcp-2-prefill-cp": ["--dcp-size", "2", "--enable-prefill-cp"],
+    "dcp-backend-a2a-alone": ["--dcp-comm-backend", "a2a"],
+    "dcp-fi-a2a": ["--dcp-size", "2", "--tp-size", "2", "--dcp-comm-backend", "fi_a2a"],
+    "dcp-replicate-alone": ["--dcp-replicate-q-proj"],
+    "dcp-replicate-default": ["--dcp-size", "2", "--tp-size", "2", "--dcp-replicate-q-proj"],
+    "dcp-replicate-a2a": ["--dcp-size", "2", "--tp-size", "2", "--dcp-replicate-q-proj", "--dcp-comm-backend", "a2a"],
+    "dwdp-2": ["--dwdp-size", "2"], "dwdp-2-tp2": ["--dwdp-size", "2", "--tp-size", "2"], "dwdp-1": ["--dwdp-size", "1"],
+    "attn-dp-0": ["--attn-dp-size", "0"], "attn-dp-2-dp2": ["--attn-dp-size", "2", "--dp-size", "2"],
+    "attn-dp-2": ["--attn-dp-size", "2"],
+    "prefill-cp-no-strategy": ["--enable-prefill-cp"], "prefill-cp-zigzag": ["--enable-prefill-cp", "--cp-strategy", "zigzag"],
+    "attn-cp-2": ["--attn-cp-size", "2"], "attn-cp-2-tp2": ["--attn-cp-size", "2", "--tp-size", "2"],
+    "attn-cp-2-tp4-dp4": ["--attn-cp-size", "2", "--tp-size", "4", "--dp-size", "4"],
+    "moe-dp-2": ["--moe-dp-size", "2"], "moe-dp-2-tp2": ["--moe-dp-size", "2", "--tp-size", "2"],
+    "moe-dp-2-ep4-tp4": ["--moe-dp-size", "2", "--tp-size", "4", "--ep-size", "4"],
+    "moe-dp-2-cp2-tp2": ["--moe-dp-size", "2", "--attn-cp-size", "2", "--tp-size", "2"],
+    "moe-dp-2-cp2-tp4-ep4": ["--moe-dp-size", "2", "--attn-cp-size", "2", "--tp-size", "4", "--ep-size", "4"],
+    "shared-experts-tp-0": ["--shared-experts-tp-size", "0"], "shared-experts-tp-1": ["--shared-experts-tp-size", "1"],
+    "ep-dispatch-static": ["--ep-dispatch-algorithm", "static"], "ep-dispatch-dynamic": ["--ep-dispatch-algorithm", "dynamic"],
+    "eplb-no-ep": ["--enable-eplb"], "eplb-ep2-tp2": ["--enable-eplb", "--ep-size", "2", "--tp-size", "2"],
+    "elastic-join-no-backend": ["--elastic-ep-join-mode", "recover"],
+    "elastic-join-recover": ["--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "recover"],
+    "elastic-join-scale-rank0": ["--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "scale"],
+    "elastic-join-offset-alone": ["--elastic-ep-join-rank-offset", "2"],
+    "elastic-max-ep-no-backend": ["--max-ep-size", "4"],
+    "elastic-max-ep-0": ["--elastic-ep-backend", "mooncake", "--max-ep-size", "0"],
+    "elastic-max-ep-1": ["--elastic-ep-backend", "mooncake", "--max-ep-size", "1"],
+    "elastic-initial-alone": ["--elastic-ep-initial-size", "2"],
+    "elastic-backend-none": ["--elastic-ep-backend", "none"],
+    # KV cache sharding (sglang_engine/rules_kv_shard.py)
+    "kv-sharding": ["--enable-kv-cache-sharding"],
+    "kv-sharding-prefill": ["--enable-kv-cache-sharding", "--disaggregation-mode", "prefill"],
+    # the MoE kernel checks (sglang_engine/rules_moe.py)
+    "moe-fi-cutlass-fp8": ["--moe-runner-backend", "flashinfer_cutlass", "--quantization", "fp8"],
+    "moe-fi-cutlass-modelopt-fp8": ["--moe-runner-backend", "flashinfer_cutlass", "--quantization", "modelopt_fp8"],
+    "moe-fi-cutlass-ep2": ["--moe-runner-backend", "flashinfer_cutlass", "--ep-size", "2"],
+    "moe-fi-cutlass-ep2-tp2": ["--moe-runner-backend", "flashinfer_cutlass", "--ep-size", "2", "--tp-size", "2"],
+    "moe-cutlass-fp8-ep2": ["--moe-runner-backend", "cutlass", "--quantization", "fp8", "--ep-size", "2", "--tp-size", "2"],
+    "elastic-eplb-algorithm": ["--elastic-ep-backend", "mooncake", "--enable-eplb", "--eplb-algorithm", "deepseek",
+                               "--ep-size", "2", "--tp-size", "2"],
+}
+
 # the SSL flags' pairing (SGLang checks it before the files exist: a path given alone never reaches the
 # file check, which judges the host's files and is not compared)
 SSL_EXTRA = {
@@ -365,6 +410,7 @@ case_strategy = st.fixed_dictionaries({
     "ssl": st.sampled_from(["none"] * 300 + sorted(SSL_EXTRA)),
     "hook_check": st.sampled_from(["none"] * 400 + sorted(HOOK_CHECK_EXTRA)),
     "cache": st.sampled_from(["none"] * 400 + sorted(CACHE_EXTRA)),
+    "parallel_check": st.sampled_from(["none"] * 360 + sorted(PARALLEL_CHECK_EXTRA)),
 })
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
@@ -387,15 +433,16 @@ SWEEP_BASES = (
 
 
 def sweep_cases():
-    """Every value of EXTRA, CHECK_SERVER_ARGS_EXTRA, SSL_EXTRA, PARALLEL, STYLES and ENVS on each of SWEEP_BASES."""
+    """Every value of EXTRA, CHECK_SERVER_ARGS_EXTRA, SSL_EXTRA, PARALLEL, STYLES, ENVS and PARALLEL_CHECK_EXTRA on each
+    of SWEEP_BASES."""
     out = []
     for base in SWEEP_BASES:
         for key, values in (("extra", sorted(EXTRA)), ("server_check", sorted(CHECK_SERVER_ARGS_EXTRA)),
                             ("ssl", sorted(SSL_EXTRA)), ("cache", sorted(CACHE_EXTRA)),
                             ("parallel", sorted(PARALLEL)), ("style", STYLES),
-                            ("env", ENVS)):
+                            ("env", ENVS), ("parallel_check", sorted(PARALLEL_CHECK_EXTRA))):
             for v in values:
-                if v != base[key]:
+                if v != base.get(key, "none"):
                     out.append(dict(base, **{key: v}))
         for v in sorted(HOOK_CHECK_EXTRA):  # each on the base, with what the entry changes in the case
             out.append(dict(base, hook_check=v, **HOOK_CHECK_CASE.get(v, {})))
@@ -481,6 +528,7 @@ def argv_for(case, dirs):
     argv.extend(SSL_EXTRA.get(case.get("ssl") or "none", []))
     argv.extend(HOOK_CHECK_EXTRA.get(case.get("hook_check") or "none", []))
     argv.extend(CACHE_EXTRA.get(case.get("cache") or "none", []))
+    argv.extend(PARALLEL_CHECK_EXTRA.get(case.get("parallel_check") or "none", []))
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

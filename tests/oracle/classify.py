@@ -148,6 +148,39 @@ TABLE = (
     ("LAYERNORM_SP", r"^(--enable-megamoe-for-layernorm-sp (requires --enable-layernorm-sp|supports only Muse Spark)|"
                      r"--enable-layernorm-sp (is only supported for|requires tp_size > 1|is not compatible with|"
                      r"supports speculative decoding only with Muse Spark DFLASH))", None),
+    # parallelism (sglang_engine/rules_parallel.py)
+    ("DCP_SIZE", r"^Decode context parallel size \(--dcp-size / --decode-context-parallel-size\) must be >= 1", None),
+    ("DCP_PLATFORM", r"^Decode context parallel \(--dcp-size / --decode-context-parallel-size > 1\) (on CUDA platform "
+                     r"does not support any speculative|is currently only supported on the AMD HIP)", None),
+    ("DCP_PREFILL_CP", r"^--dcp-size > 1 does not support --enable-prefill-cp\.$", None),
+    ("DCP_COMM_BACKEND", r"^--dcp-comm-backend (a2a|fi_a2a) only affects the decode context-parallel|^--dcp-comm-backend "
+                         r"fi_a2a delegates the exchange to FlashInfer's MNNVL All-to-All kernel", None),
+    ("DCP_REPLICATE_Q_PROJ", r"^--dcp-replicate-q-proj (requires --dcp-size > 1|only applies to the a2a/fi_a2a)", None),
+    ("DWDP", r"^(dwdp_size \(\d+\) must equal tp_size|DWDP requires --disaggregation-mode null or prefill|EPLB dynamic "
+             r"migration conflicts with static DWDP|DWDP does not support speculative decoding|DWDP requires pp_size == 1|"
+             r"DWDP's prefetch event protocol does not support two-batch overlap)", None),
+    ("ATTN_DP_SIZE", r"^--attn-dp-size must be positive|^--dp-size \d+ with --attn-dp-size \d+: data-parallel replicas", None),
+    ("CP_STRATEGY", r"^--cp-strategy must be set when --enable-prefill-cp is enabled\.$", None),
+    ("CP_TOPOLOGY", r"^(tp_size must be divisible by (attn_cp_size|(attn_dp|dp)_size \* attn_cp_size|moe_dp_size)|ep_size \* "
+                    r"moe_dp_size must be (less than or equal|equal) to tp_size|PP is not supported with context "
+                    r"parallelism|attn_cp_size != moe_dp_size is only supported when moe_dp_size == 1)$", None),
+    ("SHARED_EXPERTS_TP", r"^--shared-experts-tp-size (\(-?\d+\) must be a positive divisor|is only supported for "
+                          r"Kimi-K3|requires an expert-parallel all-to-all)", None),
+    ("EP_DISPATCH_ALGORITHM", r"^--ep-dispatch-algorithm (static|lp) picks a different physical replica per rank", None),
+    ("EPLB_EP_SIZE", r"^AssertionError$", r"assert .*ep_size > 1"),
+    ("KV_SHARDING_PREFILL_ONLY", r"^--enable-kv-cache-sharding is only supported on PD prefill workers", None),
+    ("KV_SHARDING_SPECULATIVE", r"^(--enable-kv-cache-sharding does not support speculative decoding\.$|KV sharding "
+                                r"supports speculative decoding only for GLM DSA)", None),
+    ("KV_SHARDING", r"^(--enable-kv-cache-sharding |KV sharding with trtllm_mla|DSA KV sharding|CP-sharded DSA HiCache)",
+     None),
+    ("MOE_RUNNER_QUANTIZATION", r"^Invalid quantization '[\w-]+'\. \nFlashInfer Cutlass MOE supports only", None),
+    ("MOE_RUNNER_EP_SIZE", r"^(The expert parallel size must be 1 or the same as the tensor parallel size|FP8/MXFP8 "
+                           r"Cutlass MoE is only supported with ep_size == 1)$", None),
+    ("ELASTIC_EP", r"^(Elastic EP requires eplb_algorithm|PP size should be set to 1 under elastic EP|--elastic-ep-join-mode "
+                   r"requires --elastic-ep-backend|Elastic EP scale-up requires one joining TP group|Elastic EP scale "
+                   r"joiners require --elastic-ep-join-rank-offset|--elastic-ep-join-rank-offset is only valid with|elastic "
+                   r"EP join rank offset must be >= 0|--max-ep-size (requires --elastic-ep-backend|must be a positive)|"
+                   r"--elastic-ep-initial-size is only valid for an Elastic EP)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

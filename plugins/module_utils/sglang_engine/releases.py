@@ -37,7 +37,10 @@ RENAMED = {
 # 0.5.12 name --tp-size/--dp-size/--pp-size tensor_parallel_size, data_parallel_size, pipeline_parallel_size),
 # and 0.5.11's name of the DFLASH window (speculative_dflash_draft_window_size: the same checks, under its flag).
 DEST_ALIASES = {"tensor_parallel_size": "tp_size", "data_parallel_size": "dp_size", "pipeline_parallel_size": "pp_size",
-                "speculative_dflash_draft_window_size": "speculative_draft_window_size"}
+                "speculative_dflash_draft_window_size": "speculative_draft_window_size",
+                # the same for --ep-size, --attn-cp-size and --moe-dp-size (0.5.11-0.5.13)
+                "expert_parallel_size": "ep_size", "attention_context_parallel_size": "attn_cp_size",
+                "moe_data_parallel_size": "moe_dp_size"}
 
 # --encoder-only architectures (_handle_encoder_disaggregation's list; 0.5.11's, then what each release adds)
 _ENCODER_ARCHS_V1 = ("Qwen2VLForConditionalGeneration", "Qwen3VLForConditionalGeneration",
@@ -123,6 +126,14 @@ _METRICS_V1 = {
 #   encoder_disagg_archs     target architectures --encoder-only accepts (rules_pd.py)
 #   lmcache_cache_checks     the KV cache hook checks --enable-lmcache's conflicts (rules_cache.py)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
+#   dcp_hip_only             --dcp-size > 1 only on HIP, or on CUDA without speculation (0.5.15-0.5.16)
+#   dcp_refuses_prefill_cp   --dcp-size > 1 refuses --enable-prefill-cp (DCP validation)
+#   dcp_comm_backend_by_platform  an unset --dcp-comm-backend resolves by platform (CUDA: a2a/fi_a2a, else ag_rs);
+#                            before, the field's default ag_rs
+#   cp_divisor_attn_dp       the attention-CP divisibility check divides by the attention DP width (else --dp-size)
+#   ep_dispatch_rank_invariant  --ep-dispatch-algorithm static / lp refused without an a2a backend
+#   kv_sharding_spec_arch    None (--enable-kv-cache-sharding refuses speculation), or the one target architecture
+#                            whose single-layer NextN EAGLE it takes
 ORDER = (
     "0.5.11",
     "0.5.12",
@@ -156,6 +167,10 @@ _CHANGES = {
         "watermark_algorithms": ("NGRAM", "EAGLE", "EAGLE3"),
         # SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION accepts DSPARK too (speculative_hook.py)
         "dp_spec_prefill_env_check": ("EAGLE", "EAGLE3", "DSPARK"),
+        # arg_groups/parallel_hook.py: --dcp-size > 1 refuses --enable-prefill-cp; --attn-dp-size appears and the
+        # attention-CP check divides by it (observed in its resolver)
+        "dcp_refuses_prefill_cp": True,
+        "cp_divisor_attn_dp": True,
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True, "attn_dp": "flag"},  # _handle_ngram: XPU too
@@ -184,6 +199,8 @@ _CHANGES = {
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "adaptive_candidate_steps": (0, 1, 3, 5, 7),  # srt/speculative/adaptive_spec_params.py DEFAULT_ADAPTIVE_CONFIG
+        # arg_groups/overrides.py _dcp_comm_backend_default: an unset --dcp-comm-backend resolves by platform
+        "dcp_comm_backend_by_platform": True,
         # srt/arg_groups/speculative_hook.py _handle_dflash: "validated on NPU only" - refused on every other device
         # through 0.5.22 (found by a generated case: --tp-size 2 --dp-size 2 --enable-dp-attention, which 0.5.20
         # refused and the engine, reading the trait as False here, accepted)
@@ -217,6 +234,9 @@ _CHANGES = {
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "draft_trtllm_sets_page_size": True,  # srt/arg_groups/overrides.py (observed in its resolver)
+        "dcp_hip_only": False,
+        # server_args.py _handle_eplb_and_dispatch: static / lp dispatch needs an a2a backend
+        "ep_dispatch_rank_invariant": True,
     },
     "0.5.15.post1": {  # parser captured; traits as 0.5.15's
         "parser": "0.5.15.post1",
@@ -232,6 +252,9 @@ _CHANGES = {
         "draft_backend_at_resolution": True,
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend"),
         "draft_archs": ("DFlashDraftModel", "DFlashLagunaForCausalLM"),  # srt/models/ registers the Laguna drafter
+        # server_args.py _handle_dcp_validation (--dcp-size appears): DCP > 1 validated on HIP only, on CUDA
+        # without speculation; 0.5.17 replaces it with the comm-backend checks
+        "dcp_hip_only": True,
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
         "ngram_rules": {"devices": "cuda", "steps": True, "attn_dp": "flag"},  # _handle_ngram sets num_steps
@@ -272,6 +295,8 @@ _CHANGES = {
         "cuda_graph_padding_torch_compile_check": True,  # check_server_args (server_args.py)
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_12,
+        # the PD decode radix cache's nixl requirement is 0.5.11's alone (its server_args.py; no later kit has it)
+        "pd_decode_radix_needs_nixl": False,
         "parser": "0.5.12",
         # metrics_collector.py: the PD prefill queue gauge num_prefill_prealloc_queue_reqs is renamed
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_bootstrap_queue_reqs",)),
@@ -332,6 +357,13 @@ _CHANGES = {
         "block_verification_enables_rejection": False,
         "lmcache_cache_checks": False,
         "encoder_disagg_archs": _ENCODER_ARCHS_V1,
+        # parallelism (rules_parallel.py): what changed per release, read in each kit's source
+        "dcp_hip_only": False,
+        "dcp_refuses_prefill_cp": False,
+        "dcp_comm_backend_by_platform": False,
+        "cp_divisor_attn_dp": False,
+        "ep_dispatch_rank_invariant": False,
+        "kv_sharding_spec_arch": None,
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,
@@ -393,6 +425,8 @@ _CHANGES = {
         "draft_archs": ("DFlashDraftModel", "DFlashLagunaForCausalLM", "DFlash2DraftModel", "DFlash2BeamDraftModel",
                         "MiniMaxDFlash2DraftModel", "MuseGlimmerAssistantModel"),
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
+        # arg_groups/kv_shard_hook.py: KV sharding takes GLM DSA single-layer NextN MTP (0.5.22: no speculation)
+        "kv_sharding_spec_arch": "GlmMoeDsaForCausalLM",
     },
 }
 

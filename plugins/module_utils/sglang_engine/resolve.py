@@ -17,6 +17,10 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.co
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_serving as SV
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_speculative as S
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_validation as V
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
+    attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_parallel, check_parallel_early)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import check_moe_kernel
 
 
 def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor):
@@ -75,6 +79,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         if not _check_pd_decode_radix.keys.isdisjoint(args):
             _check_pd_decode_radix(args, rules, raw.upper() if raw and not rules["algorithm_case_sensitive"] else raw,
                                    version)
+    if not check_parallel_early.keys.isdisjoint(args):
+        check_parallel_early(args, rules, platform)  # DCP, DWDP: after PD disaggregation, before the attention hook
     if r["attention_backend"] == "flex_attention" and args.get("speculative_algorithm") is not None:
         # the attention hook, before its trtllm_mha checks (every release 0.5.11-0.5.23: srt/server_args.py, from
         # 0.5.12 srt/arg_groups/attention_hook.py _handle_attention_backend_compatibility): any algorithm name
@@ -95,13 +101,25 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                               "cache: use another kv_cache_dtype or attention backend.", "kv_cache_dtype")
     if not check_mamba_backend_flags.keys.isdisjoint(args):
         check_mamba_backend_flags(args)  # the Mamba backend hook, right after the attention backend one
-    dp = r["dp_size"]
-    if rules["dp_attention_tp_divisible"] and args.get("enable_dp_attention") and dp > 1 and r["tp_size"] % dp:
+    if not check_attn_dp_sizes.keys.isdisjoint(args):
+        check_attn_dp_sizes(args)  # the data-parallel hook's first checks (0.5.22 on: --attn-dp-size)
+    dp = attn_dp_of(args)
+    if rules["dp_attention_tp_divisible"] and dp > 1 and r["tp_size"] % dp:
         # data-parallel hook: after the attention backends' checks, before the speculative hook (every release:
         # handle_data_parallelism follows handle_attention_backend_compatibility); attention DP splits the TP ranks
         raise Refused("DP_ATTENTION_TP", "--enable-dp-attention with --dp-size %s needs --tp-size divisible by it "
                       "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, r["tp_size"]), "tp_size")
 
+    # after the data-parallel hook, before the speculative one: context parallelism, KV cache sharding, the MoE
+    # kernel, shared-experts TP, EPLB and elastic EP (every release, in this order)
+    if not check_context_parallel.keys.isdisjoint(args):
+        check_context_parallel(args, r, rules)
+    if not check_kv_cache_sharding.keys.isdisjoint(args):
+        check_kv_cache_sharding(args, rules, target_cfg)
+    if not check_moe_kernel.keys.isdisjoint(args):
+        check_moe_kernel(args)
+    if not check_expert_parallel.keys.isdisjoint(args):
+        check_expert_parallel(args, r, rules, target_cfg)
     page = get(args, "page_size", 1)
     backends = [r["attention_backend"], args.get("decode_attention_backend"), r["prefill_attention_backend"]]
     if rules["draft_trtllm_sets_page_size"]:

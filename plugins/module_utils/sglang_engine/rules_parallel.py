@@ -1,0 +1,216 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy developers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Parallelism checks of SGLang's argument resolution: decode context parallelism (DCP), DWDP, attention DP
+sizes, context parallelism (attention CP, MoE DP), EPLB dispatch, elastic EP and shared-experts TP.
+
+Where each sits among the hooks (every release that has the flag; 0.5.23 srt/arg_groups/pipeline.py, through
+0.5.18 ServerArgs.__post_init__): DCP and DWDP right after PD disaggregation, before the attention backends
+(check_parallel_early); the attention DP sizes at the head of the data-parallel hook, before its
+tp % attn_dp assert (check_attn_dp_sizes); context parallelism, the MoE/EPLB dispatch and elastic EP after it,
+before the speculative hook (check_parallel_late). Release differences are traits (releases.py). stdlib only.
+"""
+from __future__ import annotations
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get
+
+
+def _is_cuda(platform):
+    """SGLang's get_platform().is_cuda as the engine knows it: True / False, or None (GPUs not given)."""
+    if not platform.get("gpus_known"):
+        return None
+    return platform.get("sm") is not None
+
+
+@gate("dcp_size", "dcp_comm_backend", "dcp_replicate_q_proj", "dwdp_size",
+      context=("enable_prefill_cp", "tp_size", "pp_size", "disaggregation_mode", "enable_eplb", "speculative_algorithm",
+               "enable_two_batch_overlap"))
+def check_parallel_early(args, rules, platform):
+    """DCP validation then DWDP (0.5.23 parallel_hook.py handle_decode_context_parallelism, handle_dwdp)."""
+    dcp = get(args, "dcp_size", 1)
+    if dcp < 1:
+        raise Refused("DCP_SIZE", "Decode context parallel size (--dcp-size) must be >= 1, got %s." % dcp, "dcp_size")
+    cuda = _is_cuda(platform)
+    if rules["dcp_hip_only"] and dcp > 1 and cuda is not None:
+        # 0.5.15-0.5.16: DCP validated on HIP only; on CUDA without speculation
+        if not cuda:
+            raise Refused("DCP_PLATFORM", "Decode context parallel (--dcp-size > 1) is only supported on the AMD HIP "
+                          "platform in SGLang %s." % rules["version"], "dcp_size")
+        if args.get("speculative_algorithm") is not None:
+            raise Refused("DCP_PLATFORM", "Decode context parallel (--dcp-size > 1) on CUDA does not support "
+                          "speculative decoding in SGLang %s." % rules["version"], "dcp_size")
+    if rules["dcp_refuses_prefill_cp"] and dcp > 1 and args.get("enable_prefill_cp"):
+        raise Refused("DCP_PREFILL_CP", "--dcp-size > 1 does not support --enable-prefill-cp.", "dcp_size")
+    backend = args.get("dcp_comm_backend")
+    if backend in ("a2a", "fi_a2a") and dcp <= 1:
+        raise Refused("DCP_COMM_BACKEND", "--dcp-comm-backend %s requires --dcp-size > 1 (it only affects the decode "
+                      "context-parallel attention reduction)." % backend, "dcp_comm_backend")
+    if backend == "fi_a2a" and cuda is False:
+        raise Refused("DCP_COMM_BACKEND", "--dcp-comm-backend fi_a2a needs FlashInfer's MNNVL All-to-All kernel on "
+                      "CUDA; this host has no CUDA GPU. Use a2a or ag_rs.", "dcp_comm_backend")
+    if args.get("dcp_replicate_q_proj"):
+        if dcp <= 1:
+            raise Refused("DCP_REPLICATE_Q_PROJ", "--dcp-replicate-q-proj requires --dcp-size > 1.",
+                          "dcp_replicate_q_proj")
+        if backend is None:
+            if not rules["dcp_comm_backend_by_platform"]:
+                backend = "ag_rs"  # the field's default through 0.5.19
+            elif cuda is not None:
+                backend = "a2a" if cuda else "ag_rs"  # a2a or fi_a2a on CUDA: both take it
+        if backend is not None and backend not in ("a2a", "fi_a2a"):
+            raise Refused("DCP_REPLICATE_Q_PROJ", "--dcp-replicate-q-proj only applies to the a2a/fi_a2a DCP "
+                          "communication backend; got --dcp-comm-backend=%s." % backend, "dcp_replicate_q_proj")
+    dwdp = get(args, "dwdp_size", 1)
+    if dwdp > 1:
+        tp = get(args, "tp_size", 1)
+        why = None
+        if dwdp != tp:
+            why = "dwdp_size (%s) must equal tp_size (%s)" % (dwdp, tp)
+        elif get(args, "disaggregation_mode", "null") not in ("null", "prefill"):
+            why = "DWDP requires --disaggregation-mode null or prefill"
+        elif args.get("enable_eplb"):
+            why = "EPLB dynamic migration conflicts with static DWDP partitioning"
+        elif args.get("speculative_algorithm") is not None:
+            why = "DWDP does not support speculative decoding (MTP/draft workers)"
+        elif get(args, "pp_size", 1) != 1:
+            why = "DWDP requires pp_size == 1"
+        elif args.get("enable_two_batch_overlap"):
+            why = "DWDP's prefetch event protocol does not support two-batch overlap"
+        if why:
+            raise Refused("DWDP", "%s (--dwdp-size %s)." % (why, dwdp), "dwdp_size")
+
+
+@gate("attn_dp_size", context=("dp_size",))
+def check_attn_dp_sizes(args):
+    """The head of the data-parallel hook (0.5.22 on, where --attn-dp-size exists)."""
+    attn_dp = args["attn_dp_size"]
+    if attn_dp < 1:
+        raise Refused("ATTN_DP_SIZE", "--attn-dp-size must be positive (got %s)." % attn_dp, "attn_dp_size")
+    if attn_dp > 1 and get(args, "dp_size", 1) > 1:
+        raise Refused("ATTN_DP_SIZE", "--dp-size %s with --attn-dp-size %s: data-parallel replicas combined with "
+                      "attention data parallelism are not supported." % (args["dp_size"], attn_dp), "dp_size")
+
+
+def attn_dp_of(args):
+    """The attention-DP width: --attn-dp-size, else --dp-size under --enable-dp-attention (0.5.23 turns the deprecated
+    spelling into --attn-dp-size before any hook reads it), else 1."""
+    attn_dp = get(args, "attn_dp_size", 1)
+    if attn_dp == 1 and args.get("enable_dp_attention"):
+        attn_dp = get(args, "dp_size", 1)
+    return attn_dp
+
+
+@gate("enable_prefill_cp", "attn_cp_size", "moe_dp_size",
+      context=("cp_strategy", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "pp_size", "ep_size"))
+def check_context_parallel(args, r, rules):
+    """Context parallelism (0.5.23 parallel_hook.py handle_context_parallelism; through 0.5.18 the ServerArgs
+    method): after the data-parallel hook, before the MoE kernel checks (rules_moe.py)."""
+    tp, pp = r["tp_size"], r["pp_size"]
+    if args.get("enable_prefill_cp") and args.get("cp_strategy") is None:
+        raise Refused("CP_STRATEGY", "--cp-strategy must be set when --enable-prefill-cp is enabled.", "cp_strategy")
+    cp = get(args, "attn_cp_size", 1)
+    if cp > 1:
+        # the attention DP width in the divisor: --attn-dp-size from 0.5.22, --dp-size before (replicas or not)
+        dp = attn_dp_of(args) if rules["cp_divisor_attn_dp"] else r["dp_size"]
+        if tp % cp:
+            raise Refused("CP_TOPOLOGY", "tp_size must be divisible by attn_cp_size (--tp-size %s, --attn-cp-size %s)."
+                          % (tp, cp), "attn_cp_size")
+        if tp % (dp * cp):
+            raise Refused("CP_TOPOLOGY", "tp_size must be divisible by %s * attn_cp_size (--tp-size %s, %s, "
+                          "--attn-cp-size %s)." % ("attn_dp_size" if rules["cp_divisor_attn_dp"] else "dp_size", tp,
+                                                   dp, cp), "attn_cp_size")
+    moe_dp = get(args, "moe_dp_size", 1)
+    ep = get(args, "ep_size", 1)
+    if moe_dp > 1:
+        why = None
+        if tp % moe_dp:
+            why = "tp_size must be divisible by moe_dp_size"
+        elif ep * moe_dp > tp:
+            why = "ep_size * moe_dp_size must be less than or equal to tp_size"
+        elif pp != 1:
+            why = "PP is not supported with context parallelism"
+        elif ep > 1 and ep * moe_dp != tp:
+            why = "ep_size * moe_dp_size must be equal to tp_size"
+        if why:
+            raise Refused("CP_TOPOLOGY", "%s (--tp-size %s, --ep-size %s, --moe-dp-size %s, --pp-size %s)."
+                          % (why, tp, ep, moe_dp, pp), "moe_dp_size")
+    if cp != moe_dp and moe_dp != 1:
+        raise Refused("CP_TOPOLOGY", "attn_cp_size != moe_dp_size is only supported when moe_dp_size == 1 "
+                      "(--attn-cp-size %s, --moe-dp-size %s)." % (cp, moe_dp), "moe_dp_size")
+
+
+@gate("ep_dispatch_algorithm", "enable_eplb", "ep_join_mode", "ep_join_rank_offset", "max_ep_size",
+      "elastic_ep_initial_size", "elastic_ep_backend", "shared_experts_tp_size",
+      context=("tp_size", "attn_cp_size", "attn_dp_size", "dp_size", "enable_dp_attention", "pp_size", "ep_size",
+               "moe_a2a_backend", "eplb_algorithm", "node_rank"))
+def check_expert_parallel(args, r, rules, target_cfg):
+    """Shared-experts TP, EPLB dispatch and elastic EP, in SGLang's order after the MoE kernel and a2a hooks
+    (0.5.23 parallel_hook.py handle_shared_experts_tp, handle_eplb_and_dispatch, handle_elastic_ep; through 0.5.18
+    the same ServerArgs methods)."""
+    tp, pp = r["tp_size"], r["pp_size"]
+    cp = get(args, "attn_cp_size", 1)
+    ep = get(args, "ep_size", 1)
+    shared = args.get("shared_experts_tp_size")
+    if shared is not None:
+        # 0.5.21 on (the flag's first release)
+        attn_tp = tp // max(cp * attn_dp_of(args), 1)
+        if shared < 1 or attn_tp % shared:
+            raise Refused("SHARED_EXPERTS_TP", "--shared-experts-tp-size (%s) must be a positive divisor of the "
+                          "attention TP size (%s)." % (shared, attn_tp), "shared_experts_tp_size")
+        arch = ((target_cfg or {}).get("architectures") or [None])[0]
+        if target_cfg is not None and arch != "KimiK3ForConditionalGeneration":
+            raise Refused("SHARED_EXPERTS_TP", "--shared-experts-tp-size is only supported for Kimi-K3 (target "
+                          "architecture %s)." % arch, "shared_experts_tp_size")
+        if target_cfg is not None and get(args, "moe_a2a_backend", "none") not in (
+                "deepep", "megamoe", "mooncake", "ascend_fuseep", "mori"):
+            raise Refused("SHARED_EXPERTS_TP", "--shared-experts-tp-size requires an expert-parallel all-to-all "
+                          "backend (deepep, megamoe, mooncake, ascend_fuseep or mori).", "moe_a2a_backend")
+    dispatch = args.get("ep_dispatch_algorithm")
+    if rules["ep_dispatch_rank_invariant"] and dispatch in ("static", "lp") and \
+            get(args, "moe_a2a_backend", "none") == "none":
+        raise Refused("EP_DISPATCH_ALGORITHM", "--ep-dispatch-algorithm %s picks a different physical replica per "
+                      "rank, which needs an a2a backend: use --ep-dispatch-algorithm dynamic with --moe-a2a-backend "
+                      "none." % dispatch, "ep_dispatch_algorithm")
+    join = args.get("ep_join_mode")
+    if args.get("enable_eplb") and join != "scale" and ep <= 1:
+        raise Refused("EPLB_EP_SIZE", "--enable-eplb needs expert parallelism: --ep-size > 1 (SGLang asserts "
+                      "ep_size > 1).", "enable_eplb")
+    backend = args.get("elastic_ep_backend")
+    if backend is not None:  # "none" too: SGLang tests `is not None` (observed in 0.5.12, 0.5.17, 0.5.23)
+        if args.get("enable_eplb") and get(args, "eplb_algorithm", "auto") not in (
+                "auto", "elasticity_aware", "elasticity_aware_hierarchical"):
+            raise Refused("ELASTIC_EP", "Elastic EP requires --eplb-algorithm auto or elasticity_aware(_hierarchical).",
+                          "eplb_algorithm")
+        if pp != 1:
+            raise Refused("ELASTIC_EP", "PP size should be set to 1 under elastic EP (--pp-size %s)." % pp, "pp_size")
+        has_backend = True
+    else:
+        has_backend = False
+    if join is not None:
+        if not has_backend:
+            raise Refused("ELASTIC_EP", "--elastic-ep-join-mode requires --elastic-ep-backend to be set.",
+                          "elastic_ep_backend")
+        if join == "scale":
+            if get(args, "node_rank", 0) != 1:
+                raise Refused("ELASTIC_EP", "Elastic EP scale-up requires one joining TP group at --node-rank 1 "
+                              "(got %s)." % get(args, "node_rank", 0), "node_rank")
+            if get(args, "ep_join_rank_offset", 0) <= 0:
+                raise Refused("ELASTIC_EP", "Elastic EP scale joiners require --elastic-ep-join-rank-offset set to "
+                              "the current effective EP size.", "ep_join_rank_offset")
+    offset = get(args, "ep_join_rank_offset", 0)
+    if offset != 0:
+        if join != "scale":
+            raise Refused("ELASTIC_EP", "--elastic-ep-join-rank-offset is only valid with --elastic-ep-join-mode "
+                          "scale.", "ep_join_rank_offset")
+        if offset < 0:
+            raise Refused("ELASTIC_EP", "elastic EP join rank offset must be >= 0.", "ep_join_rank_offset")
+    max_ep = args.get("max_ep_size")
+    if max_ep is not None:
+        if not has_backend:
+            raise Refused("ELASTIC_EP", "--max-ep-size requires --elastic-ep-backend to be set.", "elastic_ep_backend")
+        if max_ep <= 0:
+            raise Refused("ELASTIC_EP", "--max-ep-size must be a positive integer.", "max_ep_size")
+    scaling = has_backend and max_ep is not None and max_ep > tp
+    if args.get("elastic_ep_initial_size") is not None and not scaling:
+        raise Refused("ELASTIC_EP", "--elastic-ep-initial-size is only valid for an Elastic EP deployment with "
+                      "--max-ep-size larger than its local TP size.", "elastic_ep_initial_size")

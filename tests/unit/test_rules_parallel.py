@@ -1,0 +1,98 @@
+"""The parallelism, MoE kernel and KV-sharding rules (rules_parallel.py, rules_moe.py, rules_kv_shard.py): each
+refusal, the value next to it that SGLang accepts, their place before the speculative hook, and the release traits.
+Every refusal expected here was SGLang's own answer to the same flags in its kit (the differential runs of 0.5.12,
+0.5.17, 0.5.20, 0.5.22, 0.5.23; 0.5.16's DCP check by a direct resolution); the MLA case is what the engine leaves
+to the host."""
+import pytest
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as E
+
+DFLASH = ["--model-path", "/m", "--device", "cuda", "--speculative-algorithm", "DFLASH",
+          "--speculative-draft-model-path", "/d", "--speculative-num-draft-tokens", "16", "--max-running-requests", "8",
+          "--attention-backend", "triton"]
+QWEN3 = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 36,
+         "max_position_embeddings": 40960, "vocab_size": 151936}
+
+
+def refusal(extra, version="0.5.23", gpus=(), target=QWEN3):
+    r = E.validate_argv(DFLASH + extra, version, gpus=list(gpus), read_paths=False, target_config=target)
+    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
+    if not r.sglang_verdict["accepted"]:
+        return r.sglang_verdict["code"]
+    return codes[0] if codes else None
+
+
+@pytest.mark.parametrize("extra, code", [
+    (["--dcp-size", "0"], "DCP_SIZE"),
+    (["--dcp-size", "2", "--enable-prefill-cp"], "DCP_PREFILL_CP"),
+    (["--dcp-comm-backend", "a2a"], "DCP_COMM_BACKEND"),
+    (["--dcp-size", "2", "--tp-size", "2", "--dcp-comm-backend", "fi_a2a"], "DCP_COMM_BACKEND"),  # no CUDA GPU
+    (["--dcp-replicate-q-proj"], "DCP_REPLICATE_Q_PROJ"),
+    (["--dcp-size", "2", "--tp-size", "2", "--dcp-replicate-q-proj"], "DCP_REPLICATE_Q_PROJ"),  # ag_rs without CUDA
+    (["--dcp-size", "2", "--tp-size", "2", "--dcp-replicate-q-proj", "--dcp-comm-backend", "a2a"], None),
+    (["--dwdp-size", "2"], "DWDP"), (["--dwdp-size", "2", "--tp-size", "2"], "DWDP"), (["--dwdp-size", "1"], None),
+    (["--attn-dp-size", "0"], "ATTN_DP_SIZE"), (["--attn-dp-size", "2", "--dp-size", "2"], "ATTN_DP_SIZE"),
+    (["--attn-dp-size", "2"], "DP_ATTENTION_TP"),
+    (["--enable-prefill-cp"], "CP_STRATEGY"), (["--enable-prefill-cp", "--cp-strategy", "zigzag"], None),
+    (["--attn-cp-size", "2"], "CP_TOPOLOGY"), (["--attn-cp-size", "2", "--tp-size", "2"], None),
+    (["--attn-cp-size", "2", "--tp-size", "4", "--dp-size", "4"], None),  # replicas: attention DP width 1
+    (["--moe-dp-size", "2", "--tp-size", "2", "--pp-size", "2"], "CP_TOPOLOGY"),  # before DFLASH_PP
+    (["--moe-dp-size", "2", "--tp-size", "4", "--ep-size", "4"], "CP_TOPOLOGY"),
+    (["--moe-dp-size", "2", "--attn-cp-size", "2", "--tp-size", "2"], None),
+    (["--enable-kv-cache-sharding"], "KV_SHARDING_PREFILL_ONLY"),
+    (["--enable-kv-cache-sharding", "--disaggregation-mode", "prefill"], "KV_SHARDING_SPECULATIVE"),
+    (["--moe-runner-backend", "flashinfer_cutlass", "--quantization", "fp8"], "MOE_RUNNER_QUANTIZATION"),
+    (["--moe-runner-backend", "flashinfer_cutlass", "--quantization", "modelopt_fp8"], None),
+    (["--moe-runner-backend", "flashinfer_cutlass", "--ep-size", "2"], "MOE_RUNNER_EP_SIZE"),
+    (["--moe-runner-backend", "flashinfer_cutlass", "--ep-size", "2", "--tp-size", "2"], None),
+    (["--moe-runner-backend", "cutlass", "--quantization", "fp8", "--ep-size", "2", "--tp-size", "2"], "MOE_RUNNER_EP_SIZE"),
+    (["--shared-experts-tp-size", "0"], "SHARED_EXPERTS_TP"), (["--shared-experts-tp-size", "1"], "SHARED_EXPERTS_TP"),
+    (["--ep-dispatch-algorithm", "static"], "EP_DISPATCH_ALGORITHM"), (["--ep-dispatch-algorithm", "dynamic"], None),
+    (["--enable-eplb"], "EPLB_EP_SIZE"), (["--enable-eplb", "--ep-size", "2", "--tp-size", "2"], None),
+    (["--elastic-ep-join-mode", "recover"], "ELASTIC_EP"),
+    (["--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "scale"], "ELASTIC_EP"),
+    (["--elastic-ep-join-rank-offset", "2"], "ELASTIC_EP"), (["--max-ep-size", "4"], "ELASTIC_EP"),
+    (["--elastic-ep-backend", "mooncake", "--max-ep-size", "0"], "ELASTIC_EP"),
+    (["--elastic-ep-initial-size", "2"], "ELASTIC_EP"),
+    (["--elastic-ep-backend", "none", "--pp-size", "2"], "ELASTIC_EP"),  # "none" counts as set; before DFLASH_PP
+    (["--elastic-ep-backend", "mooncake"], None),
+])
+def test_parallel_refusals_0_5_23(extra, code):
+    assert refusal(extra) == code
+
+
+def test_kv_sharding_without_speculation_on_a_gqa_model_is_refused():
+    argv = ["--model-path", "/m", "--device", "cuda", "--enable-kv-cache-sharding", "--disaggregation-mode", "prefill"]
+    r = E.validate_argv(argv, "0.5.23", gpus=[], read_paths=False, target_config=QWEN3)
+    assert r.sglang_verdict["code"] == "KV_SHARDING"
+    # an MLA model is not modelled further: no static refusal
+    mla = dict(QWEN3, architectures=["DeepseekV3ForCausalLM"], kv_lora_rank=512)
+    r = E.validate_argv(argv, "0.5.23", gpus=[], read_paths=False, target_config=mla)
+    assert r.sglang_verdict["accepted"]
+
+
+def test_dcp_fi_a2a_and_replicate_on_a_cuda_host():
+    gpus = [{"name": "NVIDIA H200", "compute_capability": "9.0"}] * 2
+    assert refusal(["--dcp-size", "2", "--tp-size", "2", "--dcp-comm-backend", "fi_a2a"], gpus=gpus) is None
+    assert refusal(["--dcp-size", "2", "--tp-size", "2", "--dcp-replicate-q-proj"], gpus=gpus) is None
+    # 0.5.17-0.5.19: the field defaults to ag_rs whatever the platform
+    assert refusal(["--dcp-size", "2", "--tp-size", "2", "--dcp-replicate-q-proj"], "0.5.17", gpus=gpus) == \
+        "DCP_REPLICATE_Q_PROJ"
+
+
+def test_release_traits():
+    # --dcp-size > 1 with --enable-prefill-cp: refused by DCP from 0.5.22, before that the CP strategy answers
+    assert refusal(["--dcp-size", "2", "--enable-prefill-cp"], "0.5.20") == "CP_STRATEGY"
+    # the attention-CP divisor: --dp-size before 0.5.22
+    assert refusal(["--attn-cp-size", "2", "--tp-size", "4", "--dp-size", "4"], "0.5.20") == "CP_TOPOLOGY"
+    # static / lp dispatch refused from 0.5.17
+    assert refusal(["--ep-dispatch-algorithm", "static"], "0.5.12") is None
+    assert refusal(["--ep-dispatch-algorithm", "static"], "0.5.17") == "EP_DISPATCH_ALGORITHM"
+    # 0.5.11-0.5.13 parse --ep-size / --attn-cp-size / --moe-dp-size into other dests (releases.DEST_ALIASES)
+    assert refusal(["--enable-eplb", "--ep-size", "2", "--tp-size", "2"], "0.5.12") is None
+    assert refusal(["--attn-cp-size", "2"], "0.5.12") == "CP_TOPOLOGY"
+    # 0.5.15-0.5.16: DCP > 1 only on HIP, or on CUDA without speculation
+    assert refusal(["--dcp-size", "2", "--tp-size", "2"], "0.5.16") == "DCP_PLATFORM"
+    # 0.5.22: KV sharding takes no speculation at all
+    assert refusal(["--enable-kv-cache-sharding", "--disaggregation-mode", "prefill"], "0.5.22") == \
+        "KV_SHARDING_SPECULATIVE"
