@@ -55,8 +55,8 @@ _ENCODER_ARCHS_0_5_13 = _ENCODER_ARCHS_0_5_12 + ("MiMoV2ForCausalLM",)
 _ENCODER_ARCHS_0_5_17 = _ENCODER_ARCHS_0_5_13 + ("KimiK3ForConditionalGeneration",)
 _ENCODER_ARCHS_0_5_19 = _ENCODER_ARCHS_0_5_17 + ("Dots3NoteForCausalLM",)
 _ENCODER_ARCHS_0_5_20 = _ENCODER_ARCHS_0_5_19 + ("Glm5NextForConditionalGeneration",)
-_ENCODER_ARCHS_0_5_23 = _ENCODER_ARCHS_0_5_20 + ("MiniMaxM3SparseForConditionalGeneration",
-                                                  "MuseSparkForConditionalGeneration")
+_ENCODER_ARCHS_0_5_23 = _ENCODER_ARCHS_0_5_20 + (
+    "MiniMaxM3SparseForConditionalGeneration", "MuseSparkForConditionalGeneration")
 
 _ALGOS_V1 = ("DFLASH", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE", "NGRAM")
 

@@ -50,5 +50,5 @@ def check_encoder_disaggregation(args, rules, target_cfg):
     archs = (target_cfg or {}).get("architectures") or [None]
     if archs[0] is not None and archs[0] not in rules["encoder_disagg_archs"]:
         raise Refused("ENCODER_DISAGG_MODEL", "Model type %s is not supported for encoder disaggregation in SGLang %s "
-                      "(--encoder-only); it supports %s." % (archs[0], rules["version"],
-                                                              ", ".join(rules["encoder_disagg_archs"])), "encoder_only")
+                      "(--encoder-only); it supports %s." % (
+                          archs[0], rules["version"], ", ".join(rules["encoder_disagg_archs"])), "encoder_only")

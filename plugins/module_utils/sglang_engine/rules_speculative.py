@@ -55,7 +55,7 @@ def resolve_uno(args, rules, r, result, prefill, decode):
         if q * k > 2048:
             raise _uno("UNO tree mode supports Q*K <= 2048; got %s*%s." % (q, k), "speculative_num_draft_tokens")
         capacity, level = 1, 1
-        for _ in range(steps):
+        for _step in range(steps):
             level *= k
             capacity += level
             if capacity >= q:
