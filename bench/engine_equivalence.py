@@ -27,20 +27,12 @@ MODELS = "/tmp/specdeploy-equivalence"
 
 
 def write_cases(path, draws):
-    from hypothesis import HealthCheck, Phase, given, settings
     from tests.oracle import cases as C
+    from tests.oracle.test_differential import generated_cases
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     import bench_flags as B
 
-    drawn = []
-
-    @settings(max_examples=draws, derandomize=True, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck))
-    @given(C.case_strategy)
-    def draw(case):
-        drawn.append(case)
-
-    draw()
+    drawn = generated_cases(draws)  # the oracle's seeded draws, deduplicated
     dirs = C.write_models(MODELS)
     calls = []
     for sp in B.specs():
@@ -71,7 +63,8 @@ def write_cases(path, draws):
                           "gpus": [dict(g, memory_total_mib=97887) for g in gpus]})
     with open(path, "w") as f:
         json.dump(calls, f)
-    print("%d calls (%d drawn cases, %d sweep cases) -> %s" % (len(calls), len(drawn), len(C.sweep_cases()), path))
+    print("%d calls (%d distinct drawn cases, %d sweep cases) -> %s" % (len(calls), len(drawn), len(C.sweep_cases()),
+                                                                         path))
 
 
 def answer(call):
