@@ -178,6 +178,16 @@ SSL_EXTRA = {
     "refresh-only": ["--enable-ssl-refresh"],
 }
 
+
+def _uno_tree(draft_tokens, topk, steps=None, *more):
+    """A UNO tree-mode argv (Q draft tokens, K topk, steps) with its LoRA path, then `more`."""
+    argv = ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", str(draft_tokens),
+            "--speculative-eagle-topk", str(topk)]
+    if steps is not None:
+        argv += ["--speculative-num-steps", str(steps)]
+    return argv + list(more)
+
+
 # flag-only checks of validation_hook.py (sglang_engine/rules_validation.py) and speculative_hook.py (UNO: rules_speculative.py): a refused value and, where the check has
 # one, an accepted one next to it. HOOK_CHECK_CASE: what an entry changes in the case besides its flags (the aux
 # hidden-state capture names its convention by the algorithm and takes no draft; an env the check reads)
@@ -222,29 +232,12 @@ HOOK_CHECK_EXTRA = {
     "uno-no-width": ["--uno-lora-path", "/nonexistent/uno"],
     "uno-topk-0": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
                    "--speculative-eagle-topk", "0"],
-    "uno-tree-no-steps": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
-                          "--speculative-eagle-topk", "2"],
-    "uno-tree-steps-0": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
-                         "--speculative-eagle-topk", "2", "--speculative-num-steps", "0"],
-    "uno-tree-q-lt-f": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "2",
-                        "--speculative-eagle-topk", "2", "--speculative-num-steps", "3"],
-    "uno-tree-q-200": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "200",
-                       "--speculative-eagle-topk", "2", "--speculative-num-steps", "3"],
-    "uno-tree-qk": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "100",
-                    "--speculative-eagle-topk", "32", "--speculative-num-steps", "3"],
-    "uno-tree-capacity": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "8",
-                          "--speculative-eagle-topk", "2", "--speculative-num-steps", "2"],
-    "uno-tree-parent-abi": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "8",
-                            "--speculative-eagle-topk", "2", "--speculative-num-steps", "3"],
-    "uno-tree-pdmux": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "6",
-                       "--speculative-eagle-topk", "2", "--speculative-num-steps", "3", "--enable-pdmux"],
-    "uno-tree-tbo": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "6",
-                     "--speculative-eagle-topk", "2", "--speculative-num-steps", "3", "--enable-two-batch-overlap"],
-    "uno-tree-threshold": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "6",
-                           "--speculative-eagle-topk", "2", "--speculative-num-steps", "3",
-                           "--speculative-accept-threshold-single", "0.5"],
-    "uno-tree-fa3": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "6",
-                     "--speculative-eagle-topk", "2", "--speculative-num-steps", "3", "--attention-backend", "fa3"],
+    "uno-tree-no-steps": _uno_tree(4, 2), "uno-tree-steps-0": _uno_tree(4, 2, 0), "uno-tree-q-lt-f": _uno_tree(2, 2, 3),
+    "uno-tree-q-200": _uno_tree(200, 2, 3), "uno-tree-qk": _uno_tree(100, 32, 3), "uno-tree-capacity": _uno_tree(8, 2, 2),
+    "uno-tree-parent-abi": _uno_tree(8, 2, 3), "uno-tree-pdmux": _uno_tree(6, 2, 3, "--enable-pdmux"),
+    "uno-tree-tbo": _uno_tree(6, 2, 3, "--enable-two-batch-overlap"),
+    "uno-tree-threshold": _uno_tree(6, 2, 3, "--speculative-accept-threshold-single", "0.5"),
+    "uno-tree-fa3": _uno_tree(6, 2, 3, "--attention-backend", "fa3"),
     "uno-tp2": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4", "--tp-size", "2"],
     "uno-lora": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4", "--enable-lora",
                  "--max-lora-rank", "8", "--lora-target-modules", "all"],
