@@ -2,6 +2,7 @@
 """Benchmarks for the sglang_flags engine and the fleet preflight. Prints figures; asserts nothing.
 
     .venv/bin/python bench/bench_flags.py [--seconds 3] [--hosts 200] [--authority] [--only-validate]
+    .venv/bin/python bench/bench_flags.py --against CHECKOUT [--seconds 3] [--rounds 5]
 
 1. Static validations per second (goal >= 20,000/s): sglang_spec.validate() over a varied set of
    specs (DFLASH/EAGLE, every known release in turn, good and bad), single process, single core. Baseline run
@@ -16,6 +17,12 @@
 3. With --authority (minutes: SGLang processes): the same inventory with --authority, cold (an empty
    cache directory) and warm; the figure to read is how many SGLang processes ran (3 distinct specs:
    3), and the warm wall time against the static run.
+4. With --against CHECKOUT (instead of 1-3): figure 1 of this checkout and of a baseline checkout side by
+   side, `--rounds` alternating runs of `--seconds` each in fresh processes (each checkout's own
+   bench_flags.specs() and engine, one driver), per CPU second; the ratio of the medians is the figure.
+   The goal's reference: main when the goal was set (d55f284, `git clone -q . /tmp/b && git -C /tmp/b
+   checkout -q d55f284`) gave 28,034/s on the machine it was measured on, so >= 20,000/s there is a
+   ratio >= 0.713 against that commit on any one machine.
 """
 import argparse
 import os
@@ -163,6 +170,42 @@ server_instances:
 
 CPU = {}
 
+# figure 1 for one checkout, in a process of its own (--against): that checkout's specs and engine
+RATE_DRIVER = r"""
+import sys, time
+root, seconds = sys.argv[1], float(sys.argv[2])
+sys.path.insert(0, root + "/bench")
+sys.argv = ["bench_flags"]
+import bench_flags as B
+cases = B.specs()
+for sp in cases:  # warm the caches (parser tables, schemas)
+    B.S.validate(sp, gpus=B.PRO6000, target_config=B.TARGET, draft_config=B.DRAFT, read_paths=False)
+n, t0, c0 = 0, time.perf_counter(), time.process_time()
+while time.perf_counter() - t0 < seconds:
+    for sp in cases:
+        B.S.validate(sp, gpus=B.PRO6000, target_config=B.TARGET, draft_config=B.DRAFT, read_paths=False)
+    n += len(cases)
+print(n / (time.process_time() - c0))
+"""
+GOAL_RATIO = 20000 / 28034.0  # the goal over d55f284's rate where the goal was set
+
+
+def against(baseline, seconds, rounds):
+    """Per-CPU-second rates of this checkout and `baseline`, alternating (this first on even rounds)."""
+    rates = {ROOT: [], baseline: []}
+    for i in range(rounds):
+        for root in ((ROOT, baseline) if i % 2 == 0 else (baseline, ROOT)):
+            p = subprocess.run([sys.executable, "-c", RATE_DRIVER, root, str(seconds)], capture_output=True, text=True,
+                               check=False)
+            if p.returncode != 0:
+                sys.exit("the validate loop failed in %s:\n%s" % (root, p.stderr[-2000:]))
+            rates[root].append(float(p.stdout.split()[-1]))
+    med = {k: sorted(v)[len(v) // 2] for k, v in rates.items()}
+    print("static validations per CPU second, %d alternating rounds of %.0f s (load %.2f before): this checkout %s "
+          "(median %.0f); baseline %s %s (median %.0f); this / baseline %.3f (the goal against d55f284: >= %.3f)" % (
+              rounds, seconds, os.getloadavg()[0], ", ".join("%.0f" % x for x in rates[ROOT]), med[ROOT], baseline,
+              ", ".join("%.0f" % x for x in rates[baseline]), med[baseline], med[ROOT] / med[baseline], GOAL_RATIO))
+
 
 def timed(cmd):
     """Wall time of cmd; its CPU time (user + sys of the child processes) goes to CPU[last] (on a shared
@@ -189,7 +232,12 @@ def main():
     ap.add_argument("--hosts", type=int, default=200)
     ap.add_argument("--authority", action="store_true", help="also time the authority preflight, cold and warm")
     ap.add_argument("--only-validate", action="store_true", help="only part 1 (static validations/s and its baseline)")
+    ap.add_argument("--against", metavar="CHECKOUT", help="part 4 only: part 1 side by side with a baseline checkout")
+    ap.add_argument("--rounds", type=int, default=5, help="alternating rounds of --against (default 5)")
     a = ap.parse_args()
+    if a.against:
+        against(os.path.abspath(a.against), a.seconds, a.rounds)
+        return
     engine, base = bench_validate(a.seconds)
     print("static validations/s: %.0f wall, %.0f per CPU second (goal >= 20000); baseline argparse-only parses/s: "
           "%.0f; ratio %.2f" % (engine, CPU["validate"], base, engine / base))
