@@ -51,6 +51,10 @@ SPEC_TO_SGLANG = {
 class Result(object):
     """ok, errors [{code, message, field, stage}], warnings [{code, message}], resolved, overrides."""
 
+    # one made per validation: slots make it cheaper to build and to read
+    __slots__ = ("errors", "warnings", "resolved", "overrides", "argv", "env", "capabilities", "tree_verify",
+                 "memory_fit", "sglang_verdict")
+
     def __init__(self):
         self.errors = []
         self.warnings = []
