@@ -13,7 +13,8 @@ prefill size SGLang derives from the GPU memory). stdlib only.
 """
 from __future__ import annotations
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, truthy_env
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
+    Refused, gate, get, truthy_env)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_of
 
 _FLASHINFER_CUTLASS_QUANT = ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None)
@@ -137,7 +138,8 @@ def check_megamoe_compat(args, rules, platform):
 @gate("moe_a2a_backend", "flashinfer_a2a_dispatch_type", "enable_waterfill", "enable_deepep_waterfill",
       context=("tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "deepep_mode", "moe_runner_backend",
                "quantization", "enable_two_batch_overlap", "enable_single_batch_overlap",
-               "enforce_shared_experts_fusion", "deepep_v2_mode", "nnodes", "enable_deterministic_inference"))
+               "enforce_shared_experts_fusion", "deepep_v2_mode", "nnodes", "enable_deterministic_inference",
+               "enable_layernorm_sp"))
 def check_a2a_moe(args, rules, platform, target_cfg, runner, env):
     """handle_a2a_moe (runner: check_moe_kernel's resolved runner backend). Returns the EP size SGLang sets: the
     TP size for an a2a backend that spans the TP group (rules['a2a_ep_backends']), else None (unchanged)."""
@@ -180,9 +182,9 @@ def _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch
     """The FlashInfer A2A backend: its attention-DP topology, its dispatch type (0.5.20 on), its runners."""
     topology = rules["a2a_flashinfer_topology"]
     # (0.5.23: Muse Spark's prefill sequence parallelism is the one exception, with --enable-layernorm-sp)
+    muse = target_cfg is None or "MuseSparkForConditionalGeneration" in target_cfg.get("architectures", ())
     if topology is not None and not _attn_dp_spans_tp(args, topology, tp, attn_dp) and not (
-            args.get("enable_layernorm_sp") and (target_cfg is None or
-                                                 "MuseSparkForConditionalGeneration" in target_cfg.get("architectures", ()))):
+            args.get("enable_layernorm_sp") and muse):
         raise Refused("MOE_A2A_FLASHINFER", "FlashInfer MoE A2A requires attention DP over every TP rank: the "
                       "attention DP size (%s) equal to --tp-size (%s)." % (attn_dp, tp), "moe_a2a_backend")
     if dispatch is not None and rules["a2a_flashinfer_dispatch_type"]:
@@ -201,7 +203,8 @@ def _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch
             raise Refused("MOE_A2A_FLASHINFER", "--flashinfer-a2a-dispatch-type nvfp4 requires NVFP4/modelopt-FP4 "
                           "quantization.", "flashinfer_a2a_dispatch_type")
     if runner not in rules["a2a_flashinfer_runners"]:
-        raise Refused("MOE_A2A_FLASHINFER", "FlashInfer MoE A2A is supported with --moe-runner-backend %s only (got %s)."
+        raise Refused("MOE_A2A_FLASHINFER", "FlashInfer MoE A2A is supported with --moe-runner-backend %s only "
+                      "(got %s)."
                       % (", ".join(rules["a2a_flashinfer_runners"]), runner), "moe_runner_backend")
 
 
@@ -238,7 +241,8 @@ def _check_deepep_v2(args, rules, target_cfg, arch, runner):
                       "moe_a2a_backend")
     if rules["a2a_deepep_v2_deterministic"] and args.get("enable_deterministic_inference"):
         raise Refused("MOE_A2A_DEEPEP_V2", "DeepEP v2 does not forward deterministic=True: drop "
-                      "--enable-deterministic-inference or use --moe-a2a-backend deepep.", "enable_deterministic_inference")
+                      "--enable-deterministic-inference or use --moe-a2a-backend deepep.",
+                      "enable_deterministic_inference")
     if runner not in ("auto", "deep_gemm"):
         raise Refused("MOE_A2A_DEEPEP_V2", "DeepEP v2 MoE currently supports only --moe-runner-backend deep_gemm "
                       "(got %s)." % runner, "moe_runner_backend")
