@@ -12,6 +12,21 @@ TARGETS = {
     "qwen3-36l": ("Qwen3ForCausalLM", 36, 151936, 40960),
     "qwen3-8l-small-vocab": ("Qwen3ForCausalLM", 8, 465, 2048),
     "llama-32l": ("LlamaForCausalLM", 32, 128256, 131072),
+    # MoE and MLA targets (the MoE / a2a hooks read the architecture; TARGET_FIELDS holds their config fields)
+    "qwen3-moe-8l": ("Qwen3MoeForCausalLM", 8, 151936, 40960),
+    "deepseek-v3-8l": ("DeepseekV3ForCausalLM", 8, 129280, 163840),
+}
+DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
+# what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks), read from
+# the Hugging Face configs of Qwen3-30B-A3B and DeepSeek-V3, scaled down
+TARGET_FIELDS = {
+    "qwen3-moe-8l": {"model_type": "qwen3_moe", "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 128,
+                     "decoder_sparse_step": 1, "norm_topk_prob": True, "mlp_only_layers": []},
+    "deepseek-v3-8l": {"model_type": "deepseek_v3", "num_key_value_heads": 4, "kv_lora_rank": 64, "q_lora_rank": 96,
+                       "qk_nope_head_dim": 32, "qk_rope_head_dim": 16, "v_head_dim": 32, "n_routed_experts": 8,
+                       "n_shared_experts": 1, "num_experts_per_tok": 2, "moe_intermediate_size": 128,
+                       "first_k_dense_replace": 1, "n_group": 1, "topk_group": 1, "routed_scaling_factor": 1.0,
+                       "topk_method": "noaux_tc", "scoring_func": "sigmoid", "norm_topk_prob": True},
 }
 
 DRAFTS = {
@@ -47,6 +62,7 @@ def write_models(root):
                "intermediate_size": 512, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 64,
                "num_hidden_layers": layers, "vocab_size": vocab, "max_position_embeddings": ctx,
                "rms_norm_eps": 1e-6, "torch_dtype": "bfloat16", "tie_word_embeddings": False}
+        cfg.update(TARGET_FIELDS.get(name, {}))
         with open(os.path.join(d, "config.json"), "w") as f:
             json.dump(cfg, f)
         dirs["target-" + name] = d
@@ -169,6 +185,66 @@ PARALLEL_CHECK_EXTRA = {
     "elastic-eplb-algorithm": ["--elastic-ep-backend", "mooncake", "--enable-eplb", "--eplb-algorithm", "deepseek",
                                "--ep-size", "2", "--tp-size", "2"],
 }
+
+# the MoE kernel and a2a checks (sglang_engine/rules_moe.py) and the architecture-only flags (rules_model.py): each
+# entry refused whatever the target and platform draw (the accepted paths of mori, pplx, DeepEP v2 and FlashInfer A2A
+# end in per-rank token budgets the engine does not model), with an accepted neighbour where the check has one; an
+# entry pins the topology it needs (the flags come after the parallel dimensions, the last value wins).
+# MOE_CHECK_CASE: what an entry changes in its sweep case (a GPU)
+_DP_ATTN_TP2 = ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"]
+MOE_CHECK_EXTRA = {
+    "cutedsl-bf16": ["--moe-runner-backend", "flashinfer_cutedsl"],
+    "cutedsl-fp4": ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4"],
+    "cutedsl-fp4-ep2": ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4", "--ep-size", "2",
+                        "--tp-size", "1"],
+    "cutedsl-fp4-mooncake": ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4",
+                             "--moe-a2a-backend", "mooncake"],
+    "cutedsl-fp4-deepep-normal": ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4",
+                                  "--moe-a2a-backend", "deepep", "--deepep-mode", "normal"],
+    # (the per-token NVFP4 check's env, SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION, is one the engine's policy
+    # refuses as a secret-looking name: not presented)
+    "cutedsl-fp4-deepep": ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4",
+                           "--moe-a2a-backend", "deepep"],
+    "trtllm-awq": ["--moe-runner-backend", "flashinfer_trtllm", "--quantization", "awq"],
+    "trtllm-fp8": ["--moe-runner-backend", "flashinfer_trtllm", "--quantization", "fp8"],
+    "sgl-trtllm-awq": ["--moe-runner-backend", "experimental_sgl_trtllm", "--quantization", "awq"],
+    "routed-awq": ["--moe-runner-backend", "flashinfer_trtllm_routed", "--quantization", "awq"],
+    "nvfp4-online": ["--quantization", "nvfp4_online"],
+    "nvfp4-online-triton": ["--quantization", "nvfp4_online", "--moe-runner-backend", "triton"],  # SM100: the runner
+    "mxfp8-triton": ["--quantization", "mxfp8", "--moe-runner-backend", "triton"],
+    "mxfp8-cutlass-ep2": ["--quantization", "mxfp8", "--moe-runner-backend", "cutlass", "--ep-size", "2",
+                          "--tp-size", "2"],
+    "fp4-ep2": ["--quantization", "modelopt_fp4", "--ep-size", "2", "--tp-size", "1"],
+    "fi-dispatch-alone": ["--flashinfer-a2a-dispatch-type", "bf16"],
+    "fi-a2a-tp2": ["--moe-a2a-backend", "flashinfer", "--tp-size", "2", "--dp-size", "1"],
+    "fi-a2a-dp-attn": ["--moe-a2a-backend", "flashinfer"] + _DP_ATTN_TP2,
+    "fi-a2a-dispatch-mxfp8": ["--moe-a2a-backend", "flashinfer", "--flashinfer-a2a-dispatch-type", "mxfp8"] + _DP_ATTN_TP2,
+    "fi-a2a-dispatch-mxfp8-cutlass": ["--moe-a2a-backend", "flashinfer", "--flashinfer-a2a-dispatch-type", "mxfp8",
+                                      "--quantization", "mxfp8", "--moe-runner-backend", "cutlass"] + _DP_ATTN_TP2,
+    "fi-a2a-dispatch-nvfp4": ["--moe-a2a-backend", "flashinfer", "--flashinfer-a2a-dispatch-type", "nvfp4"] + _DP_ATTN_TP2,
+    "fi-megamoe": ["--moe-a2a-backend", "flashinfer_megamoe"],
+    "fi-megamoe-mxfp8": ["--moe-a2a-backend", "flashinfer_megamoe", "--quantization", "mxfp8", "--tp-size", "2",
+                         "--dp-size", "1"],
+    "fi-megamoe-mxfp8-dp-attn": ["--moe-a2a-backend", "flashinfer_megamoe", "--quantization", "mxfp8"] + _DP_ATTN_TP2,
+    "fi-megamoe-mxfp8-dp-attn-cutlass": ["--moe-a2a-backend", "flashinfer_megamoe", "--quantization", "mxfp8",
+                                         "--moe-runner-backend", "cutlass"] + _DP_ATTN_TP2,
+    "megamoe-tbo": ["--moe-a2a-backend", "megamoe", "--enable-two-batch-overlap"],
+    "deepep-v2-triton": ["--moe-a2a-backend", "deepep_v2", "--moe-runner-backend", "triton"],
+    "deepep-v2-tbo": ["--moe-a2a-backend", "deepep_v2", "--enable-two-batch-overlap"],
+    "deepep-v2-fusion": ["--moe-a2a-backend", "deepep_v2", "--enforce-shared-experts-fusion"],
+    "pplx-normal": ["--moe-a2a-backend", "pplx", "--deepep-mode", "normal"],
+    "pplx-no-dp": ["--moe-a2a-backend", "pplx", "--dp-size", "1"],
+    "pplx-triton": ["--moe-a2a-backend", "pplx", "--moe-runner-backend", "triton"] + _DP_ATTN_TP2,
+    "eplb-deepep-tp2": ["--enable-eplb", "--moe-a2a-backend", "deepep", "--tp-size", "2"],
+    "eplb-mooncake-tp1": ["--enable-eplb", "--moe-a2a-backend", "mooncake", "--tp-size", "1"],
+    "dsa-cache-layer-split": ["--enable-dsa-cache-layer-split"],
+    "cp-decode-attn-tp": ["--enable-cp-decode-attn-tp"],
+}
+MOE_CHECK_CASE = {
+    "fp4-ep2": {"gpu": "sm120"},  # modelopt_fp4 resolves the runner to flashinfer_cutlass on SM120
+}
+# the targets each MOE_CHECK_EXTRA entry is swept on besides a base's own (MoE-only architecture lists)
+MOE_SWEEP_TARGETS = ("qwen3-moe-8l", "deepseek-v3-8l")
 
 # the SSL flags' pairing (SGLang checks it before the files exist: a path given alone never reaches the
 # file check, which judges the host's files and is not compared)
@@ -367,7 +443,8 @@ STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-
 
 case_strategy = st.fixed_dictionaries({
     "algorithm": st.sampled_from(["DFLASH"] * 12 + ["dflash", "NEXTN", "EAGLE", "EAGLE3", "DDTREE", None]),
-    "target": st.sampled_from(sorted(TARGETS)),
+    # the MoE target at a low weight (the MLA target only in the sweep: its default attention backend is not modelled)
+    "target": st.sampled_from(sorted(DENSE_TARGETS) * 6 + ["qwen3-moe-8l"]),
     "draft": st.sampled_from(sorted(DRAFTS) * 4 + [None]),
     "num_draft_tokens": often_none(st.integers(-1, 20), 2),
     "dflash_block_size": often_none(st.integers(-1, 20), 5),
@@ -404,6 +481,7 @@ case_strategy = st.fixed_dictionaries({
     "hook_check": st.sampled_from(["none"] * 1600 + sorted(HOOK_CHECK_EXTRA)),  # 92 entries: 5% of draws (at 400, 0.5.11 refused 89% of them)
     "cache": st.sampled_from(["none"] * 400 + sorted(CACHE_EXTRA)),
     "parallel_check": st.sampled_from(["none"] * 360 + sorted(PARALLEL_CHECK_EXTRA)),
+    "moe_check": st.sampled_from(["none"] * 700 + sorted(MOE_CHECK_EXTRA)),  # 35 entries: 5% of draws
 })
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
@@ -439,6 +517,9 @@ def sweep_cases():
                     out.append(dict(base, **{key: v}))
         for v in sorted(HOOK_CHECK_EXTRA):  # each on the base, with what the entry changes in the case
             out.append(dict(base, hook_check=v, **HOOK_CHECK_CASE.get(v, {})))
+        for v in sorted(MOE_CHECK_EXTRA):  # on the base's target, then on the MoE / MLA targets
+            for target in (base["target"],) + MOE_SWEEP_TARGETS:
+                out.append(dict(base, moe_check=v, target=target, **MOE_CHECK_CASE.get(v, {})))
     return out
 
 
@@ -522,6 +603,7 @@ def argv_for(case, dirs):
     argv.extend(HOOK_CHECK_EXTRA.get(case.get("hook_check") or "none", []))
     argv.extend(CACHE_EXTRA.get(case.get("cache") or "none", []))
     argv.extend(PARALLEL_CHECK_EXTRA.get(case.get("parallel_check") or "none", []))
+    argv.extend(MOE_CHECK_EXTRA.get(case.get("moe_check") or "none", []))
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

@@ -173,7 +173,25 @@ TABLE = (
                                 r"supports speculative decoding only for GLM DSA)", None),
     ("KV_SHARDING", r"^(--enable-kv-cache-sharding |KV sharding with trtllm_mla|DSA KV sharding|CP-sharded DSA HiCache)",
      None),
-    ("MOE_RUNNER_QUANTIZATION", r"^Invalid quantization '[\w-]+'\. \nFlashInfer Cutlass MOE supports only", None),
+    ("MOE_RUNNER_QUANTIZATION", r"^Invalid quantization '[\w-]+'\. \nFlashInfer (Cutlass|CuteDSL|TRTLLM|TRTLLM routed) MOE "
+                                r"(currently )?supports only", None),
+    ("MODEL_ARCHITECTURE_FLAG", r"^--(enable-dsa-cache-layer-split is only supported for DSA|enable-cp-decode-attn-tp is "
+                                r"only supported for models whose attention)", None),
+    ("MOE_NVFP4_ONLINE", r"^--quantization nvfp4_online (is supported only on NVIDIA Blackwell|supports only "
+                         r"--moe-runner-backend)", None),
+    ("MOE_RUNNER_A2A", r"^flashinfer_cutedsl (supports moe_a2a_backend=|per-token NVFP4 activation requires|FP4 MoE only "
+                       r"supports DeepEP low_latency)", None),
+    ("MOE_A2A_FLASHINFER", r"^(--flashinfer-a2a-dispatch-type (requires --moe-a2a-backend flashinfer|mxfp8 requires|nvfp4 "
+                           r"requires)|Flashinfer MoE A2A (is only supported with|requires --attn-dp-size)|FlashInfer MoE "
+                           r"A2A is supported with)", None),
+    ("MOE_A2A_MEGAMOE", r"^(FlashInfer MegaMOE (is not validated|currently supports only|is only supported with|a2a backend "
+                        r"requires|currently requires an SM100)|--moe-a2a-backend megamoe (has no two-batch|needs a CUDA "
+                        r"SM90))", None),
+    ("MOE_A2A_DEEPEP_V2", r"^(DeepEP v2 (MoE is not validated for|MoE currently supports only|MoE has not implemented the "
+                          r"TBO|MoE has not validated fused|does not forward deterministic)|--deepep-v2-mode direct is "
+                          r"NVLink-only)", None),
+    ("MOE_A2A_PPLX", r"^moe_a2a_backend='pplx' (only supports low-latency|requires (attention DP|--enable-dp-attention)|is "
+                     r"only supported with --moe-runner-backend)", None),
     ("MOE_RUNNER_EP_SIZE", r"^(The expert parallel size must be 1 or the same as the tensor parallel size|FP8/MXFP8 "
                            r"Cutlass MoE is only supported with ep_size == 1)$", None),
     ("ELASTIC_EP", r"^(Elastic EP requires eplb_algorithm|PP size should be set to 1 under elastic EP|--elastic-ep-join-mode "

@@ -248,7 +248,7 @@ def _scan(version):
                     owner.setdefault(id(n), []).append(node)
         for node, kind, msg in _refusal_nodes(tree, skip):
             row = {"id": "%s:%d" % (rel, node.lineno), "file": rel, "line": node.lineno, "kind": kind,
-                   "message": msg}
+                   "message": msg, "end": getattr(node, "end_lineno", None) or node.lineno}
             fns = owner.get(id(node), [])
             # a statement counts when any function around it is reached (nested helpers run with their parent)
             (on if any(id(fn) in live for fn in fns) else off).append(row)
@@ -286,6 +286,10 @@ def validated_env(version):
 def reached(refusals, answers):
     """The ids of `refusals` that at least one answer raised at."""
     ids = {r["id"] for r in refusals}
+    spans = {}  # file -> [(first line, last line, id)]: a multi-line assert raises at the line of its failing part
+    for r in refusals:
+        if r.get("end", r["line"]) > r["line"]:
+            spans.setdefault(r["file"], []).append((r["line"], r["end"], r["id"]))
     hit = set()
     for a in answers:
         if a.get("error") is None:
@@ -293,6 +297,8 @@ def reached(refusals, answers):
         where = a.get("where")
         if where and ("%s:%d" % (where[0], where[1])) in ids:
             hit.add("%s:%d" % (where[0], where[1]))
+        elif where:
+            hit.update(k for first, last, k in spans.get(where[0], ()) if first <= where[1] <= last)
         if a.get("stage") == "parse":
             for k, rx in ARGPARSE_KINDS.items():
                 if re.search(rx, a.get("error") or ""):

@@ -106,6 +106,21 @@ _SGLANG_MESSAGES = (
     ("LAYERNORM_SP", r"enable-megamoe-for-layernorm-sp (requires --enable-layernorm-sp|supports only Muse)|"
                      r"enable-layernorm-sp (is only supported for|requires tp_size > 1|is not compatible with|"
                      r"supports speculative decoding only with)"),
+    ("MOE_RUNNER_QUANTIZATION", r"FlashInfer (Cutlass|CuteDSL|TRTLLM|TRTLLM routed) MOE (currently )?supports only"),
+    ("MOE_RUNNER_EP_SIZE", r"expert parallel size must be 1 or the same as the tensor parallel|FP8/MXFP8 Cutlass MoE is "
+                           r"only supported with ep_size == 1"),
+    ("MODEL_ARCHITECTURE_FLAG", r"enable-dsa-cache-layer-split is only supported for DSA|enable-cp-decode-attn-tp is "
+                                r"only supported for models"),
+    ("MOE_NVFP4_ONLINE", r"quantization nvfp4_online (is supported only on|supports only --moe-runner-backend)"),
+    ("MOE_RUNNER_A2A", r"flashinfer_cutedsl (supports moe_a2a_backend=|per-token NVFP4 activation|FP4 MoE only supports "
+                       r"DeepEP low_latency)"),
+    ("MOE_A2A_FLASHINFER", r"flashinfer-a2a-dispatch-type (requires --moe-a2a-backend|mxfp8 requires|nvfp4 requires)|"
+                           r"Flashinfer MoE A2A (is only supported|requires --attn-dp-size)|FlashInfer MoE A2A is supported"),
+    ("MOE_A2A_MEGAMOE", r"FlashInfer MegaMOE (is not validated|currently supports only|is only supported with|a2a backend "
+                        r"requires|currently requires an SM100)|moe-a2a-backend megamoe (has no two-batch|needs a CUDA)"),
+    ("MOE_A2A_DEEPEP_V2", r"DeepEP v2 (MoE is not validated|MoE currently supports only|MoE has not implemented|MoE has not "
+                          r"validated fused|does not forward deterministic)|deepep-v2-mode direct is NVLink-only"),
+    ("MOE_A2A_PPLX", r"moe_a2a_backend='pplx' (only supports low-latency|requires|is only supported with)"),
     ("EAGLE_PARAMS_PARTIAL", r"^AssertionError$|^$"),
     ("EAGLE_TOPK_MISSING", r"'>' not supported between instances of 'NoneType'"),
 )

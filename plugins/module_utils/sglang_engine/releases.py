@@ -155,6 +155,15 @@ ORDER = (
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
+        # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
+        # refused across nodes; more DeepEP v2 architectures registered; modelopt_fp4 on SM110 to flashinfer_cutlass
+        "a2a_flashinfer_topology": "attn_dp",
+        "a2a_megamoe_topology": "attn_dp",
+        "a2a_deepep_v2_direct_nodes": True,
+        "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM",
+                                "Glm5NextForConditionalGeneration", "GlmMoeDsaForCausalLM", "MiMoV2ForCausalLM",
+                                "MiMoV2FlashForCausalLM"),
+        "moe_fp4_cutlass_sms": (110, 120, 121),
         "uno_attn_dp_resolved": True,  # speculative_hook.py _handle_uno: attn_dp_enabled_of(cfg)
         "tbo_none_a2a": "attn_dp",  # validation_hook.py check_two_batch_overlap: attn_dp_enabled_of(cfg)
         "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True, "attn_dp": "resolved"},  # attn_dp_enabled_of
@@ -173,6 +182,17 @@ _CHANGES = {
         "cp_divisor_attn_dp": True,
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
+        # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
+        # SM90/SM100 and no TBO/SBO; moe_hook.py: DeepEP v2 architectures from the model registry, the deterministic
+        # inference check gone; FlashInfer MegaMOE validates GlmMoeDsaForCausalLM too
+        "a2a_megamoe_compat": True,
+        "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM",
+                                "Glm5NextForConditionalGeneration"),
+        "a2a_deepep_v2_deterministic": False,
+        "a2a_flashinfer_megamoe": ("DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
+                                   "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM", "GlmMoeDsaForCausalLM",
+                                   "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "Qwen2MoeForCausalLM",
+                                   "Qwen3MoeForCausalLM"),
         "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True, "attn_dp": "flag"},  # _handle_ngram: XPU too
         "parser": "0.5.21",
         # metrics_collector.py: the PD decode host-receive queue gauge appears
@@ -193,6 +213,17 @@ _CHANGES = {
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
+        # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
+        # (validate_flashinfer_megamoe_model's architectures) appear; mxfp8 defaults to flashinfer_megamoe under it
+        "a2a_flashinfer_dispatch_type": True,
+        "a2a_flashinfer_megamoe": ("DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
+                                   "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM", "NemotronHForCausalLM",
+                                   "NemotronHPuzzleForCausalLM", "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM"),
+        "a2a_megamoe_topology": "dp",
+        "moe_mxfp8_runners": ("cutlass", "deep_gemm", "flashinfer_megamoe", "flashinfer_trtllm",
+                              "flashinfer_trtllm_routed"),
+        "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori", "megamoe", "pplx",
+                            "deepep_v2", "flashinfer_megamoe"),
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_20,
         "parser": "0.5.20",
@@ -210,6 +241,14 @@ _CHANGES = {
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
+        # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
+        # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
+        "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
+        "a2a_deepep_v2_deterministic": True,
+        "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori", "megamoe", "pplx",
+                            "deepep_v2"),
+        "a2a_flashinfer_runners": ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm",
+                                   "flashinfer_trtllm_routed", "deep_gemm"),
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_19,
         "parser": "0.5.19",
@@ -222,12 +261,20 @@ _CHANGES = {
         "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
+        # server_args.py _handle_moe_kernel_config: nvfp4_online takes flashinfer_cutedsl (not with DeepEP)
+        "moe_nvfp4_online_runners": ("flashinfer_trtllm", "flashinfer_trtllm_routed", "flashinfer_cutedsl"),
+        "moe_cutedsl_quant": ("modelopt_fp4", "modelopt_mixed", "nvfp4_online"),
+        "moe_cutedsl_deepep_per_token": True,
         "pp_min_free_slots_check": True,  # check_pipeline_parallel_compat asserts --min-free-slots-delay unset
         "parser": "0.5.18",
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
+        # server_args.py _handle_a2a_moe: cutedsl with DeepEP takes low_latency only; the pplx backend appears
+        "a2a_deepep_cutedsl_low_latency": True,
+        "a2a_pplx": True,
+        "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori", "megamoe", "pplx"),
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_17,
         "parser": "0.5.17",
@@ -244,6 +291,8 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
+        # server_args.py _handle_a2a_moe: FlashInfer A2A takes flashinfer_trtllm_routed too
+        "a2a_flashinfer_runners": ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm_routed"),
         "tbo_none_a2a": "dp_attention_flag",  # server_args.py _check_two_batch_overlap: the non-EP DP TBO path
         "parser": "0.5.15",
         "parser_derived": None,
@@ -257,6 +306,11 @@ _CHANGES = {
         "dcp_hip_only": True,
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
+        # server_args.py _handle_moe_kernel_config: --quantization nvfp4_online (SM100 only) and its runners
+        "moe_nvfp4_online_runners": ("flashinfer_trtllm", "flashinfer_trtllm_routed"),
+        "moe_trtllm_quant": ("modelopt_fp4", "nvfp4_online", "fp8", "mxfp8", "modelopt_fp8", "modelopt_mixed",
+                             "compressed-tensors", None),
+        "moe_routed_quant": ("fp8", "mxfp8", "modelopt_fp4", "nvfp4_online", None),
         "ngram_rules": {"devices": "cuda", "steps": True, "attn_dp": "flag"},  # _handle_ngram sets num_steps
         "parser": "0.5.14",
         "parser_derived": None,
@@ -273,6 +327,14 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.13": {  # parser captured; traits as the release before it
+        # server_args.py _handle_moe_kernel_config: modelopt_fp4 on SM120 resolves auto to flashinfer_cutlass;
+        # flashinfer_cutedsl takes the flashinfer a2a backend; experimental_sgl_trtllm checked as flashinfer_trtllm;
+        # _handle_a2a_moe: FlashInfer A2A needs --enable-dp-attention with --dp-size == --tp-size, takes cutedsl too
+        "moe_fp4_cutlass_sms": (120, 121),
+        "moe_cutedsl_a2a": ("none", "deepep", "flashinfer"),
+        "moe_trtllm_runners": ("flashinfer_trtllm", "experimental_sgl_trtllm"),
+        "a2a_flashinfer_topology": "dp",
+        "a2a_flashinfer_runners": ("flashinfer_cutlass", "flashinfer_cutedsl"),
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_13,
         "parser": "0.5.13",
@@ -292,6 +354,8 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
+        # server_args.py _handle_a2a_moe: --moe-a2a-backend megamoe appears and spans the TP group
+        "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori", "megamoe"),
         "cuda_graph_padding_torch_compile_check": True,  # check_server_args (server_args.py)
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_12,
@@ -311,6 +375,29 @@ _CHANGES = {
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
     },
     "0.5.11": {
+        "a2a_megamoe_compat": False,
+        # MoE kernel and a2a checks (rules_moe.py; server_args.py _handle_moe_kernel_config, _handle_a2a_moe)
+        "moe_nvfp4_online_runners": None,
+        "moe_mxfp8_runners": ("cutlass", "flashinfer_trtllm", "flashinfer_trtllm_routed"),
+        "moe_fp4_cutlass_sms": (),
+        "moe_cutedsl_quant": ("modelopt_fp4",),
+        "moe_cutedsl_a2a": ("none", "deepep"),
+        "moe_cutedsl_deepep_per_token": False,
+        "moe_trtllm_runners": ("flashinfer_trtllm",),
+        "moe_trtllm_quant": ("modelopt_fp4", "fp8", "mxfp8", "modelopt_fp8", "modelopt_mixed", "compressed-tensors",
+                             None),
+        "moe_routed_quant": ("fp8", "mxfp8", "modelopt_fp4", None),
+        "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori"),
+        "a2a_flashinfer_topology": None,
+        "a2a_flashinfer_runners": ("flashinfer_cutlass",),
+        "a2a_flashinfer_dispatch_type": False,
+        "a2a_flashinfer_megamoe": None,
+        "a2a_megamoe_topology": None,
+        "a2a_deepep_cutedsl_low_latency": False,
+        "a2a_deepep_v2_archs": None,
+        "a2a_deepep_v2_deterministic": False,
+        "a2a_deepep_v2_direct_nodes": False,
+        "a2a_pplx": False,
         "parser": "0.5.11",
         "parser_derived": None,
         "window_flag": "--speculative-dflash-draft-window-size",
@@ -381,6 +468,11 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.16": {
+        # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
+        # modelopt_mixed
+        "moe_mxfp8_runners": ("cutlass", "deep_gemm", "flashinfer_trtllm", "flashinfer_trtllm_routed"),
+        "moe_cutedsl_quant": ("modelopt_fp4", "modelopt_mixed"),
+        "moe_routed_quant": ("fp8", "mxfp8", "modelopt_fp4", "modelopt_mixed", "nvfp4_online", None),
         "ngram_rules": {"devices": ("cuda", "cpu"), "steps": True, "attn_dp": "flag"},  # _handle_ngram: CPU too
         "verified": True,  # its differential run on its captured table passes (203 cases, 2026-12-01)
         "parser": "0.5.16",
@@ -396,6 +488,15 @@ _CHANGES = {
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
     },
     "0.5.23": {
+        # arg_groups/moe_hook.py: trtllm_routed takes minimax_m3_nvfp4; FlashInfer MegaMOE validates more
+        # architectures (configs/moe_model_registry.py: the DeepEP v2 ones as 0.5.22's)
+        "moe_routed_quant": ("fp8", "mxfp8", "modelopt_fp4", "modelopt_mixed", "nvfp4_online", "minimax_m3_nvfp4",
+                             None),
+        "a2a_flashinfer_megamoe": ("BeamForCausalLM", "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM",
+                                   "DeepseekV32ForCausalLM", "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM",
+                                   "GlmMoeDsaForCausalLM", "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM",
+                                   "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM", "KimiK3ForConditionalGeneration",
+                                   "KimiK3LinearForCausalLM"),
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_23,
         "verified": True,

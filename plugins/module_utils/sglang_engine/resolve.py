@@ -20,7 +20,9 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
     attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_parallel, check_parallel_early)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import check_moe_kernel
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import check_model_specific
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
+    check_a2a_moe, check_megamoe_compat, check_moe_kernel)
 
 
 def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor):
@@ -37,6 +39,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     r["disable_overlap_schedule"] = bool(r["disable_overlap_schedule"])
     r["enable_mixed_chunk"] = bool(r["enable_mixed_chunk"])
     result.resolved = r
+    if not check_megamoe_compat.keys.isdisjoint(args):
+        check_megamoe_compat(args, rules, platform)  # the pipeline's first hook after the DP spelling (0.5.21 on)
     # the resolution pipeline's first validations, before the SSL pairing (0.5.19 on, where their flags exist)
     if not V.check_early.keys.isdisjoint(args):
         V.check_early(args)
@@ -81,6 +85,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                                    version)
     if not check_parallel_early.keys.isdisjoint(args):
         check_parallel_early(args, rules, platform)  # DCP, DWDP: after PD disaggregation, before the attention hook
+    if not check_model_specific.keys.isdisjoint(args):
+        check_model_specific(args, target_cfg)  # the model-specific adjustments, before the attention hook
     if r["attention_backend"] == "flex_attention" and args.get("speculative_algorithm") is not None:
         # the attention hook, before its trtllm_mha checks (every release 0.5.11-0.5.23: srt/server_args.py, from
         # 0.5.12 srt/arg_groups/attention_hook.py _handle_attention_backend_compatibility): any algorithm name
@@ -116,8 +122,13 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_context_parallel(args, r, rules)
     if not check_kv_cache_sharding.keys.isdisjoint(args):
         check_kv_cache_sharding(args, rules, target_cfg)
+    runner = None
     if not check_moe_kernel.keys.isdisjoint(args):
-        check_moe_kernel(args)
+        runner = check_moe_kernel(args, rules, platform, target_cfg, env)
+    if not check_a2a_moe.keys.isdisjoint(args):
+        ep = check_a2a_moe(args, rules, platform, target_cfg, runner or get(args, "moe_runner_backend", "auto"), env)
+        if ep is not None:
+            args = dict(args, ep_size=ep)  # the a2a backend spans the TP group: EPLB and elastic EP read this size
     if not check_expert_parallel.keys.isdisjoint(args):
         check_expert_parallel(args, r, rules, target_cfg)
     page = get(args, "page_size", 1)

@@ -1,25 +1,74 @@
 # -*- coding: utf-8 -*-
 # Copyright: specdeploy developers
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""MoE kernel checks of SGLang's argument resolution: which quantizations and expert-parallel sizes an explicit
---moe-runner-backend takes (0.5.23 srt/arg_groups/moe_hook.py handle_moe_kernel_config; through 0.5.18
-ServerArgs._handle_moe_kernel_config). It runs after context parallelism and before the a2a backend, shared-experts
-TP, EPLB and elastic EP. The same lists in every release 0.5.11-0.5.23 (read in each kit's source), so no trait.
-The other runners' checks need a model's quantization metadata (flashinfer_cutedsl: NVFP4 MoE layers) or an a2a
-backend's resolution and are not modelled. stdlib only.
+"""MoE checks of SGLang's argument resolution: the MoE kernel (runner backend) checks and the all-to-all (a2a)
+backend checks, in SGLang's order after context parallelism and KV cache sharding, before shared-experts TP, EPLB and
+elastic EP (0.5.23 srt/arg_groups/moe_hook.py handle_moe_kernel_config then handle_a2a_moe, with the quantization-driven
+runner resolution of srt/arg_groups/overrides.py _moe_runner_backend_quant_constraints; through 0.5.18
+ServerArgs._handle_moe_kernel_config and _handle_a2a_moe). Every list that changed between releases is a trait
+(releases.py, moe_* and a2a_*). Not modelled (the host's SGLang answers them: mode installed): the checks that read a
+checkpoint's quantization metadata (a target config.json with a quantization_config), the environment-variable-only
+checks, and the per-rank dispatch token budgets of mori, pplx, DeepEP v2 and FlashInfer A2A (they read the chunked
+prefill size SGLang derives from the GPU memory). stdlib only.
 """
 from __future__ import annotations
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
+    Refused, gate, get, truthy_env)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_of
 
 _FLASHINFER_CUTLASS_QUANT = ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None)
+_MXFP8_DEFAULT = "flashinfer_trtllm"
 
 
-@gate("moe_runner_backend", context=("quantization", "ep_size", "tp_size"))
-def check_moe_kernel(args):
-    runner = args["moe_runner_backend"]
+def _sm(platform):
+    """(gpus known, SM number or None) of the platform the engine was given."""
+    return bool(platform.get("gpus_known")), platform.get("sm")
+
+
+def _quant_metadata(target_cfg):
+    """True when the target's config.json carries quantization metadata (NVFP4 MoE layers, FP4 experts): SGLang reads
+    it in checks the engine does not model."""
+    return target_cfg is None or "quantization_config" in target_cfg or \
+        "quantization_config" in (target_cfg.get("text_config") or {})
+
+
+def _runner_of(args, rules, platform):
+    """The runner backend after the quantization-driven resolution (0.5.23 overrides.py
+    _moe_runner_backend_quant_constraints, through 0.5.14 the head of _handle_moe_kernel_config). Raises for
+    --quantization nvfp4_online off SM100 and with a runner it does not take."""
+    runner = get(args, "moe_runner_backend", "auto")
+    quant = args.get("quantization")
+    known, sm = _sm(platform)
+    if quant == "nvfp4_online" and rules["moe_nvfp4_online_runners"] is not None:
+        if known and sm not in (100, 103):
+            raise Refused("MOE_NVFP4_ONLINE", "--quantization nvfp4_online is supported only on NVIDIA Blackwell "
+                          "SM100/SM103 GPUs (this host: %s)." % (("sm_%s" % sm) if sm else "no visible GPU"),
+                          "quantization")
+        if runner == "auto":
+            runner = "flashinfer_trtllm"
+        elif runner not in rules["moe_nvfp4_online_runners"]:
+            raise Refused("MOE_NVFP4_ONLINE", "--quantization nvfp4_online supports only --moe-runner-backend %s "
+                          "(got %s)." % (" or ".join(rules["moe_nvfp4_online_runners"]), runner), "moe_runner_backend")
+    if quant == "mxfp8":
+        megamoe = get(args, "moe_a2a_backend", "none") == "flashinfer_megamoe" and rules["a2a_flashinfer_megamoe"]
+        default = "flashinfer_megamoe" if megamoe else _MXFP8_DEFAULT
+        if runner == "auto" or runner not in rules["moe_mxfp8_runners"]:
+            runner = default  # SGLang warns and overrides an explicit runner mxfp8 does not take
+    if runner == "auto" and quant == "modelopt_fp4" and known and sm in rules["moe_fp4_cutlass_sms"]:
+        runner = "flashinfer_cutlass"
+    return runner
+
+
+@gate("moe_runner_backend", "quantization",
+      context=("ep_size", "tp_size", "moe_a2a_backend"))
+def check_moe_kernel(args, rules, platform, target_cfg, env):
+    """handle_moe_kernel_config: the runner each quantization takes, its EP size and a2a backend. Returns the
+    resolved runner backend (the a2a checks read it)."""
+    runner = _runner_of(args, rules, platform)
     quant = args.get("quantization")
     ep, tp = get(args, "ep_size", 1), get(args, "tp_size", 1)
+    a2a = get(args, "moe_a2a_backend", "none")
     if runner == "flashinfer_cutlass":
         if quant not in _FLASHINFER_CUTLASS_QUANT:
             raise Refused("MOE_RUNNER_QUANTIZATION", "Invalid quantization %r: FlashInfer Cutlass MoE "
@@ -29,6 +78,181 @@ def check_moe_kernel(args):
             raise Refused("MOE_RUNNER_EP_SIZE", "The expert parallel size must be 1 or the same as the tensor parallel "
                           "size with --moe-runner-backend flashinfer_cutlass (--ep-size %s, --tp-size %s)." % (ep, tp),
                           "ep_size")
+    if runner == "flashinfer_cutedsl":
+        if quant not in rules["moe_cutedsl_quant"] and not _quant_metadata(target_cfg):
+            raise Refused("MOE_RUNNER_QUANTIZATION", "Invalid quantization %r: FlashInfer CuteDSL MoE "
+                          "(--moe-runner-backend flashinfer_cutedsl) supports only %s (or a hybrid NVFP4 checkpoint)."
+                          % (quant, ", ".join(rules["moe_cutedsl_quant"])), "quantization")
+        if ep not in (1, tp):
+            raise Refused("MOE_RUNNER_EP_SIZE", "The expert parallel size must be 1 or the same as the tensor parallel "
+                          "size with --moe-runner-backend flashinfer_cutedsl (--ep-size %s, --tp-size %s)." % (ep, tp),
+                          "ep_size")
+        if a2a not in rules["moe_cutedsl_a2a"]:
+            raise Refused("MOE_RUNNER_A2A", "flashinfer_cutedsl supports --moe-a2a-backend %s, got %s."
+                          % (", ".join(rules["moe_cutedsl_a2a"]), a2a), "moe_a2a_backend")
+        if rules["moe_cutedsl_deepep_per_token"] and a2a == "deepep" and (
+                quant == "nvfp4_online" or truthy_env(env, "SGLANG_FLASHINFER_NVFP4_PER_TOKEN_ACTIVATION")):
+            raise Refused("MOE_RUNNER_A2A", "flashinfer_cutedsl per-token NVFP4 activation requires "
+                          "--moe-a2a-backend none or flashinfer.", "moe_a2a_backend")
+    if runner in rules["moe_trtllm_runners"] and quant not in rules["moe_trtllm_quant"]:
+        raise Refused("MOE_RUNNER_QUANTIZATION", "Invalid quantization %r: FlashInfer TRTLLM MoE (--moe-runner-backend "
+                      "%s) supports only %s." % (quant, runner, _quant_list(rules["moe_trtllm_quant"])), "quantization")
+    if runner == "flashinfer_trtllm_routed" and quant not in rules["moe_routed_quant"]:
+        raise Refused("MOE_RUNNER_QUANTIZATION", "Invalid quantization %r: FlashInfer TRTLLM routed MoE "
+                      "(--moe-runner-backend flashinfer_trtllm_routed) supports only %s."
+                      % (quant, _quant_list(rules["moe_routed_quant"])), "quantization")
     if runner == "cutlass" and quant in ("fp8", "mxfp8") and ep != 1:
         raise Refused("MOE_RUNNER_EP_SIZE", "FP8/MXFP8 Cutlass MoE is only supported with ep_size == 1 (--ep-size %s)."
                       % ep, "ep_size")
+    return runner
+
+
+def _quant_list(quants):
+    return ", ".join("bfloat16 (no --quantization)" if q is None else q for q in quants)
+
+
+def _attn_dp_spans_tp(args, topology, tp, attn_dp):
+    """Whether attention DP covers every TP rank, as the release asks it: 'dp' (--enable-dp-attention with --dp-size
+    equal to --tp-size) or 'attn_dp' (an attention DP size > 1 equal to --tp-size)."""
+    if topology == "dp":
+        return bool(args.get("enable_dp_attention")) and get(args, "dp_size", 1) == tp
+    return attn_dp > 1 and attn_dp == tp
+
+
+@gate("moe_a2a_backend", context=("enable_two_batch_overlap", "enable_single_batch_overlap"))
+def check_megamoe_compat(args, rules, platform):
+    """--moe-a2a-backend megamoe, first in the resolution pipeline (0.5.21 on, arg_groups/mega_moe_hook.py
+    check_mega_moe_compat): no two-batch / single-batch overlap, an SM90 or SM100 GPU."""
+    if args["moe_a2a_backend"] != "megamoe" or not rules["a2a_megamoe_compat"]:
+        return
+    if args.get("enable_two_batch_overlap") or args.get("enable_single_batch_overlap"):
+        raise Refused("MOE_A2A_MEGAMOE", "--moe-a2a-backend megamoe has no two-batch / single-batch overlap "
+                      "decomposition: drop --enable-two-batch-overlap and --enable-single-batch-overlap.",
+                      "moe_a2a_backend")
+    known, sm = _sm(platform)
+    if known and sm not in (90, 100, 103):
+        raise Refused("MOE_A2A_MEGAMOE", "--moe-a2a-backend megamoe needs a CUDA SM90 or SM100-class GPU (this host: "
+                      "%s)." % (("sm_%s" % sm) if sm else "no visible GPU"), "moe_a2a_backend")
+
+
+@gate("moe_a2a_backend", "flashinfer_a2a_dispatch_type", "enable_waterfill", "enable_deepep_waterfill",
+      context=("tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "deepep_mode", "moe_runner_backend",
+               "quantization", "enable_two_batch_overlap", "enable_single_batch_overlap",
+               "enforce_shared_experts_fusion", "deepep_v2_mode", "nnodes", "enable_deterministic_inference",
+               "enable_layernorm_sp"))
+def check_a2a_moe(args, rules, platform, target_cfg, runner, env):
+    """handle_a2a_moe (runner: check_moe_kernel's resolved runner backend). Returns the EP size SGLang sets: the
+    TP size for an a2a backend that spans the TP group (rules['a2a_ep_backends']), else None (unchanged)."""
+    a2a = get(args, "moe_a2a_backend", "none")
+    if args.get("enable_waterfill") and a2a not in ("deepep", "megamoe"):
+        a2a = "deepep"  # 0.5.16 on (the flag's first release): Waterfill forces the DeepEP backend
+    if args.get("enable_deepep_waterfill") and a2a != "deepep":
+        a2a = "deepep"  # 0.5.12-0.5.15's spelling, DeepEP only
+    tp = get(args, "tp_size", 1)
+    attn_dp = attn_dp_of(args)
+    arch = ((target_cfg or {}).get("architectures") or [None])[0]
+    dispatch = args.get("flashinfer_a2a_dispatch_type")
+    if a2a != "flashinfer" and dispatch not in (None, "auto"):
+        raise Refused("MOE_A2A_FLASHINFER", "--flashinfer-a2a-dispatch-type requires --moe-a2a-backend flashinfer.",
+                      "flashinfer_a2a_dispatch_type")
+    if a2a == "flashinfer_megamoe" and rules["a2a_flashinfer_megamoe"]:
+        _check_flashinfer_megamoe(args, rules, platform, target_cfg, arch, runner, tp, attn_dp, env)
+    if a2a == "deepep" and runner == "flashinfer_cutedsl" and get(args, "deepep_mode", "auto") == "normal" and \
+            rules["a2a_deepep_cutedsl_low_latency"]:
+        raise Refused("MOE_RUNNER_A2A", "flashinfer_cutedsl FP4 MoE only supports DeepEP low_latency dispatch: pass "
+                      "--deepep-mode low_latency or auto.", "deepep_mode")
+    if a2a == "deepep_v2" and rules["a2a_deepep_v2_archs"] is not None:
+        _check_deepep_v2(args, rules, target_cfg, arch, runner)
+    if a2a == "flashinfer":
+        _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch)
+    if a2a == "pplx" and rules["a2a_pplx"]:
+        if get(args, "deepep_mode", "auto") == "normal":
+            raise Refused("MOE_A2A_PPLX", "--moe-a2a-backend pplx only supports low-latency mode: set --deepep-mode "
+                          "low_latency or auto.", "deepep_mode")
+        if attn_dp < 2:  # 0.5.17-0.5.21: --enable-dp-attention with --dp-size >= 2, the same width
+            raise Refused("MOE_A2A_PPLX", "--moe-a2a-backend pplx requires attention DP with at least 2 groups "
+                          "(got %s)." % attn_dp, "moe_a2a_backend")
+        if runner not in ("deep_gemm", "auto"):
+            raise Refused("MOE_A2A_PPLX", "--moe-a2a-backend pplx is only supported with --moe-runner-backend "
+                          "deep_gemm (or auto), got %s." % runner, "moe_runner_backend")
+    return tp if a2a in rules["a2a_ep_backends"] else None
+
+
+def _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch):
+    """The FlashInfer A2A backend: its attention-DP topology, its dispatch type (0.5.20 on), its runners."""
+    topology = rules["a2a_flashinfer_topology"]
+    # (0.5.23: Muse Spark's prefill sequence parallelism is the one exception, with --enable-layernorm-sp)
+    muse = target_cfg is None or "MuseSparkForConditionalGeneration" in target_cfg.get("architectures", ())
+    if topology is not None and not _attn_dp_spans_tp(args, topology, tp, attn_dp) and not (
+            args.get("enable_layernorm_sp") and muse):
+        raise Refused("MOE_A2A_FLASHINFER", "FlashInfer MoE A2A requires attention DP over every TP rank: the "
+                      "attention DP size (%s) equal to --tp-size (%s)." % (attn_dp, tp), "moe_a2a_backend")
+    if dispatch is not None and rules["a2a_flashinfer_dispatch_type"]:
+        if runner == "flashinfer_trtllm":
+            runner = "flashinfer_trtllm_routed"  # A2A dispatch provides the top-k ids (SGLang warns)
+        quant = args.get("quantization")
+        if dispatch == "auto":
+            dispatch = "mxfp8" if quant == "mxfp8" else "nvfp4" if quant == "modelopt_fp4" else "bf16"
+        if dispatch == "mxfp8" and quant != "mxfp8":
+            raise Refused("MOE_A2A_FLASHINFER", "--flashinfer-a2a-dispatch-type mxfp8 requires --quantization mxfp8.",
+                          "flashinfer_a2a_dispatch_type")
+        if dispatch == "mxfp8" and runner != "flashinfer_trtllm_routed":
+            raise Refused("MOE_A2A_FLASHINFER", "--flashinfer-a2a-dispatch-type mxfp8 requires --moe-runner-backend "
+                          "flashinfer_trtllm_routed.", "flashinfer_a2a_dispatch_type")
+        if dispatch == "nvfp4" and quant != "modelopt_fp4" and not _quant_metadata(target_cfg):
+            raise Refused("MOE_A2A_FLASHINFER", "--flashinfer-a2a-dispatch-type nvfp4 requires NVFP4/modelopt-FP4 "
+                          "quantization.", "flashinfer_a2a_dispatch_type")
+    if runner not in rules["a2a_flashinfer_runners"]:
+        raise Refused("MOE_A2A_FLASHINFER", "FlashInfer MoE A2A is supported with --moe-runner-backend %s only "
+                      "(got %s)."
+                      % (", ".join(rules["a2a_flashinfer_runners"]), runner), "moe_runner_backend")
+
+
+def _check_flashinfer_megamoe(args, rules, platform, target_cfg, arch, runner, tp, attn_dp, env):
+    """--moe-a2a-backend flashinfer_megamoe (0.5.20 on): validated architectures, quantization, attention DP over
+    every TP rank, its own runner, an SM100 GPU."""
+    if target_cfg is None:
+        return
+    if arch not in rules["a2a_flashinfer_megamoe"]:
+        raise Refused("MOE_A2A_MEGAMOE", "FlashInfer MegaMOE is not validated for the target architecture %s." % arch,
+                      "moe_a2a_backend")
+    quant = args.get("quantization")
+    if quant not in ("mxfp8", "modelopt_fp4") and not _quant_metadata(target_cfg) and not (
+            quant == "nvfp4_online" and truthy_env(env, "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")):
+        raise Refused("MOE_A2A_MEGAMOE", "FlashInfer MegaMOE supports only MXFP8, ModelOpt NVFP4 or FP4-expert "
+                      "checkpoints (got --quantization %s)." % args.get("quantization"), "quantization")
+    if not _attn_dp_spans_tp(args, rules["a2a_megamoe_topology"], tp, attn_dp):
+        raise Refused("MOE_A2A_MEGAMOE", "FlashInfer MegaMOE is only supported with the attention DP size (%s) equal "
+                      "to --tp-size (%s)." % (attn_dp, tp), "moe_a2a_backend")
+    if runner not in ("auto", "flashinfer_megamoe"):
+        raise Refused("MOE_A2A_MEGAMOE", "FlashInfer MegaMOE a2a backend requires --moe-runner-backend "
+                      "flashinfer_megamoe (got %s)." % runner, "moe_runner_backend")
+    known, sm = _sm(platform)
+    if known and sm not in (100, 103):
+        raise Refused("MOE_A2A_MEGAMOE", "FlashInfer MegaMOE currently requires an SM100-family CUDA GPU (this host: "
+                      "%s)." % (("sm_%s" % sm) if sm else "no visible GPU"), "moe_a2a_backend")
+
+
+def _check_deepep_v2(args, rules, target_cfg, arch, runner):
+    """--moe-a2a-backend deepep_v2 (0.5.19 on): registered architectures, the deep_gemm runner, no overlap, no fused
+    shared experts, hybrid mode across nodes."""
+    if target_cfg is not None and arch not in rules["a2a_deepep_v2_archs"]:
+        raise Refused("MOE_A2A_DEEPEP_V2", "DeepEP v2 MoE is not validated for the target architecture %r." % arch,
+                      "moe_a2a_backend")
+    if rules["a2a_deepep_v2_deterministic"] and args.get("enable_deterministic_inference"):
+        raise Refused("MOE_A2A_DEEPEP_V2", "DeepEP v2 does not forward deterministic=True: drop "
+                      "--enable-deterministic-inference or use --moe-a2a-backend deepep.",
+                      "enable_deterministic_inference")
+    if runner not in ("auto", "deep_gemm"):
+        raise Refused("MOE_A2A_DEEPEP_V2", "DeepEP v2 MoE currently supports only --moe-runner-backend deep_gemm "
+                      "(got %s)." % runner, "moe_runner_backend")
+    if args.get("enable_two_batch_overlap") or args.get("enable_single_batch_overlap"):
+        raise Refused("MOE_A2A_DEEPEP_V2", "DeepEP v2 MoE has no two-batch / single-batch overlap hooks yet: drop "
+                      "--enable-two-batch-overlap and --enable-single-batch-overlap.", "moe_a2a_backend")
+    if args.get("enforce_shared_experts_fusion"):
+        raise Refused("MOE_A2A_DEEPEP_V2", "DeepEP v2 MoE has not validated fused shared experts: drop "
+                      "--enforce-shared-experts-fusion.", "enforce_shared_experts_fusion")
+    if rules["a2a_deepep_v2_direct_nodes"] and get(args, "deepep_v2_mode", "direct") == "direct" and \
+            get(args, "nnodes", 1) > 1:
+        raise Refused("MOE_A2A_DEEPEP_V2", "--deepep-v2-mode direct is NVLink-only and cannot run across nodes "
+                      "(--nnodes %s): pass --deepep-v2-mode hybrid." % args.get("nnodes"), "deepep_v2_mode")
