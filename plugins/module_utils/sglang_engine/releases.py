@@ -125,6 +125,8 @@ _METRICS_V1 = {
 #   lora_speculative_algorithms  speculative algorithms LoRA accepts besides NGRAM (check_lora_server_args)
 #   encoder_disagg_archs     target architectures --encoder-only accepts (rules_pd.py)
 #   lmcache_cache_checks     the KV cache hook checks --enable-lmcache's conflicts (rules_cache.py)
+#   mamba_stochastic_platform_checks  the Mamba hook checks --enable-mamba-cache-stochastic-rounding's platform (CUDA;
+#                            SM100 for the triton Mamba backend) after its dtype (rules_mamba.py)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
 #   dcp_hip_only             --dcp-size > 1 only on HIP, or on CUDA without speculation (0.5.15-0.5.16)
 #   dcp_refuses_prefill_cp   --dcp-size > 1 refuses --enable-prefill-cp (DCP validation)
@@ -356,6 +358,8 @@ _CHANGES = {
         # --speculative-use-block-verification turns --speculative-use-rejection-sampling on for EAGLE / EAGLE3
         "block_verification_enables_rejection": False,
         "lmcache_cache_checks": False,
+        # srt/server_args.py _handle_mamba_backend (0.5.15 on: the flag): CUDA, then SM100 with the triton backend
+        "mamba_stochastic_platform_checks": True,
         "encoder_disagg_archs": _ENCODER_ARCHS_V1,
         # parallelism (rules_parallel.py): what changed per release, read in each kit's source
         "dcp_hip_only": False,
