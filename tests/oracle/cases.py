@@ -360,6 +360,95 @@ CACHE_EXTRA = {
     "megamoe-tp2": ["--enable-layernorm-sp", "--enable-megamoe-for-layernorm-sp", "--tp-size", "2"],
 }
 
+# the KV dtype / pool hooks of kv_cache_hook.py, the HiCache hook's linker and host memory mode, the Mamba hook's
+# platform and int8 checks (sglang_engine/rules_cache.py, rules_mamba.py): each refusal in SGLang's order, with an
+# accepted neighbour; KV_POOL_CASE: what an entry changes in the case (no speculation, a GPU platform, a backend)
+_PREFILL_ONLY = ["--prefill-only-disable-kv-cache", "--is-embedding"]
+_PREFILL_ONLY_OK = _PREFILL_ONLY + ["--chunked-prefill-size", "-1", "--disable-radix-cache"]
+_UM_PD = ["--enable-unified-memory", "--disaggregation-mode"]
+KV_POOL_EXTRA = {
+    "po-bare": ["--prefill-only-disable-kv-cache"], "po-emb": _PREFILL_ONLY,
+    "po-emb-chunk": _PREFILL_ONLY + ["--chunked-prefill-size", "-1"],
+    "po-triton": _PREFILL_ONLY_OK, "po-fa3": _PREFILL_ONLY_OK,
+    "po-fp4": _PREFILL_ONLY + ["--kv-cache-dtype", "fp4_mx_block16"],
+    "po-mxfp8": _PREFILL_ONLY + ["--kv-cache-dtype", "mxfp8"],
+    "po-attn-cp": _PREFILL_ONLY_OK + ["--attn-cp-size", "2", "--tp-size", "2"],
+    "po-prefill-cp": _PREFILL_ONLY_OK + ["--enable-prefill-cp"], "po-hisparse": _PREFILL_ONLY_OK + ["--enable-hisparse"],
+    "dequant-alone": ["--prefill-kv-cache-dequant-dtype", "fp8_e4m3"],
+    "nvfp4": ["--kv-cache-dtype", "nvfp4"], "nvfp4-auto": ["--kv-cache-dtype", "nvfp4"],
+    "nvfp4-trtllm": ["--kv-cache-dtype", "nvfp4"], "nvfp4-prefill-triton": ["--kv-cache-dtype", "nvfp4"],
+    "nvfp4-decode-triton": ["--kv-cache-dtype", "nvfp4", "--decode-attention-backend", "triton"],
+    "nvfp4-flashinfer": ["--kv-cache-dtype", "nvfp4"], "nvfp4-sm90": ["--kv-cache-dtype", "nvfp4"],
+    "nvfp4-sm120": ["--kv-cache-dtype", "nvfp4"],
+    "nvfp4-sm120-native": ["--kv-cache-dtype", "nvfp4", "--prefill-kv-cache-dequant-dtype", "nvfp4"],
+    "nvfp4-sm120-fp8": ["--kv-cache-dtype", "nvfp4", "--prefill-kv-cache-dequant-dtype", "fp8_e4m3"],
+    "fp4mx": ["--kv-cache-dtype", "fp4_mx_block16"], "fp4mx-sm90": ["--kv-cache-dtype", "fp4_mx_block16"],
+    "fp4mx-sm90-fa3": ["--kv-cache-dtype", "fp4_mx_block16"], "fp4mx-sm90-fa4": ["--kv-cache-dtype", "fp4_mx_block16"],
+    "fp4mx-sm90-default": ["--kv-cache-dtype", "fp4_mx_block16"],
+    "fp4mx-sm90-unified": ["--kv-cache-dtype", "fp4_mx_block16", "--enable-unified-memory"],
+    "mxfp8": ["--kv-cache-dtype", "mxfp8"], "mxfp8-sm120": ["--kv-cache-dtype", "mxfp8"],
+    "mxfp8-sm90": ["--kv-cache-dtype", "mxfp8"],
+    "mamba-stochastic": ["--enable-mamba-cache-stochastic-rounding", "--mamba-ssm-dtype", "float16"],
+    "mamba-stochastic-sm90": ["--enable-mamba-cache-stochastic-rounding", "--mamba-ssm-dtype", "float16"],
+    "int8-hicache": ["--enable-int8-mamba-checkpoint", "--enable-hierarchical-cache"],
+    "int8-radix-backend": ["--enable-int8-mamba-checkpoint", "--radix-cache-backend", "foo"],
+    "int8-lmcache": ["--enable-int8-mamba-checkpoint", "--enable-lmcache"], "int8": ["--enable-int8-mamba-checkpoint"],
+    "linker-config-list": ["--unified-cache-external-linker-config", "[1]"],
+    "linker-mla-dedup": ["--enable-linker-mla-dedup"],
+    "linker-no-radix": ["--enable-unified-cache-external-linker", "--disable-radix-cache"],
+    "linker-hicache": ["--enable-unified-cache-external-linker", "--enable-hierarchical-cache"],
+    "linker-storage": ["--enable-unified-cache-external-linker", "--hicache-storage-backend", "file"],
+    "linker": ["--enable-unified-cache-external-linker"],
+    "lmcache-linker": ["--enable-lmcache", "--enable-unified-cache-external-linker"],
+    "lmcache-buffer-only": ["--enable-lmcache", "--hicache-host-memory-mode", "buffer_only"],
+    "hicache-buffer-only": ["--enable-hierarchical-cache", "--hicache-host-memory-mode", "buffer_only"],
+    "hicache-buffer-only-decode": ["--disaggregation-mode", "decode", "--hicache-host-memory-mode", "buffer_only",
+                                   "--hicache-storage-backend", "file"],
+    "hicache-buffer-only-file": ["--enable-hierarchical-cache", "--hicache-host-memory-mode", "buffer_only",
+                                 "--hicache-storage-backend", "file"],
+    "page-major-alone": ["--enable-page-major-kv-layout"],
+    "unified": ["--enable-unified-memory"], "unified-fa4": ["--enable-unified-memory"],
+    "unified-torch-native": ["--enable-unified-memory"],
+    "unified-linear-decode": ["--enable-unified-memory", "--linear-attn-decode-backend", "cutedsl"],
+    "unified-linear-prefill": ["--enable-unified-memory", "--linear-attn-prefill-backend", "cutedsl"],
+    "unified-no-spec": ["--enable-unified-memory"], "unified-ngram": ["--enable-unified-memory"],
+    "unified-eagle3": ["--enable-unified-memory"], "unified-eagle3-topk4": ["--enable-unified-memory"],
+    "unified-tbo": ["--enable-unified-memory", "--enable-two-batch-overlap", "--enable-dp-attention", "--dp-size", "2",
+                    "--tp-size", "2"],
+    "unified-lmcache": ["--enable-unified-memory", "--enable-lmcache"],
+    "unified-linker": ["--enable-unified-memory", "--enable-unified-cache-external-linker"],
+    "unified-dcp": ["--enable-unified-memory", "--dcp-size", "2", "--tp-size", "2"],
+    "unified-pd-nixl": _UM_PD + ["prefill", "--disaggregation-transfer-backend", "nixl"],
+    "unified-pd-pp": _UM_PD + ["prefill", "--pp-size", "2"], "unified-pd-spec": _UM_PD + ["prefill"],
+    "unified-pd-env": _UM_PD + ["prefill"], "unified-pd-hisparse": _UM_PD + ["prefill", "--enable-hisparse"],
+    "unified-pd-offload": _UM_PD + ["decode", "--disaggregation-decode-enable-offload-kvcache",
+                                    "--hicache-storage-backend", "mooncake"],
+    "unified-pd-offload-file": _UM_PD + ["decode", "--disaggregation-decode-enable-offload-kvcache",
+                                         "--hicache-storage-backend", "file"],
+    "unified-pd": _UM_PD + ["prefill"],
+}
+KV_POOL_CASE = {k: _NO_SPEC for k in KV_POOL_EXTRA if k.startswith(("po-", "lmcache-", "unified-"))}
+KV_POOL_CASE.update({
+    "po-fa3": dict(_NO_SPEC, attention_backend="fa3"), "nvfp4-auto": {"attention_backend": None},
+    "nvfp4-trtllm": {"attention_backend": "trtllm_mha"},
+    "nvfp4-prefill-triton": {"attention_backend": "flashinfer", "prefill_attention_backend": "triton"},
+    "nvfp4-decode-triton": {"attention_backend": "flashinfer"}, "nvfp4-flashinfer": {"attention_backend": "flashinfer"},
+    "nvfp4-sm90": {"attention_backend": "flashinfer", "gpu": "sm90"},
+    "nvfp4-sm120": {"attention_backend": "flashinfer", "gpu": "sm120"},
+    "nvfp4-sm120-native": {"attention_backend": None, "gpu": "sm120"},
+    "nvfp4-sm120-fp8": dict(_NO_SPEC, attention_backend=None, gpu="sm120"),
+    "fp4mx-sm90": {"gpu": "sm90"}, "fp4mx-sm90-fa3": {"gpu": "sm90", "attention_backend": "fa3"},
+    "fp4mx-sm90-fa4": dict(_NO_SPEC, gpu="sm90", attention_backend="fa4"),
+    "fp4mx-sm90-default": {"gpu": "sm90", "attention_backend": None}, "fp4mx-sm90-unified": {"gpu": "sm90"},
+    "mxfp8-sm120": {"gpu": "sm120"}, "mxfp8-sm90": {"gpu": "sm90"}, "mamba-stochastic-sm90": {"gpu": "sm90"},
+    "unified": {}, "unified-fa4": {"attention_backend": "fa4"},
+    "unified-torch-native": dict(_NO_SPEC, attention_backend="torch_native"),
+    "unified-ngram": dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None),
+    "unified-eagle3": {"algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4},
+    "unified-eagle3-topk4": {"algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 4, "num_draft_tokens": 8},
+    "unified-pd-spec": {}, "unified-pd-env": dict(_NO_SPEC, env={"SGLANG_DISABLE_LAZY_COMPACTION": "1"}),
+})
+
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
 STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-bs", "mamba-scheduler", "garbage-int",
@@ -404,6 +493,7 @@ case_strategy = st.fixed_dictionaries({
     "hook_check": st.sampled_from(["none"] * 1600 + sorted(HOOK_CHECK_EXTRA)),  # 92 entries: 5% of draws (at 400, 0.5.11 refused 89% of them)
     "cache": st.sampled_from(["none"] * 400 + sorted(CACHE_EXTRA)),
     "parallel_check": st.sampled_from(["none"] * 360 + sorted(PARALLEL_CHECK_EXTRA)),
+    "kv_pool": st.sampled_from(["none"] * 1200 + sorted(KV_POOL_EXTRA)),  # 69 entries: 5% of draws
 })
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
@@ -427,7 +517,7 @@ SWEEP_BASES = (
 
 def sweep_cases():
     """Every value of EXTRA, CHECK_SERVER_ARGS_EXTRA, SSL_EXTRA, PARALLEL, STYLES, ENVS and PARALLEL_CHECK_EXTRA on each
-    of SWEEP_BASES."""
+    of SWEEP_BASES; then HOOK_CHECK_EXTRA's and KV_POOL_EXTRA's, each with what the entry changes in the case."""
     out = []
     for base in SWEEP_BASES:
         for key, values in (("extra", sorted(EXTRA)), ("server_check", sorted(CHECK_SERVER_ARGS_EXTRA)),
@@ -439,6 +529,8 @@ def sweep_cases():
                     out.append(dict(base, **{key: v}))
         for v in sorted(HOOK_CHECK_EXTRA):  # each on the base, with what the entry changes in the case
             out.append(dict(base, hook_check=v, **HOOK_CHECK_CASE.get(v, {})))
+        for v in sorted(KV_POOL_EXTRA):
+            out.append(dict(base, kv_pool=v, **KV_POOL_CASE.get(v, {})))
     return out
 
 
@@ -522,6 +614,7 @@ def argv_for(case, dirs):
     argv.extend(HOOK_CHECK_EXTRA.get(case.get("hook_check") or "none", []))
     argv.extend(CACHE_EXTRA.get(case.get("cache") or "none", []))
     argv.extend(PARALLEL_CHECK_EXTRA.get(case.get("parallel_check") or "none", []))
+    argv.extend(KV_POOL_EXTRA.get(case.get("kv_pool") or "none", []))
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":
