@@ -12,6 +12,15 @@ TARGETS = {
     "qwen3-36l": ("Qwen3ForCausalLM", 36, 151936, 40960),
     "qwen3-8l-small-vocab": ("Qwen3ForCausalLM", 8, 465, 2048),
     "llama-32l": ("LlamaForCausalLM", 32, 128256, 131072),
+    # a hybrid sliding-window target: Qwen3's architecture whose text config opts in to SGLang's hybrid-SWA pool
+    # (model_config.is_hybrid_swa_model reads is_hybrid_swa; TARGET_FIELDS), for the KV cache hook's unified pool
+    "qwen3-hybrid-swa-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
+}
+# config.json fields a target has besides the common ones
+TARGET_FIELDS = {
+    "qwen3-hybrid-swa-8l": {"is_hybrid_swa": True, "sliding_window": 128,
+                            "layer_types": ["sliding_attention", "full_attention"] * 4,
+                            "hybrid_layer_pattern": [1, 0] * 4},
 }
 
 DRAFTS = {
@@ -47,6 +56,7 @@ def write_models(root):
                "intermediate_size": 512, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 64,
                "num_hidden_layers": layers, "vocab_size": vocab, "max_position_embeddings": ctx,
                "rms_norm_eps": 1e-6, "torch_dtype": "bfloat16", "tie_word_embeddings": False}
+        cfg.update(TARGET_FIELDS.get(name, {}))
         with open(os.path.join(d, "config.json"), "w") as f:
             json.dump(cfg, f)
         dirs["target-" + name] = d
@@ -426,6 +436,13 @@ KV_POOL_EXTRA = {
     "unified-pd-offload-file": _UM_PD + ["decode", "--disaggregation-decode-enable-offload-kvcache",
                                          "--hicache-storage-backend", "file"],
     "unified-pd": _UM_PD + ["prefill"],
+    # on the hybrid sliding-window target (KV_POOL_CASE): the EAGLE checks past the hybrid one, SWA decode offload
+    "unified-swa-eagle3": ["--enable-unified-memory"], "unified-swa-eagle3-fa4": ["--enable-unified-memory"],
+    "unified-swa-eagle3-draft-fa4": ["--enable-unified-memory"],
+    "unified-swa-eagle3-hicache": ["--enable-unified-memory", "--enable-hierarchical-cache"],
+    "unified-swa-pd-offload": _UM_PD + ["decode", "--disaggregation-decode-enable-offload-kvcache",
+                                        "--hicache-storage-backend", "file"],
+    "unified-swa-dflash": ["--enable-unified-memory"],
 }
 KV_POOL_CASE = {k: _NO_SPEC for k in KV_POOL_EXTRA if k.startswith(("po-", "lmcache-", "unified-"))}
 KV_POOL_CASE.update({
@@ -448,6 +465,14 @@ KV_POOL_CASE.update({
     "unified-eagle3-topk4": {"algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 4, "num_draft_tokens": 8},
     "unified-pd-spec": {}, "unified-pd-env": dict(_NO_SPEC, env={"SGLANG_DISABLE_LAZY_COMPACTION": "1"}),
 })
+_SWA_EAGLE3 = {"target": "qwen3-hybrid-swa-8l", "algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 1,
+               "num_draft_tokens": 4}
+KV_POOL_CASE.update({
+    "unified-swa-eagle3": _SWA_EAGLE3, "unified-swa-eagle3-fa4": dict(_SWA_EAGLE3, attention_backend="fa4"),
+    "unified-swa-eagle3-draft-fa4": dict(_SWA_EAGLE3, draft_attention_backend="fa4"),
+    "unified-swa-eagle3-hicache": _SWA_EAGLE3, "unified-swa-pd-offload": dict(_NO_SPEC, target="qwen3-hybrid-swa-8l"),
+    "unified-swa-dflash": {"target": "qwen3-hybrid-swa-8l"},
+})
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
@@ -456,7 +481,8 @@ STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-
 
 case_strategy = st.fixed_dictionaries({
     "algorithm": st.sampled_from(["DFLASH"] * 12 + ["dflash", "NEXTN", "EAGLE", "EAGLE3", "DDTREE", None]),
-    "target": st.sampled_from(sorted(TARGETS)),
+    # the hybrid targets (TARGET_FIELDS) drawn 1 in 19: most draws keep the dense ones
+    "target": st.sampled_from(sorted(set(TARGETS) - set(TARGET_FIELDS)) * 6 + sorted(TARGET_FIELDS)),
     "draft": st.sampled_from(sorted(DRAFTS) * 4 + [None]),
     "num_draft_tokens": often_none(st.integers(-1, 20), 2),
     "dflash_block_size": often_none(st.integers(-1, 20), 5),
@@ -493,7 +519,7 @@ case_strategy = st.fixed_dictionaries({
     "hook_check": st.sampled_from(["none"] * 1600 + sorted(HOOK_CHECK_EXTRA)),  # 92 entries: 5% of draws (at 400, 0.5.11 refused 89% of them)
     "cache": st.sampled_from(["none"] * 400 + sorted(CACHE_EXTRA)),
     "parallel_check": st.sampled_from(["none"] * 360 + sorted(PARALLEL_CHECK_EXTRA)),
-    "kv_pool": st.sampled_from(["none"] * 1200 + sorted(KV_POOL_EXTRA)),  # 69 entries: 5% of draws
+    "kv_pool": st.sampled_from(["none"] * 1400 + sorted(KV_POOL_EXTRA)),  # 75 entries: 5% of draws
 })
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),

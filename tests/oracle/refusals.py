@@ -248,7 +248,7 @@ def _scan(version):
                     owner.setdefault(id(n), []).append(node)
         for node, kind, msg in _refusal_nodes(tree, skip):
             row = {"id": "%s:%d" % (rel, node.lineno), "file": rel, "line": node.lineno, "kind": kind,
-                   "message": msg}
+                   "message": msg, "end": getattr(node, "end_lineno", None) or node.lineno}
             fns = owner.get(id(node), [])
             # a statement counts when any function around it is reached (nested helpers run with their parent)
             (on if any(id(fn) in live for fn in fns) else off).append(row)
@@ -286,6 +286,12 @@ def validated_env(version):
 def reached(refusals, answers):
     """The ids of `refusals` that at least one answer raised at."""
     ids = {r["id"] for r in refusals}
+    # a multi-line statement raises at the line of its failing part (a multi-line assert's condition): the
+    # innermost statement whose lines hold it
+    spans = {}
+    for r in refusals:
+        if r.get("file") and r.get("end", r["line"]) > r["line"]:
+            spans.setdefault(r["file"], []).append((r["end"] - r["line"], r["line"], r["end"], r["id"]))
     hit = set()
     for a in answers:
         if a.get("error") is None:
@@ -293,6 +299,10 @@ def reached(refusals, answers):
         where = a.get("where")
         if where and ("%s:%d" % (where[0], where[1])) in ids:
             hit.add("%s:%d" % (where[0], where[1]))
+        elif where:
+            inner = sorted(x for x in spans.get(where[0], ()) if x[1] <= where[1] <= x[2])
+            if inner:
+                hit.add(inner[0][3])
         if a.get("stage") == "parse":
             for k, rx in ARGPARSE_KINDS.items():
                 if re.search(rx, a.get("error") or ""):
