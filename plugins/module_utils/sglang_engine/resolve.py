@@ -87,7 +87,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_parallel_early(args, rules, platform)  # DCP, DWDP: after PD disaggregation, before the attention hook
     if not KV.check_nvfp4_prefill_dequant.keys.isdisjoint(args):
         # right before the attention backend hook (0.5.21 on, with its flag): NVFP4 picks the prefill/decode pair
-        nvfp4 = KV.check_nvfp4_prefill_dequant(args, platform)
+        nvfp4 = KV.check_nvfp4_prefill_dequant(args, rules, platform)
         if nvfp4 is not None:
             r["prefill_attention_backend"] = nvfp4[0]
             args = dict(args, prefill_attention_backend=nvfp4[0], decode_attention_backend=nvfp4[1])
@@ -113,14 +113,14 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if not check_mamba_backend_flags.keys.isdisjoint(args):
         check_mamba_backend_flags(args, rules, platform)  # the Mamba backend hook, right after the attention one
     if not check_int8_mamba_checkpoint.keys.isdisjoint(args):
-        check_int8_mamba_checkpoint(args)
+        check_int8_mamba_checkpoint(args, rules)
     # the KV4 / MXFP8 checks, the prefill-only backend check and the HiCache hook, before the data-parallel hook
     if not KV.check_kv_dtype_platform.keys.isdisjoint(args):
-        KV.check_kv_dtype_platform(args, platform, r["attention_backend"], prefill, decode)
+        KV.check_kv_dtype_platform(args, rules, platform, r["attention_backend"], prefill, decode)
     if not KV.check_prefill_only_backend.keys.isdisjoint(args):
         KV.check_prefill_only_backend(args, prefill)
     if not KV.check_hicache_hook.keys.isdisjoint(args):
-        KV.check_hicache_hook(args)
+        KV.check_hicache_hook(args, rules)
     if not check_attn_dp_sizes.keys.isdisjoint(args):
         check_attn_dp_sizes(args)  # the data-parallel hook's first checks (0.5.22 on: --attn-dp-size)
     dp = attn_dp_of(args)
@@ -216,8 +216,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         # the KV cache hook, after the speculative one and before check_server_args (every release)
         check_cache_compatibility(args, rules, algo)
     if not KV.check_page_major_layout.keys.isdisjoint(args):
-        KV.check_page_major_layout(args, prefill, decode)  # then the unified pool (0.5.15 on, with the flags)
-        KV.check_unified_memory_pool(args, env, r, prefill, decode, hybrid_kind(target_cfg))
+        KV.check_page_major_layout(args, rules, prefill, decode)  # then the unified pool (0.5.15 on, with the flags)
+        KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg))
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if not _check_node_split.keys.isdisjoint(args):

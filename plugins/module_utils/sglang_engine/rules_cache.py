@@ -191,9 +191,12 @@ def check_prefill_only_backend(args, prefill):
 
 @gate("kv_cache_dtype", "prefill_kv_cache_dequant_dtype",
       context=("attention_backend", "prefill_attention_backend", "decode_attention_backend"))
-def check_nvfp4_prefill_dequant(args, platform):
-    """handle_nvfp4_prefill_kv_dequant_dtype (0.5.21 on, with its flag), right before the attention backend hook.
-    Returns the (prefill, decode) backends NVFP4 selects, or None when the KV cache is not NVFP4."""
+def check_nvfp4_prefill_dequant(args, rules, platform):
+    """handle_nvfp4_prefill_kv_dequant_dtype (0.5.21 on, with its flag: trait nvfp4_prefill_dequant), right before
+    the attention backend hook. Returns the (prefill, decode) backends NVFP4 selects, or None when the KV cache is
+    not NVFP4 (or the release has no such hook)."""
+    if not rules["nvfp4_prefill_dequant"]:
+        return None
     requested = get(args, "prefill_kv_cache_dequant_dtype", "auto")
     if args.get("kv_cache_dtype") != "nvfp4":
         if requested != "auto":
@@ -230,10 +233,12 @@ def check_nvfp4_prefill_dequant(args, platform):
       context=("enable_unified_memory", "speculative_algorithm", "speculative_ngram_max_bfs_breadth",
                "speculative_draft_attention_backend", "disaggregation_mode", "enable_hierarchical_cache",
                "enable_lmcache"))
-def check_kv_dtype_platform(args, platform, attention, prefill, decode):
+def check_kv_dtype_platform(args, rules, platform, attention, prefill, decode):
     """handle_kv4_compatibility then handle_mxfp8_kv_cache_compatibility: after the Mamba and linear-attention
     hooks (0.5.23 srt/arg_groups/pipeline.py). `attention`, `prefill`, `decode`: the resolved backends. MHA
-    targets only (the MLA branches are not modelled). Skipped when the host's GPUs were not given."""
+    targets only (the MLA branches are not modelled). Skipped when the host's GPUs were not given. The unified
+    memory refusal and the SM100 native-NVFP4 checks: trait kv4_unified_sm100_checks (0.5.21 on); MXFP8's check
+    exists where its dtype does (0.5.16 on)."""
     dtype = args.get("kv_cache_dtype")
     cuda, sm = _platform_sm(platform)
     if cuda is None or dtype not in FP4_KV_DTYPES + ("mxfp8",):
@@ -249,10 +254,11 @@ def check_kv_dtype_platform(args, platform, attention, prefill, decode):
     if dtype == "nvfp4" and sm not in (100, 120):
         raise Refused("KV_CACHE_DTYPE_GPU", "--kv-cache-dtype nvfp4 requires Blackwell SM100 or SM120 (use "
                       "fp4_mx_block16 elsewhere).", "kv_cache_dtype")
-    if args.get("enable_unified_memory"):
+    newer = rules["kv4_unified_sm100_checks"]
+    if newer and args.get("enable_unified_memory"):
         raise Refused("KV4_CONFLICT", "FP4 KV cache does not support --enable-unified-memory yet.",
                       "enable_unified_memory")
-    native = dtype == "nvfp4" and sm == 100 and "trtllm_mha" in (prefill, decode)
+    native = newer and dtype == "nvfp4" and sm == 100 and "trtllm_mha" in (prefill, decode)
     if native:
         _check_sm100_nvfp4(args)
     if prefill != decode and prefill != "fa4":
@@ -294,11 +300,13 @@ def _check_sm100_nvfp4(args):
       context=("unified_cache_external_linker_backend", "disable_radix_cache", "radix_cache_backend",
                "enable_hierarchical_cache", "hicache_storage_backend", "disaggregation_decode_enable_offload_kvcache",
                "disaggregation_mode", "disaggregation_decode_retraction_backup"))
-def check_hicache_hook(args):
+def check_hicache_hook(args, rules):
     """handle_hicache (0.5.23 srt/arg_groups/hicache_hook.py), after the prefill-only backend check and before the
-    data-parallel hook: the external linker's conflicts, then the host memory mode of an active HiCache."""
+    data-parallel hook: the external linker's conflicts (the config type and the radix cache it needs: trait
+    hicache_linker_radix_checks, 0.5.23), then the host memory mode of an active HiCache (0.5.19 on, its flag)."""
+    radix_checks = rules["hicache_linker_radix_checks"]
     config = args.get("unified_cache_external_linker_config")
-    if config is not None and not isinstance(config, dict):
+    if radix_checks and config is not None and not isinstance(config, dict):
         raise Refused("HICACHE_LINKER", "--unified-cache-external-linker-config must be a JSON object.",
                       "unified_cache_external_linker_config")
     linker = args.get("enable_unified_cache_external_linker")
@@ -307,7 +315,7 @@ def check_hicache_hook(args):
         raise Refused("HICACHE_LINKER", "--enable-linker-mla-dedup requires the Mooncake linker.",
                       "enable_linker_mla_dedup")
     if linker:
-        if args.get("disable_radix_cache") or args.get("radix_cache_backend") is not None:
+        if radix_checks and (args.get("disable_radix_cache") or args.get("radix_cache_backend") is not None):
             raise Refused("HICACHE_LINKER", "--enable-unified-cache-external-linker requires the default radix cache "
                           "(no --disable-radix-cache, no --radix-cache-backend).", "enable_unified_cache_external_linker")
         if args.get("enable_hierarchical_cache"):
@@ -329,112 +337,151 @@ def check_hicache_hook(args):
                           "decode instances.", "hicache_host_memory_mode")
 
 
-# handle_page_major_kv_layout's allowed attention backends of an MHA target, and the linear-attention ones
+# handle_page_major_kv_layout's allowed attention backends of an MHA target under the unified pool, and the
+# linear-attention ones
 PAGE_MAJOR_MHA_BACKENDS = ("triton", "fa3", "fa4", "flashinfer", "trtllm_mha")
 PAGE_MAJOR_LINEAR_DECODE = ("triton", "flashinfer")
-PAGE_MAJOR_LINEAR_PREFILL = ("triton", "flashkda", "flashinfer")
-# handle_unified_memory_pool: the algorithms audited for the unified pool, the MHA backends whose verify ids are
-_UNIFIED_ALGORITHMS = (None, "DSPARK", "EAGLE", "EAGLE3", "DFLASH")
+# handle_unified_memory_pool: the MHA backends whose speculative verify ids are translation-audited
 UNIFIED_MHA_AUDITED = ("triton", "flashinfer", "fa3", "trtllm_mha")
 
 
 @gate("enable_page_major_kv_layout", "enable_unified_memory",
-      context=("linear_attn_backend", "linear_attn_decode_backend", "linear_attn_prefill_backend"))
-def check_page_major_layout(args, prefill, decode):
+      context=("linear_attn_backend", "linear_attn_decode_backend", "linear_attn_prefill_backend", "mamba_backend"))
+def check_page_major_layout(args, rules, prefill, decode):
     """handle_page_major_kv_layout, right after the KV cache compatibility hook (--enable-unified-memory implies
-    the layout). MHA targets with symmetric K/V rows (the MLA and asymmetric allow-lists are not modelled). The
-    Mamba backend check after the linear-attention ones is not reached: --mamba-backend flashinfer is refused by
-    the Mamba hook first wherever FlashInfer's Mamba module is missing."""
-    if not (args.get("enable_page_major_kv_layout") or args.get("enable_unified_memory")):
+    the layout; trait unified_pool, releases.py). MHA targets with symmetric K/V rows (the MLA and asymmetric
+    allow-lists are not modelled). From 0.5.17 the Mamba backend check after the linear-attention ones is not
+    reached: --mamba-backend flashinfer is refused by the Mamba hook first where FlashInfer's Mamba is missing."""
+    um = rules["unified_pool"]
+    unified = args.get("enable_unified_memory")
+    if um is None or not (args.get("enable_page_major_kv_layout") or unified):
         return
-    if not args.get("enable_unified_memory"):
+    if not unified and um["page_major_needs_unified"]:
         raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout without --enable-unified-memory is "
                       "temporarily unsupported.", "enable_page_major_kv_layout")
-    bad = sorted({b for b in (prefill, decode) if b is not None} - set(PAGE_MAJOR_MHA_BACKENDS))
+    allowed = um["page_major_backends"] if unified else ("triton",)
+    bad = sorted({b for b in (prefill, decode) if b is not None} - set(allowed))
     if bad:
         raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout: attention backends %s are not in %s."
-                      % (bad, list(PAGE_MAJOR_MHA_BACKENDS)), "attention_backend")
+                      % (bad, list(allowed)), "attention_backend")
     base = get(args, "linear_attn_backend", "triton")
+    linear_prefill = um["page_major_linear_prefill"]
+    if linear_prefill is None:  # 0.5.15-0.5.16: every linear-attention and Mamba backend triton
+        if {base, args.get("linear_attn_decode_backend"), args.get("linear_attn_prefill_backend"),
+                get(args, "mamba_backend", "triton")} - {None, "triton"}:
+            raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout requires the triton linear-attention "
+                          "and Mamba backends.", "linear_attn_backend")
+        return
     if get(args, "linear_attn_decode_backend", base) not in PAGE_MAJOR_LINEAR_DECODE:
         raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout: the linear-attention decode backend "
                       "must be one of %s." % list(PAGE_MAJOR_LINEAR_DECODE), "linear_attn_decode_backend")
-    if get(args, "linear_attn_prefill_backend", base) not in PAGE_MAJOR_LINEAR_PREFILL:
+    if get(args, "linear_attn_prefill_backend", base) not in linear_prefill:
         raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout: the linear-attention prefill backend "
-                      "must be one of %s." % list(PAGE_MAJOR_LINEAR_PREFILL), "linear_attn_prefill_backend")
+                      "must be one of %s." % list(linear_prefill), "linear_attn_prefill_backend")
 
 
 @gate("enable_unified_memory",
       context=("disaggregation_mode", "disaggregation_transfer_backend", "pp_size", "enable_hisparse",
                "disaggregation_decode_enable_offload_kvcache", "hicache_storage_backend",
-               "disaggregation_decode_retraction_backup", "speculative_draft_attention_backend",
-               "enable_two_batch_overlap", "enable_lmcache", "enable_unified_cache_external_linker",
-               "enable_hierarchical_cache", "dcp_size"))
-def check_unified_memory_pool(args, env, r, prefill, decode, hybrid):
-    """handle_unified_memory_pool (right after the page-major layout hook), in SGLang's order. `r`: the resolved
-    settings (speculative algorithm and topk after the speculative hook); `hybrid`: the target's hybrid kind
-    (checks.hybrid_kind: None, "swa" or "mamba"). MHA targets only."""
-    if not args.get("enable_unified_memory"):
+               "disaggregation_decode_retraction_backup", "disaggregation_decode_enable_radix_cache",
+               "speculative_draft_attention_backend", "enable_two_batch_overlap", "enable_lmcache",
+               "enable_unified_cache_external_linker", "enable_hierarchical_cache", "dcp_size",
+               "disable_cuda_graph"))
+def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid):
+    """handle_unified_memory_pool (right after the page-major layout hook), in SGLang's order; what each release
+    checks is trait unified_pool (releases.py). `r`: the resolved settings (speculative algorithm and topk after
+    the speculative hook); `hybrid`: the target's hybrid kind (checks.hybrid_kind: None, "swa" or "mamba"). MHA
+    targets only (the DSPARK backend allow-lists are MLA-family: not modelled past the topk check)."""
+    um = rules["unified_pool"]
+    if um is None or not args.get("enable_unified_memory"):
         return
     algo = r.get("speculative_algorithm")
-    if get(args, "disaggregation_mode", "null") != "null":
-        transfer = get(args, "disaggregation_transfer_backend", "mooncake")
-        if transfer != "mooncake":
-            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation supports only the mooncake "
-                          "transfer backend, got %r." % transfer, "disaggregation_transfer_backend")
-        if r["pp_size"] != 1:
-            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation does not support pipeline "
-                          "parallelism.", "pp_size")
-        if algo is not None:
-            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation does not support "
-                          "speculative decoding with the Mooncake transfer backend.", "speculative_algorithm")
-        if truthy_env(env, "SGLANG_DISABLE_LAZY_COMPACTION"):
-            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation requires lazy compaction: "
-                          "unset SGLANG_DISABLE_LAZY_COMPACTION.", "env")
-        if args.get("enable_hisparse"):
-            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation is not compatible with "
-                          "--enable-hisparse.", "enable_hisparse")
-        if args.get("disaggregation_decode_enable_offload_kvcache"):
-            if args.get("hicache_storage_backend") != "file":
-                raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with decode KV offload supports "
-                              "--hicache-storage-backend file only.", "hicache_storage_backend")
-            if hybrid is not None:
-                raise Refused("UNIFIED_MEMORY", "--enable-unified-memory decode KV offload does not support hybrid "
-                              "(%s) models." % hybrid, "disaggregation_decode_enable_offload_kvcache")
-        if args.get("disaggregation_decode_retraction_backup") == "host_pool" and hybrid == "mamba":
-            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory host-pool decode retraction does not support "
-                          "hybrid-Mamba models.", "disaggregation_decode_retraction_backup")
-    if algo not in _UNIFIED_ALGORITHMS:
-        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports --speculative-algorithm DSPARK, DFLASH, EAGLE "
-                      "and EAGLE3 only, got %r." % algo, "speculative_algorithm")
-    if r.get("speculative_eagle_topk") not in (None, 1):
+    mode = get(args, "disaggregation_mode", "null")
+    if mode != "null":
+        if um["pd"] is None:
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support PD disaggregation in SGLang %s."
+                          % rules["version"], "disaggregation_mode")
+        _check_unified_pd(args, env, um, r, algo, hybrid)
+    if algo not in um["algorithms"]:
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports --speculative-algorithm %s only in SGLang %s, "
+                      "got %r." % (" / ".join(a for a in um["algorithms"] if a), rules["version"], algo),
+                      "speculative_algorithm")
+    if (um["eagle"] or algo == "DSPARK") and r.get("speculative_eagle_topk") not in (None, 1):
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports a linear draft chain only "
                       "(--speculative-eagle-topk 1), got %r." % r.get("speculative_eagle_topk"), "speculative_eagle_topk")
     backends = {b for b in (prefill, decode) if b is not None}
+    rails = um["eagle"]
     if algo in ("EAGLE", "EAGLE3"):
         if hybrid is None:
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with EAGLE/EAGLE3 requires a hybrid-SWA or "
                           "Mamba-hybrid target (the draft's KV lives inside the target's pool).", "enable_unified_memory")
-        if None in (prefill, decode) or not backends <= set(UNIFIED_MHA_AUDITED):
+        if None in (prefill, decode) or not backends <= set(rails):
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with EAGLE/EAGLE3 requires the target on %s, got "
-                          "%s." % (list(UNIFIED_MHA_AUDITED), sorted(backends)), "attention_backend")
+                          "%s." % (list(rails), sorted(backends)), "attention_backend")
         draft = args.get("speculative_draft_attention_backend")
-        if not ({draft} if draft else backends) <= set(UNIFIED_MHA_AUDITED):
+        if not ({draft} if draft else backends) <= set(rails):
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with EAGLE/EAGLE3 runs the draft on the MHA rails "
-                          "%s: set --speculative-draft-attention-backend to one of them." % list(UNIFIED_MHA_AUDITED),
+                          "%s: set --speculative-draft-attention-backend to one of them." % list(rails),
                           "speculative_draft_attention_backend")
     if algo == "DFLASH":
-        allowed = set(UNIFIED_MHA_AUDITED) - ({"flashinfer"} if get(args, "dcp_size", 1) > 1 else set())
+        allowed = set(rails) - ({"flashinfer"} if get(args, "dcp_size", 1) > 1 else set())
         if not backends <= allowed:
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with DFLASH requires attention backends in %s for "
                           "prefill and decode, got %s." % (sorted(allowed), sorted(backends)), "attention_backend")
-    for key, what in (("enable_two_batch_overlap", "--enable-two-batch-overlap"), ("enable_lmcache", "--enable-lmcache"),
-                      ("enable_unified_cache_external_linker", "--enable-unified-cache-external-linker")):
+    conflicts = [("enable_two_batch_overlap", "--enable-two-batch-overlap")] if um["tbo"] else []
+    if um["hicache"]:  # through 0.5.20: HiCache and LMCache in one assert
+        conflicts.append(("enable_hierarchical_cache", "--enable-hierarchical-cache"))
+    conflicts.append(("enable_lmcache", "--enable-lmcache"))
+    if um["linker"]:
+        conflicts.append(("enable_unified_cache_external_linker", "--enable-unified-cache-external-linker"))
+    for key, what in conflicts:
         if args.get(key):
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support %s." % what, key)
     if algo in ("EAGLE", "EAGLE3") and args.get("enable_hierarchical_cache"):
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with EAGLE/EAGLE3 does not support "
                       "--enable-hierarchical-cache.", "enable_hierarchical_cache")
     if get(args, "dcp_size", 1) > 1:
-        # _validate_unified_memory_dcp: MLA targets only (an MHA target is refused at its first assert)
+        # through 0.5.19 refused; then _validate_unified_memory_dcp: MLA targets only (an MHA one fails its first assert)
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 supports MLA models only.",
                       "dcp_size")
+    if um["trtllm_decode_graph"] and decode == "trtllm_mha" and not args.get("disable_cuda_graph"):
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support decode CUDA graphs with the "
+                      "trtllm_mha attention backend yet: pass --disable-cuda-graph or another decode backend.",
+                      "attention_backend")
+
+
+def _check_unified_pd(args, env, um, r, algo, hybrid):
+    """handle_unified_memory_pool's PD disaggregation branch (0.5.18 on)."""
+    transfer = get(args, "disaggregation_transfer_backend", "mooncake")
+    if transfer != "mooncake":
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation supports only the mooncake "
+                      "transfer backend, got %r." % transfer, "disaggregation_transfer_backend")
+    if r["pp_size"] != 1:
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation does not support pipeline "
+                      "parallelism.", "pp_size")
+    later = um["pd"] != "v18"  # 0.5.21 on: speculation, decode offload and the host-pool backup
+    if later and algo is not None:
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation does not support "
+                      "speculative decoding with the Mooncake transfer backend.", "speculative_algorithm")
+    if truthy_env(env, "SGLANG_DISABLE_LAZY_COMPACTION"):
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation requires lazy compaction: "
+                      "unset SGLANG_DISABLE_LAZY_COMPACTION.", "env")
+    if args.get("enable_hisparse"):
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation is not compatible with "
+                      "--enable-hisparse.", "enable_hisparse")
+    if not later:
+        return
+    if args.get("disaggregation_decode_enable_offload_kvcache"):
+        if args.get("hicache_storage_backend") != "file":
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with decode KV offload supports "
+                          "--hicache-storage-backend file only.", "hicache_storage_backend")
+        if hybrid is not None:
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory decode KV offload does not support hybrid (%s) "
+                          "models." % hybrid, "disaggregation_decode_enable_offload_kvcache")
+    if args.get("disaggregation_decode_retraction_backup") == "host_pool":
+        if um["pd"] == "v21" and args.get("disaggregation_decode_enable_radix_cache"):
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory host-pool decode retraction does not support "
+                          "--disaggregation-decode-enable-radix-cache.", "disaggregation_decode_retraction_backup")
+        if hybrid == "mamba" or (um["pd"] == "v21" and hybrid is not None):
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory host-pool decode retraction does not support "
+                          "hybrid (%s) models." % hybrid, "disaggregation_decode_retraction_backup")

@@ -40,9 +40,9 @@ def check_mamba_backend_flags(args, rules, platform):
 
 
 @gate("enable_int8_mamba_checkpoint", context=("enable_hierarchical_cache", "radix_cache_backend", "enable_lmcache"))
-def check_int8_mamba_checkpoint(args):
-    """handle_int8_mamba_checkpoint, right after the Mamba backend hook (every release with the flag, 0.5.14 on:
-    the checks whose flags the release has)."""
+def check_int8_mamba_checkpoint(args, rules):
+    """handle_int8_mamba_checkpoint, right after the Mamba backend hook (every release with the flag, 0.5.14 on;
+    the LMCache refusal: trait int8_mamba_lmcache_check, 0.5.21 on)."""
     if not args.get("enable_int8_mamba_checkpoint"):
         return
     if args.get("enable_hierarchical_cache"):
@@ -51,6 +51,6 @@ def check_int8_mamba_checkpoint(args):
     if args.get("radix_cache_backend") is not None:
         raise Refused("INT8_MAMBA_CHECKPOINT", "--enable-int8-mamba-checkpoint only supports the built-in mamba radix "
                       "cache: omit --radix-cache-backend.", "radix_cache_backend")
-    if args.get("enable_lmcache"):
+    if args.get("enable_lmcache") and rules["int8_mamba_lmcache_check"]:
         raise Refused("INT8_MAMBA_CHECKPOINT", "--enable-int8-mamba-checkpoint is not supported together with "
                       "--enable-lmcache.", "enable_lmcache")
