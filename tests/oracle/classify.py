@@ -164,7 +164,7 @@ TABLE = (
                        r"--hicache-storage-backend))", None),
     ("HICACHE_HOST_MEMORY_MODE", r"^--hicache-host-memory-mode buffer_only (requires a storage backend|is not "
                                  r"supported on decode instances)", None),
-    ("PAGE_MAJOR_KV_LAYOUT", r"^--enable-page-major-kv-layout(:| without --enable-unified-memory)", None),
+    ("PAGE_MAJOR_KV_LAYOUT", r"^--enable-page-major-kv-layout(:| without --enable-unified-memory| requires the Triton)", None),
     ("UNIFIED_MEMORY", r"^--enable-unified-memory ", None),
     ("LAYERNORM_SP", r"^(--enable-megamoe-for-layernorm-sp (requires --enable-layernorm-sp|supports only Muse Spark)|"
                      r"--enable-layernorm-sp (is only supported for|requires tp_size > 1|is not compatible with|"
