@@ -428,14 +428,13 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid):
         if not backends <= allowed:
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with DFLASH requires attention backends in %s for "
                           "prefill and decode, got %s." % (sorted(allowed), sorted(backends)), "attention_backend")
-    conflicts = [("enable_two_batch_overlap", "--enable-two-batch-overlap")] if um["tbo"] else []
-    if um["hicache"]:  # through 0.5.20: HiCache and LMCache in one assert
-        conflicts.append(("enable_hierarchical_cache", "--enable-hierarchical-cache"))
-    conflicts.append(("enable_lmcache", "--enable-lmcache"))
-    if um["linker"]:
-        conflicts.append(("enable_unified_cache_external_linker", "--enable-unified-cache-external-linker"))
-    for key, what in conflicts:
-        if args.get(key):
+    # in SGLang's order; through 0.5.20 HiCache and LMCache in one assert (um["hicache"])
+    for key, what, checked in (("enable_two_batch_overlap", "--enable-two-batch-overlap", um["tbo"]),
+                               ("enable_hierarchical_cache", "--enable-hierarchical-cache", um["hicache"]),
+                               ("enable_lmcache", "--enable-lmcache", True),
+                               ("enable_unified_cache_external_linker", "--enable-unified-cache-external-linker",
+                                um["linker"])):
+        if checked and args.get(key):
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support %s." % what, key)
     if algo in ("EAGLE", "EAGLE3") and args.get("enable_hierarchical_cache"):
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with EAGLE/EAGLE3 does not support "
