@@ -15,10 +15,13 @@ TARGETS = {
     # MoE and MLA targets (the MoE / a2a hooks read the architecture; TARGET_FIELDS holds their config fields)
     "qwen3-moe-8l": ("Qwen3MoeForCausalLM", 8, 151936, 40960),
     "deepseek-v3-8l": ("DeepseekV3ForCausalLM", 8, 129280, 163840),
+    # a hybrid sliding-window target: Qwen3's architecture whose text config opts in to SGLang's hybrid-SWA pool
+    # (model_config.is_hybrid_swa_model reads is_hybrid_swa; TARGET_FIELDS), for the KV cache hook's unified pool
+    "qwen3-hybrid-swa-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
-# what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks), read from
-# the Hugging Face configs of Qwen3-30B-A3B and DeepSeek-V3, scaled down
+# what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
+# SWA opt-in); the MoE / MLA ones read from the Hugging Face configs of Qwen3-30B-A3B and DeepSeek-V3, scaled down
 TARGET_FIELDS = {
     "qwen3-moe-8l": {"model_type": "qwen3_moe", "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 128,
                      "decoder_sparse_step": 1, "norm_topk_prob": True, "mlp_only_layers": []},
@@ -27,6 +30,9 @@ TARGET_FIELDS = {
                        "n_shared_experts": 1, "num_experts_per_tok": 2, "moe_intermediate_size": 128,
                        "first_k_dense_replace": 1, "n_group": 1, "topk_group": 1, "routed_scaling_factor": 1.0,
                        "topk_method": "noaux_tc", "scoring_func": "sigmoid", "norm_topk_prob": True},
+    "qwen3-hybrid-swa-8l": {"is_hybrid_swa": True, "sliding_window": 128,
+                            "layer_types": ["sliding_attention", "full_attention"] * 4,
+                            "hybrid_layer_pattern": [1, 0] * 4},
 }
 
 DRAFTS = {
@@ -436,6 +442,110 @@ CACHE_EXTRA = {
     "megamoe-tp2": ["--enable-layernorm-sp", "--enable-megamoe-for-layernorm-sp", "--tp-size", "2"],
 }
 
+# the KV dtype / pool hooks of kv_cache_hook.py, the HiCache hook's linker and host memory mode, the Mamba hook's
+# platform and int8 checks (sglang_engine/rules_cache.py, rules_mamba.py): each refusal in SGLang's order, with an
+# accepted neighbour; KV_POOL_CASE: what an entry changes in the case (no speculation, a GPU platform, a backend)
+_PREFILL_ONLY = ["--prefill-only-disable-kv-cache", "--is-embedding"]
+_PREFILL_ONLY_OK = _PREFILL_ONLY + ["--chunked-prefill-size", "-1", "--disable-radix-cache"]
+_UM_PD = ["--enable-unified-memory", "--disaggregation-mode"]
+KV_POOL_EXTRA = {
+    "po-bare": ["--prefill-only-disable-kv-cache"], "po-emb": _PREFILL_ONLY,
+    "po-emb-chunk": _PREFILL_ONLY + ["--chunked-prefill-size", "-1"],
+    "po-triton": _PREFILL_ONLY_OK, "po-fa3": _PREFILL_ONLY_OK,
+    "po-fp4": _PREFILL_ONLY + ["--kv-cache-dtype", "fp4_mx_block16"],
+    "po-mxfp8": _PREFILL_ONLY + ["--kv-cache-dtype", "mxfp8"],
+    "po-attn-cp": _PREFILL_ONLY_OK + ["--attn-cp-size", "2", "--tp-size", "2"],
+    "po-prefill-cp": _PREFILL_ONLY_OK + ["--enable-prefill-cp"], "po-hisparse": _PREFILL_ONLY_OK + ["--enable-hisparse"],
+    "dequant-alone": ["--prefill-kv-cache-dequant-dtype", "fp8_e4m3"],
+    "nvfp4": ["--kv-cache-dtype", "nvfp4"], "nvfp4-auto": ["--kv-cache-dtype", "nvfp4"],
+    "nvfp4-trtllm": ["--kv-cache-dtype", "nvfp4"], "nvfp4-prefill-triton": ["--kv-cache-dtype", "nvfp4"],
+    "nvfp4-decode-triton": ["--kv-cache-dtype", "nvfp4", "--decode-attention-backend", "triton"],
+    "nvfp4-flashinfer": ["--kv-cache-dtype", "nvfp4"], "nvfp4-sm90": ["--kv-cache-dtype", "nvfp4"],
+    "nvfp4-sm120": ["--kv-cache-dtype", "nvfp4"],
+    "nvfp4-sm120-native": ["--kv-cache-dtype", "nvfp4", "--prefill-kv-cache-dequant-dtype", "nvfp4"],
+    "nvfp4-sm120-fp8": ["--kv-cache-dtype", "nvfp4", "--prefill-kv-cache-dequant-dtype", "fp8_e4m3"],
+    "fp4mx": ["--kv-cache-dtype", "fp4_mx_block16"], "fp4mx-sm90": ["--kv-cache-dtype", "fp4_mx_block16"],
+    "fp4mx-sm90-fa3": ["--kv-cache-dtype", "fp4_mx_block16"], "fp4mx-sm90-fa4": ["--kv-cache-dtype", "fp4_mx_block16"],
+    "fp4mx-sm90-default": ["--kv-cache-dtype", "fp4_mx_block16"],
+    "fp4mx-sm90-unified": ["--kv-cache-dtype", "fp4_mx_block16", "--enable-unified-memory"],
+    "mxfp8": ["--kv-cache-dtype", "mxfp8"], "mxfp8-sm120": ["--kv-cache-dtype", "mxfp8"],
+    "mxfp8-sm90": ["--kv-cache-dtype", "mxfp8"],
+    "mamba-stochastic": ["--enable-mamba-cache-stochastic-rounding", "--mamba-ssm-dtype", "float16"],
+    "mamba-stochastic-sm90": ["--enable-mamba-cache-stochastic-rounding", "--mamba-ssm-dtype", "float16"],
+    "int8-hicache": ["--enable-int8-mamba-checkpoint", "--enable-hierarchical-cache"],
+    "int8-radix-backend": ["--enable-int8-mamba-checkpoint", "--radix-cache-backend", "foo"],
+    "int8-lmcache": ["--enable-int8-mamba-checkpoint", "--enable-lmcache"], "int8": ["--enable-int8-mamba-checkpoint"],
+    "linker-config-list": ["--unified-cache-external-linker-config", "[1]"],
+    "linker-mla-dedup": ["--enable-linker-mla-dedup"],
+    "linker-no-radix": ["--enable-unified-cache-external-linker", "--disable-radix-cache"],
+    "linker-hicache": ["--enable-unified-cache-external-linker", "--enable-hierarchical-cache"],
+    "linker-storage": ["--enable-unified-cache-external-linker", "--hicache-storage-backend", "file"],
+    "linker": ["--enable-unified-cache-external-linker"],
+    "lmcache-linker": ["--enable-lmcache", "--enable-unified-cache-external-linker"],
+    "lmcache-buffer-only": ["--enable-lmcache", "--hicache-host-memory-mode", "buffer_only"],
+    "hicache-buffer-only": ["--enable-hierarchical-cache", "--hicache-host-memory-mode", "buffer_only"],
+    "hicache-buffer-only-decode": ["--disaggregation-mode", "decode", "--hicache-host-memory-mode", "buffer_only",
+                                   "--hicache-storage-backend", "file"],
+    "hicache-buffer-only-file": ["--enable-hierarchical-cache", "--hicache-host-memory-mode", "buffer_only",
+                                 "--hicache-storage-backend", "file"],
+    "page-major-alone": ["--enable-page-major-kv-layout"],
+    "unified": ["--enable-unified-memory"], "unified-fa4": ["--enable-unified-memory"],
+    "unified-torch-native": ["--enable-unified-memory"],
+    "unified-linear-decode": ["--enable-unified-memory", "--linear-attn-decode-backend", "cutedsl"],
+    "unified-linear-prefill": ["--enable-unified-memory", "--linear-attn-prefill-backend", "cutedsl"],
+    "unified-no-spec": ["--enable-unified-memory"], "unified-ngram": ["--enable-unified-memory"],
+    "unified-eagle3": ["--enable-unified-memory"], "unified-eagle3-topk4": ["--enable-unified-memory"],
+    "unified-tbo": ["--enable-unified-memory", "--enable-two-batch-overlap", "--enable-dp-attention", "--dp-size", "2",
+                    "--tp-size", "2"],
+    "unified-lmcache": ["--enable-unified-memory", "--enable-lmcache"],
+    "unified-linker": ["--enable-unified-memory", "--enable-unified-cache-external-linker"],
+    "unified-dcp": ["--enable-unified-memory", "--dcp-size", "2", "--tp-size", "2"],
+    "unified-pd-nixl": _UM_PD + ["prefill", "--disaggregation-transfer-backend", "nixl"],
+    "unified-pd-pp": _UM_PD + ["prefill", "--pp-size", "2"], "unified-pd-spec": _UM_PD + ["prefill"],
+    "unified-pd-env": _UM_PD + ["prefill"], "unified-pd-hisparse": _UM_PD + ["prefill", "--enable-hisparse"],
+    "unified-pd-offload": _UM_PD + ["decode", "--disaggregation-decode-enable-offload-kvcache",
+                                    "--hicache-storage-backend", "mooncake"],
+    "unified-pd-offload-file": _UM_PD + ["decode", "--disaggregation-decode-enable-offload-kvcache",
+                                         "--hicache-storage-backend", "file"],
+    "unified-pd": _UM_PD + ["prefill"],
+    # on the hybrid sliding-window target (KV_POOL_CASE): the EAGLE checks past the hybrid one, SWA decode offload
+    "unified-swa-eagle3": ["--enable-unified-memory"], "unified-swa-eagle3-fa4": ["--enable-unified-memory"],
+    "unified-swa-eagle3-draft-fa4": ["--enable-unified-memory"],
+    "unified-swa-eagle3-hicache": ["--enable-unified-memory", "--enable-hierarchical-cache"],
+    "unified-swa-pd-offload": _UM_PD + ["decode", "--disaggregation-decode-enable-offload-kvcache",
+                                        "--hicache-storage-backend", "file"],
+    "unified-swa-dflash": ["--enable-unified-memory"],
+}
+KV_POOL_CASE = {k: _NO_SPEC for k in KV_POOL_EXTRA if k.startswith(("po-", "lmcache-", "unified-"))}
+KV_POOL_CASE.update({
+    "po-fa3": dict(_NO_SPEC, attention_backend="fa3"), "nvfp4-auto": {"attention_backend": None},
+    "nvfp4-trtllm": {"attention_backend": "trtllm_mha"},
+    "nvfp4-prefill-triton": {"attention_backend": "flashinfer", "prefill_attention_backend": "triton"},
+    "nvfp4-decode-triton": {"attention_backend": "flashinfer"}, "nvfp4-flashinfer": {"attention_backend": "flashinfer"},
+    "nvfp4-sm90": {"attention_backend": "flashinfer", "gpu": "sm90"},
+    "nvfp4-sm120": {"attention_backend": "flashinfer", "gpu": "sm120"},
+    "nvfp4-sm120-native": {"attention_backend": None, "gpu": "sm120"},
+    "nvfp4-sm120-fp8": dict(_NO_SPEC, attention_backend=None, gpu="sm120"),
+    "fp4mx-sm90": {"gpu": "sm90"}, "fp4mx-sm90-fa3": {"gpu": "sm90", "attention_backend": "fa3"},
+    "fp4mx-sm90-fa4": dict(_NO_SPEC, gpu="sm90", attention_backend="fa4"),
+    "fp4mx-sm90-default": {"gpu": "sm90", "attention_backend": None}, "fp4mx-sm90-unified": {"gpu": "sm90"},
+    "mxfp8-sm120": {"gpu": "sm120"}, "mxfp8-sm90": {"gpu": "sm90"}, "mamba-stochastic-sm90": {"gpu": "sm90"},
+    "unified": {}, "unified-fa4": {"attention_backend": "fa4"},
+    "unified-torch-native": dict(_NO_SPEC, attention_backend="torch_native"),
+    "unified-ngram": dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None),
+    "unified-eagle3": {"algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4},
+    "unified-eagle3-topk4": {"algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 4, "num_draft_tokens": 8},
+    "unified-pd-spec": {}, "unified-pd-env": dict(_NO_SPEC, env={"SGLANG_DISABLE_LAZY_COMPACTION": "1"}),
+})
+_SWA_EAGLE3 = {"target": "qwen3-hybrid-swa-8l", "algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 1,
+               "num_draft_tokens": 4}
+KV_POOL_CASE.update({
+    "unified-swa-eagle3": _SWA_EAGLE3, "unified-swa-eagle3-fa4": dict(_SWA_EAGLE3, attention_backend="fa4"),
+    "unified-swa-eagle3-draft-fa4": dict(_SWA_EAGLE3, draft_attention_backend="fa4"),
+    "unified-swa-eagle3-hicache": _SWA_EAGLE3, "unified-swa-pd-offload": dict(_NO_SPEC, target="qwen3-hybrid-swa-8l"),
+    "unified-swa-dflash": {"target": "qwen3-hybrid-swa-8l"},
+})
+
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
 STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-bs", "mamba-scheduler", "garbage-int",
@@ -443,8 +553,9 @@ STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-
 
 case_strategy = st.fixed_dictionaries({
     "algorithm": st.sampled_from(["DFLASH"] * 12 + ["dflash", "NEXTN", "EAGLE", "EAGLE3", "DDTREE", None]),
-    # the MoE target at a low weight (the MLA target only in the sweep: its default attention backend is not modelled)
-    "target": st.sampled_from(sorted(DENSE_TARGETS) * 6 + ["qwen3-moe-8l"]),
+    # the MoE and hybrid-SWA targets at a low weight (1 in 10 each is 2 of 20); the MLA target only in the sweep: its
+    # default attention backend is not modelled
+    "target": st.sampled_from(sorted(DENSE_TARGETS) * 6 + ["qwen3-hybrid-swa-8l", "qwen3-moe-8l"]),
     "draft": st.sampled_from(sorted(DRAFTS) * 4 + [None]),
     "num_draft_tokens": often_none(st.integers(-1, 20), 2),
     "dflash_block_size": often_none(st.integers(-1, 20), 5),
@@ -482,6 +593,7 @@ case_strategy = st.fixed_dictionaries({
     "cache": st.sampled_from(["none"] * 400 + sorted(CACHE_EXTRA)),
     "parallel_check": st.sampled_from(["none"] * 360 + sorted(PARALLEL_CHECK_EXTRA)),
     "moe_check": st.sampled_from(["none"] * 700 + sorted(MOE_CHECK_EXTRA)),  # 35 entries: 5% of draws
+    "kv_pool": st.sampled_from(["none"] * 1400 + sorted(KV_POOL_EXTRA)),  # 75 entries: 5% of draws
 })
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
@@ -505,7 +617,7 @@ SWEEP_BASES = (
 
 def sweep_cases():
     """Every value of EXTRA, CHECK_SERVER_ARGS_EXTRA, SSL_EXTRA, PARALLEL, STYLES, ENVS and PARALLEL_CHECK_EXTRA on each
-    of SWEEP_BASES."""
+    of SWEEP_BASES; then HOOK_CHECK_EXTRA's and KV_POOL_EXTRA's, each with what the entry changes in the case."""
     out = []
     for base in SWEEP_BASES:
         for key, values in (("extra", sorted(EXTRA)), ("server_check", sorted(CHECK_SERVER_ARGS_EXTRA)),
@@ -520,6 +632,8 @@ def sweep_cases():
         for v in sorted(MOE_CHECK_EXTRA):  # on the base's target, then on the MoE / MLA targets
             for target in (base["target"],) + MOE_SWEEP_TARGETS:
                 out.append(dict(base, moe_check=v, target=target, **MOE_CHECK_CASE.get(v, {})))
+        for v in sorted(KV_POOL_EXTRA):
+            out.append(dict(base, kv_pool=v, **KV_POOL_CASE.get(v, {})))
     return out
 
 
@@ -604,6 +718,7 @@ def argv_for(case, dirs):
     argv.extend(CACHE_EXTRA.get(case.get("cache") or "none", []))
     argv.extend(PARALLEL_CHECK_EXTRA.get(case.get("parallel_check") or "none", []))
     argv.extend(MOE_CHECK_EXTRA.get(case.get("moe_check") or "none", []))
+    argv.extend(KV_POOL_EXTRA.get(case.get("kv_pool") or "none", []))
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

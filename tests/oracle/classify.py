@@ -143,8 +143,29 @@ TABLE = (
                        r"(--language-only|--disaggregation-mode prefill/decode) together$)", None),
     ("ENCODER_DISAGG_MODEL", r"^Model type \w+ is not supported for encoder disaggregation", None),
     ("MAMBA_FLAGS", r"^(--mamba-cache-philox-rounds must be non-negative\.$|--mamba-max-states-per-path must be -1 "
-                    r"\(unlimited\) or a positive integer|Stochastic rounding for the Mamba SSM cache requires "
-                    r"--mamba-ssm-dtype float16)", None),
+                    r"\(unlimited\) or a positive integer|Stochastic rounding for the Mamba SSM cache (requires "
+                    r"--mamba-ssm-dtype float16|is only supported on NVIDIA CUDA|with --mamba-backend triton requires "
+                    r"SM100))", None),
+    ("INT8_MAMBA_CHECKPOINT", r"^--enable-int8-mamba-checkpoint (is not supported together|only supports the built-in)",
+     None),
+    # the KV dtype / pool hooks of kv_cache_hook.py and the HiCache hook (sglang_engine/rules_cache.py)
+    ("PREFILL_ONLY_NO_KV_CACHE", r"^--prefill-only-disable-kv-cache (currently requires|does not currently support|"
+                                 r"requires --|is incompatible with)", None),
+    ("NVFP4_PREFILL_DEQUANT", r"^(--prefill-kv-cache-dequant-dtype(=\w+)? (applies only with|requires prefill backend)|"
+                              r"NVFP4 prefill supports an FP8 E4M3 workspace|Native NVFP4 prefill currently requires "
+                              r"SM100|NVFP4 decode requires --decode-attention-backend=trtllm_mha)", None),
+    ("KV_CACHE_DTYPE_GPU", r"^(--kv-cache-dtype mxfp8 requires an SM100\+ \(Blackwell\) GPU|KV4 is not tested on "
+                           r"non-CUDA platforms\.$|--kv-cache-dtype=nvfp4 requires Blackwell SM100 or SM120)", None),
+    ("KV4_CONFLICT", r"^(FP4 KV cache does not yet support --enable-unified-memory|SM100 native NVFP4 )", None),
+    ("KV4_BACKEND", r"^KV4 (FA4 )?(MHA|MLA) expects (decode_)?attention_backend to be one of", None),
+    ("HICACHE_LINKER", r"^(--unified-cache-external-linker-config must be a JSON object\.$|--enable-linker-mla-dedup "
+                       r"requires the Mooncake linker\.$|--enable-unified-cache-external-linker (requires the default "
+                       r"UnifiedRadixCache|and --enable-hierarchical-cache are mutually exclusive|does not use "
+                       r"--hicache-storage-backend))", None),
+    ("HICACHE_HOST_MEMORY_MODE", r"^--hicache-host-memory-mode buffer_only (requires a storage backend|is not "
+                                 r"supported on decode instances)", None),
+    ("PAGE_MAJOR_KV_LAYOUT", r"^--enable-page-major-kv-layout(:| without --enable-unified-memory| requires the Triton)", None),
+    ("UNIFIED_MEMORY", r"^--enable-unified-memory ", None),
     ("LAYERNORM_SP", r"^(--enable-megamoe-for-layernorm-sp (requires --enable-layernorm-sp|supports only Muse Spark)|"
                      r"--enable-layernorm-sp (is only supported for|requires tp_size > 1|is not compatible with|"
                      r"supports speculative decoding only with Muse Spark DFLASH))", None),

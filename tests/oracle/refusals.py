@@ -286,10 +286,12 @@ def validated_env(version):
 def reached(refusals, answers):
     """The ids of `refusals` that at least one answer raised at."""
     ids = {r["id"] for r in refusals}
-    spans = {}  # file -> [(first line, last line, id)]: a multi-line assert raises at the line of its failing part
+    # a multi-line statement raises at the line of its failing part (a multi-line assert's condition): the
+    # innermost statement whose lines hold it
+    spans = {}
     for r in refusals:
-        if r.get("end", r["line"]) > r["line"]:
-            spans.setdefault(r["file"], []).append((r["line"], r["end"], r["id"]))
+        if r.get("file") and r.get("end", r["line"]) > r["line"]:
+            spans.setdefault(r["file"], []).append((r["end"] - r["line"], r["line"], r["end"], r["id"]))
     hit = set()
     for a in answers:
         if a.get("error") is None:
@@ -298,7 +300,9 @@ def reached(refusals, answers):
         if where and ("%s:%d" % (where[0], where[1])) in ids:
             hit.add("%s:%d" % (where[0], where[1]))
         elif where:
-            hit.update(k for first, last, k in spans.get(where[0], ()) if first <= where[1] <= last)
+            inner = sorted(x for x in spans.get(where[0], ()) if x[1] <= where[1] <= x[2])
+            if inner:
+                hit.add(inner[0][3])
         if a.get("stage") == "parse":
             for k, rx in ARGPARSE_KINDS.items():
                 if re.search(rx, a.get("error") or ""):

@@ -42,6 +42,30 @@ def text_cfg(cfg):
     return tc if isinstance(tc, dict) else cfg
 
 
+# The hybrid targets SGLang's KV cache hook tells apart (0.5.23 srt/configs/hybrid_arch.py mambaish_config: the
+# config class, chosen by model_type; srt/configs/model_config.py is_hybrid_swa_model: the architecture, or a text
+# config that opts in with is_hybrid_swa). The model types of the Mamba / linear-attention hybrids the generator
+# presents, and the SWA architectures without a condition on their config.
+MAMBA_HYBRID_MODEL_TYPES = frozenset(("qwen3_next", "qwen3_5", "qwen3_5_moe", "nemotron_h", "falcon_h1", "mamba2",
+                                      "mamba", "falcon_mamba", "lfm2", "lfm2_moe"))
+HYBRID_SWA_ARCHS = frozenset(("GptOssForCausalLM", "GraniteSWAForCausalLM", "GraniteMoeSWAForCausalLM",
+                              "IQuestQ1ForCausalLM", "Llama4ForConditionalGeneration", "Step3p5ForCausalLM",
+                              "Gemma4ForCausalLM", "Gemma4ForConditionalGeneration", "MiMoV2ForCausalLM",
+                              "MiMoV2FlashForCausalLM", "MellumForCausalLM"))
+
+
+def hybrid_kind(cfg):
+    """"mamba", "swa" or None: the hybrid KV pool SGLang builds for target config `cfg` (None: not given)."""
+    if not cfg:
+        return None
+    if cfg.get("model_type") in MAMBA_HYBRID_MODEL_TYPES:
+        return "mamba"
+    archs = cfg.get("architectures") or ()
+    if any(a in HYBRID_SWA_ARCHS for a in archs) or text_cfg(cfg).get("is_hybrid_swa"):
+        return "swa"
+    return None
+
+
 def dflash_cfg(cfg):
     d = cfg.get("dflash_config")
     return d if isinstance(d, dict) else {}

@@ -102,7 +102,8 @@ _SGLANG_MESSAGES = (
     ("ENCODER_DISAGG", r"enable-prefix-mm-cache requires --encoder-only|Cannot set --encoder-only and"),
     ("ENCODER_DISAGG_MODEL", r"is not supported for encoder disaggregation"),
     ("MAMBA_FLAGS", r"mamba-cache-philox-rounds must be non-negative|mamba-max-states-per-path must be -1|"
-                    r"Stochastic rounding for the Mamba SSM cache requires --mamba-ssm-dtype float16"),
+                    r"Stochastic rounding for the Mamba SSM cache (requires --mamba-ssm-dtype float16|is only supported on "
+                    r"NVIDIA CUDA|with --mamba-backend triton requires SM100)"),
     ("LAYERNORM_SP", r"enable-megamoe-for-layernorm-sp (requires --enable-layernorm-sp|supports only Muse)|"
                      r"enable-layernorm-sp (is only supported for|requires tp_size > 1|is not compatible with|"
                      r"supports speculative decoding only with)"),
@@ -123,4 +124,19 @@ _SGLANG_MESSAGES = (
     ("MOE_A2A_PPLX", r"moe_a2a_backend='pplx' (only supports low-latency|requires|is only supported with)"),
     ("EAGLE_PARAMS_PARTIAL", r"^AssertionError$|^$"),
     ("EAGLE_TOPK_MISSING", r"'>' not supported between instances of 'NoneType'"),
+    # the KV dtype / pool hooks (rules_cache.py), the Mamba int8 checkpoint (rules_mamba.py)
+    ("PREFILL_ONLY_NO_KV_CACHE", r"--prefill-only-disable-kv-cache (currently requires|does not currently support|"
+     r"requires --|is incompatible with)"),
+    ("NVFP4_PREFILL_DEQUANT", r"--prefill-kv-cache-dequant-dtype(=\w+)? (applies only|requires prefill)|NVFP4 prefill "
+     r"supports an FP8|Native NVFP4 prefill currently requires SM100|NVFP4 decode requires --decode-attention-backend"),
+    ("KV_CACHE_DTYPE_GPU", r"--kv-cache-dtype mxfp8 requires an SM100|KV4 is not tested on non-CUDA|"
+     r"--kv-cache-dtype=nvfp4 requires Blackwell"),
+    ("KV4_CONFLICT", r"FP4 KV cache does not yet support --enable-unified-memory|SM100 native NVFP4 "),
+    ("KV4_BACKEND", r"KV4 (FA4 )?(MHA|MLA) expects"),
+    ("HICACHE_LINKER", r"--unified-cache-external-linker-config must be a JSON object|--enable-linker-mla-dedup requires|"
+     r"--enable-unified-cache-external-linker (requires the default|and --enable-hierarchical-cache|does not use)"),
+    ("HICACHE_HOST_MEMORY_MODE", r"--hicache-host-memory-mode buffer_only (requires a storage|is not supported on decode)"),
+    ("PAGE_MAJOR_KV_LAYOUT", r"--enable-page-major-kv-layout"),
+    ("UNIFIED_MEMORY", r"--enable-unified-memory "),
+    ("INT8_MAMBA_CHECKPOINT", r"--enable-int8-mamba-checkpoint (is not supported|only supports)"),
 )

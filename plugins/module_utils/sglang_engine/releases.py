@@ -125,6 +125,18 @@ _METRICS_V1 = {
 #   lora_speculative_algorithms  speculative algorithms LoRA accepts besides NGRAM (check_lora_server_args)
 #   encoder_disagg_archs     target architectures --encoder-only accepts (rules_pd.py)
 #   lmcache_cache_checks     the KV cache hook checks --enable-lmcache's conflicts (rules_cache.py)
+#   unified_pool             None (no --enable-unified-memory), or what handle_page_major_kv_layout and
+#                            handle_unified_memory_pool check (rules_cache.py): page_major_needs_unified,
+#                            page_major_backends (MHA, unified), page_major_linear_prefill (None: every linear and Mamba
+#                            backend triton), pd (None: refused; "v18", "v21", "v22": the PD branch's checks),
+#                            algorithms, eagle (the EAGLE / DFLASH rails, None before 0.5.22), tbo, hicache (HiCache
+#                            refused with LMCache), linker, trtllm_decode_graph
+#   nvfp4_prefill_dequant    handle_nvfp4_prefill_kv_dequant_dtype runs (rules_cache.py)
+#   kv4_unified_sm100_checks the KV4 hook refuses --enable-unified-memory and has the SM100 native-NVFP4 checks
+#   int8_mamba_lmcache_check handle_int8_mamba_checkpoint refuses --enable-lmcache
+#   hicache_linker_radix_checks  handle_hicache checks the linker config type and the radix cache the linker needs
+#   mamba_stochastic_platform_checks  the Mamba hook checks --enable-mamba-cache-stochastic-rounding's platform (CUDA;
+#                            SM100 for the triton Mamba backend) after its dtype (rules_mamba.py)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
 #   dcp_hip_only             --dcp-size > 1 only on HIP, or on CUDA without speculation (0.5.15-0.5.16)
 #   dcp_refuses_prefill_cp   --dcp-size > 1 refuses --enable-prefill-cp (DCP validation)
@@ -153,6 +165,22 @@ ORDER = (
     "0.5.23",
 )
 
+# handle_unified_memory_pool / handle_page_major_kv_layout per release (0.5.15-0.5.18 srt/server_args.py, then
+# srt/arg_groups/kv_cache_hook.py), read in each kit
+_UNIFIED_0_5_15 = {"page_major_needs_unified": False, "page_major_backends": ("triton",),
+                   "page_major_linear_prefill": None, "pd": None, "algorithms": (None,), "eagle": None, "tbo": False,
+                   "hicache": True, "linker": False, "trtllm_decode_graph": False}
+_UNIFIED_0_5_17 = dict(_UNIFIED_0_5_15, page_major_linear_prefill=("triton", "flashkda"))
+_UNIFIED_0_5_18 = dict(_UNIFIED_0_5_17, pd="v18", algorithms=(None, "DSPARK"))
+_UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True,
+                       page_major_backends=("triton", "fa3", "fa4", "flashinfer", "trtllm_mha"))
+_UNIFIED_0_5_20 = dict(_UNIFIED_0_5_19, tbo=True)
+_UNIFIED_0_5_21 = dict(_UNIFIED_0_5_20, pd="v21", hicache=False)
+_UNIFIED_0_5_22 = dict(_UNIFIED_0_5_21, pd="v22", algorithms=(None, "DSPARK", "EAGLE", "EAGLE3", "DFLASH"),
+                       eagle=("triton", "flashinfer", "fa3"), linker=True, trtllm_decode_graph=True)
+_UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "flashkda", "flashinfer"),
+                       eagle=("triton", "flashinfer", "fa3", "trtllm_mha"), trtllm_decode_graph=False)
+
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
@@ -164,6 +192,8 @@ _CHANGES = {
                                 "Glm5NextForConditionalGeneration", "GlmMoeDsaForCausalLM", "MiMoV2ForCausalLM",
                                 "MiMoV2FlashForCausalLM"),
         "moe_fp4_cutlass_sms": (110, 120, 121),
+        # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
+        "unified_pool": _UNIFIED_0_5_22,
         "uno_attn_dp_resolved": True,  # speculative_hook.py _handle_uno: attn_dp_enabled_of(cfg)
         "tbo_none_a2a": "attn_dp",  # validation_hook.py check_two_batch_overlap: attn_dp_enabled_of(cfg)
         "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True, "attn_dp": "resolved"},  # attn_dp_enabled_of
@@ -193,6 +223,8 @@ _CHANGES = {
                                    "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM", "GlmMoeDsaForCausalLM",
                                    "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM", "Qwen2MoeForCausalLM",
                                    "Qwen3MoeForCausalLM"),
+        # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
+        "unified_pool": _UNIFIED_0_5_21, "nvfp4_prefill_dequant": True, "kv4_unified_sm100_checks": True, "int8_mamba_lmcache_check": True,
         "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True, "attn_dp": "flag"},  # _handle_ngram: XPU too
         "parser": "0.5.21",
         # metrics_collector.py: the PD decode host-receive queue gauge appears
@@ -224,6 +256,8 @@ _CHANGES = {
                               "flashinfer_trtllm_routed"),
         "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori", "megamoe", "pplx",
                             "deepep_v2", "flashinfer_megamoe"),
+        # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
+        "unified_pool": _UNIFIED_0_5_20,
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_20,
         "parser": "0.5.20",
@@ -249,6 +283,8 @@ _CHANGES = {
                             "deepep_v2"),
         "a2a_flashinfer_runners": ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm",
                                    "flashinfer_trtllm_routed", "deep_gemm"),
+        # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
+        "unified_pool": _UNIFIED_0_5_19,
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_19,
         "parser": "0.5.19",
@@ -265,6 +301,8 @@ _CHANGES = {
         "moe_nvfp4_online_runners": ("flashinfer_trtllm", "flashinfer_trtllm_routed", "flashinfer_cutedsl"),
         "moe_cutedsl_quant": ("modelopt_fp4", "modelopt_mixed", "nvfp4_online"),
         "moe_cutedsl_deepep_per_token": True,
+        # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
+        "unified_pool": _UNIFIED_0_5_18,
         "pp_min_free_slots_check": True,  # check_pipeline_parallel_compat asserts --min-free-slots-delay unset
         "parser": "0.5.18",
         "parser_derived": None,
@@ -275,6 +313,8 @@ _CHANGES = {
         "a2a_deepep_cutedsl_low_latency": True,
         "a2a_pplx": True,
         "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori", "megamoe", "pplx"),
+        # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
+        "unified_pool": _UNIFIED_0_5_17,
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_17,
         "parser": "0.5.17",
@@ -293,6 +333,8 @@ _CHANGES = {
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
         # server_args.py _handle_a2a_moe: FlashInfer A2A takes flashinfer_trtllm_routed too
         "a2a_flashinfer_runners": ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm_routed"),
+        # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
+        "unified_pool": _UNIFIED_0_5_15,
         "tbo_none_a2a": "dp_attention_flag",  # server_args.py _check_two_batch_overlap: the non-EP DP TBO path
         "parser": "0.5.15",
         "parser_derived": None,
@@ -443,6 +485,13 @@ _CHANGES = {
         # --speculative-use-block-verification turns --speculative-use-rejection-sampling on for EAGLE / EAGLE3
         "block_verification_enables_rejection": False,
         "lmcache_cache_checks": False,
+        # srt/server_args.py _handle_mamba_backend (0.5.15 on: the flag): CUDA, then SM100 with the triton backend
+        "mamba_stochastic_platform_checks": True,
+        "unified_pool": None,
+        "nvfp4_prefill_dequant": False,
+        "kv4_unified_sm100_checks": False,
+        "int8_mamba_lmcache_check": False,
+        "hicache_linker_radix_checks": False,
         "encoder_disagg_archs": _ENCODER_ARCHS_V1,
         # parallelism (rules_parallel.py): what changed per release, read in each kit's source
         "dcp_hip_only": False,
@@ -497,6 +546,8 @@ _CHANGES = {
                                    "GlmMoeDsaForCausalLM", "NemotronHForCausalLM", "NemotronHPuzzleForCausalLM",
                                    "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM", "KimiK3ForConditionalGeneration",
                                    "KimiK3LinearForCausalLM"),
+        # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
+        "unified_pool": _UNIFIED_0_5_23, "hicache_linker_radix_checks": True,
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_23,
         "verified": True,

@@ -5,10 +5,12 @@
 rewrites, defaults), read from the release table; and requested-vs-resolved overrides. stdlib only."""
 from __future__ import annotations
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, infer_block_size, text_cfg
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import dflash_cfg, hybrid_kind, infer_block_size, text_cfg
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_cache as KV
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cache import (
     check_cache_compatibility, check_early_cache_flags)
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import check_mamba_backend_flags
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import (
+    check_int8_mamba_checkpoint, check_mamba_backend_flags)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
     check_encoder_disaggregation, check_pd_host_receive)
@@ -83,10 +85,19 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         if not _check_pd_decode_radix.keys.isdisjoint(args):
             _check_pd_decode_radix(args, rules, raw.upper() if raw and not rules["algorithm_case_sensitive"] else raw,
                                    version)
+    if not KV.check_prefill_only_flags.keys.isdisjoint(args):
+        KV.check_prefill_only_flags(args)  # right after the PD hook (0.5.23 pipeline: before DCP)
     if not check_parallel_early.keys.isdisjoint(args):
         check_parallel_early(args, rules, platform)  # DCP, DWDP: after PD disaggregation, before the attention hook
     if not check_model_specific.keys.isdisjoint(args):
         check_model_specific(args, target_cfg)  # the model-specific adjustments, before the attention hook
+    if not KV.check_nvfp4_prefill_dequant.keys.isdisjoint(args):
+        # right before the attention backend hook (0.5.21 on, with its flag): NVFP4 picks the prefill/decode pair
+        nvfp4 = KV.check_nvfp4_prefill_dequant(args, rules, platform)
+        if nvfp4 is not None:
+            r["prefill_attention_backend"] = nvfp4[0]
+            args = dict(args, prefill_attention_backend=nvfp4[0], decode_attention_backend=nvfp4[1])
+            prefill, decode = nvfp4
     if r["attention_backend"] == "flex_attention" and args.get("speculative_algorithm") is not None:
         # the attention hook, before its trtllm_mha checks (every release 0.5.11-0.5.23: srt/server_args.py, from
         # 0.5.12 srt/arg_groups/attention_hook.py _handle_attention_backend_compatibility): any algorithm name
@@ -106,7 +117,16 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                 raise Refused("TRTLLM_MHA_SM120_FP8", "TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV "
                               "cache: use another kv_cache_dtype or attention backend.", "kv_cache_dtype")
     if not check_mamba_backend_flags.keys.isdisjoint(args):
-        check_mamba_backend_flags(args)  # the Mamba backend hook, right after the attention backend one
+        check_mamba_backend_flags(args, rules, platform)  # the Mamba backend hook, right after the attention one
+    if not check_int8_mamba_checkpoint.keys.isdisjoint(args):
+        check_int8_mamba_checkpoint(args, rules)
+    # the KV4 / MXFP8 checks, the prefill-only backend check and the HiCache hook, before the data-parallel hook
+    if not KV.check_kv_dtype_platform.keys.isdisjoint(args):
+        KV.check_kv_dtype_platform(args, rules, platform, r["attention_backend"], prefill, decode)
+    if not KV.check_prefill_only_backend.keys.isdisjoint(args):
+        KV.check_prefill_only_backend(args, prefill)
+    if not KV.check_hicache_hook.keys.isdisjoint(args):
+        KV.check_hicache_hook(args, rules)
     if not check_attn_dp_sizes.keys.isdisjoint(args):
         check_attn_dp_sizes(args)  # the data-parallel hook's first checks (0.5.22 on: --attn-dp-size)
     dp = attn_dp_of(args)
@@ -206,6 +226,9 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if not check_cache_compatibility.keys.isdisjoint(args):
         # the KV cache hook, after the speculative one and before check_server_args (every release)
         check_cache_compatibility(args, rules, algo)
+    if not KV.check_page_major_layout.keys.isdisjoint(args):
+        KV.check_page_major_layout(args, rules, prefill, decode)  # then the unified pool (0.5.15 on, with the flags)
+        KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg))
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if not _check_node_split.keys.isdisjoint(args):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, truthy_env
 
 
 @gate("disaggregation_decode_retraction_backup", "disaggregation_decode_host_receive_threshold",
@@ -130,3 +130,357 @@ def check_early_cache_flags(args):
         raise Refused("PLE_OFFLOAD_CONFLICT", "--ple-offload-embedding cannot be combined with --cpu-offload-gb or "
                       "--offload-group-size: generic layer offload would stage the pinned PLE embedding back to the "
                       "device.", "ple_offload_embedding")
+
+
+# 0.5.23 srt/arg_groups/kv_cache_hook.py: the FP4 KV cache dtypes (handle_kv4_compatibility) and the backends
+# each FP4 attention path takes (the decode side with fa4 prefill, else the base --attention-backend)
+FP4_KV_DTYPES = ("nvfp4", "fp4_mx_block16")
+KV4_FA4_MHA_DECODE = ("triton", "torch_native", "flex_attention")
+KV4_MHA_BACKENDS = ("triton", "torch_native", "flex_attention", "trtllm_mha")
+# the NVFP4 prefill dequant dtype -> the prefill backend that reads it (handle_nvfp4_prefill_kv_dequant_dtype)
+NVFP4_PREFILL_BACKEND = {"fp8_e4m3": "flashinfer", "nvfp4": "trtllm_mha"}
+NVFP4_NATIVE_SPEC = ("EAGLE", "EAGLE3", "NEXTN", "NGRAM")
+
+
+def _platform_sm(platform):
+    """(cuda, sm) as SGLang's get_platform() would see the host: cuda None when the GPUs were not given."""
+    if not platform.get("gpus_known"):
+        return None, None
+    sm = platform.get("sm")
+    return sm is not None, sm
+
+
+@gate("prefill_only_disable_kv_cache",
+      context=("is_embedding", "kv_cache_dtype", "chunked_prefill_size", "disable_radix_cache", "attn_cp_size",
+               "enable_prefill_cp", "enable_hisparse"))
+def check_prefill_only_flags(args):
+    """validate_prefill_only_disable_kv_cache_args: right after the PD hook, before decode context parallelism
+    (0.5.23 srt/arg_groups/pipeline.py). The flag's preconditions, in SGLang's order."""
+    if not args.get("prefill_only_disable_kv_cache"):
+        return
+    if not args.get("is_embedding"):
+        raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache currently requires --is-embedding.",
+                      "is_embedding")
+    dtype = args.get("kv_cache_dtype")
+    if dtype in FP4_KV_DTYPES or dtype == "mxfp8":
+        raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache does not support --kv-cache-dtype "
+                      "%s (its pool has a separate allocation path)." % dtype, "kv_cache_dtype")
+    if args.get("chunked_prefill_size") != -1:
+        raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache requires --chunked-prefill-size -1.",
+                      "chunked_prefill_size")
+    if not args.get("disable_radix_cache"):
+        raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache requires --disable-radix-cache.",
+                      "disable_radix_cache")
+    if get(args, "attn_cp_size", 1) > 1:
+        raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache is incompatible with "
+                      "--attn-cp-size > 1.", "attn_cp_size")
+    for key, flag in (("enable_prefill_cp", "--enable-prefill-cp"), ("enable_hisparse", "--enable-hisparse")):
+        if args.get(key):
+            raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache is incompatible with %s."
+                          % flag, key)
+
+
+@gate("prefill_only_disable_kv_cache")
+def check_prefill_only_backend(args, prefill):
+    """handle_prefill_only_disable_kv_cache: after the attention backends settle (after the KV4 / MXFP8 checks,
+    before the HiCache hook): the FA prefill backends only."""
+    if args.get("prefill_only_disable_kv_cache") and prefill not in ("fa3", "fa4"):
+        raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache requires the FA prefill backend "
+                      "(fa3/fa4), got %r." % prefill, "attention_backend")
+
+
+@gate("kv_cache_dtype", "prefill_kv_cache_dequant_dtype",
+      context=("attention_backend", "prefill_attention_backend", "decode_attention_backend"))
+def check_nvfp4_prefill_dequant(args, rules, platform):
+    """handle_nvfp4_prefill_kv_dequant_dtype (0.5.21 on, with its flag: trait nvfp4_prefill_dequant), right before
+    the attention backend hook. Returns the (prefill, decode) backends NVFP4 selects, or None when the KV cache is
+    not NVFP4 (or the release has no such hook)."""
+    if not rules["nvfp4_prefill_dequant"]:
+        return None
+    requested = get(args, "prefill_kv_cache_dequant_dtype", "auto")
+    if args.get("kv_cache_dtype") != "nvfp4":
+        if requested != "auto":
+            raise Refused("NVFP4_PREFILL_DEQUANT", "--prefill-kv-cache-dequant-dtype applies only with "
+                          "--kv-cache-dtype nvfp4.", "prefill_kv_cache_dequant_dtype")
+        return None
+    cuda, sm = _platform_sm(platform)
+    explicit_prefill = args.get("prefill_attention_backend")
+    if requested == "auto":
+        explicit = explicit_prefill or args.get("attention_backend")
+        if explicit in ("flashinfer", "trtllm_mha"):
+            requested = "fp8_e4m3" if explicit == "flashinfer" else "nvfp4"
+        elif explicit is not None:
+            raise Refused("NVFP4_PREFILL_DEQUANT", "NVFP4 prefill takes an FP8 E4M3 workspace (flashinfer) or native "
+                          "NVFP4 (trtllm_mha); backend %r provides neither." % explicit, "attention_backend")
+        else:
+            requested = "nvfp4" if sm == 100 else "fp8_e4m3"
+    if requested == "nvfp4" and sm != 100 and cuda is not None:
+        raise Refused("NVFP4_PREFILL_DEQUANT", "Native NVFP4 prefill requires SM100: use "
+                      "--prefill-kv-cache-dequant-dtype fp8_e4m3 on this platform.", "prefill_kv_cache_dequant_dtype")
+    target = NVFP4_PREFILL_BACKEND[requested]
+    if explicit_prefill is not None and explicit_prefill != target:
+        raise Refused("NVFP4_PREFILL_DEQUANT", "--prefill-kv-cache-dequant-dtype %s requires prefill backend %r, but "
+                      "--prefill-attention-backend %r was set: drop the backend option." % (
+                          requested, target, explicit_prefill), "prefill_attention_backend")
+    decode = args.get("decode_attention_backend")
+    if decode not in (None, "trtllm_mha"):
+        raise Refused("NVFP4_PREFILL_DEQUANT", "NVFP4 decode requires --decode-attention-backend trtllm_mha, got %r: "
+                      "drop the backend option." % decode, "decode_attention_backend")
+    return target, "trtllm_mha"
+
+
+@gate("kv_cache_dtype",
+      context=("enable_unified_memory", "speculative_algorithm", "speculative_ngram_max_bfs_breadth",
+               "speculative_draft_attention_backend", "disaggregation_mode", "enable_hierarchical_cache",
+               "enable_lmcache"))
+def check_kv_dtype_platform(args, rules, platform, attention, prefill, decode):
+    """handle_kv4_compatibility then handle_mxfp8_kv_cache_compatibility: after the Mamba and linear-attention
+    hooks (0.5.23 srt/arg_groups/pipeline.py). `attention`, `prefill`, `decode`: the resolved backends. MHA
+    targets only (the MLA branches are not modelled). Skipped when the host's GPUs were not given. The unified
+    memory refusal and the SM100 native-NVFP4 checks: trait kv4_unified_sm100_checks (0.5.21 on); MXFP8's check
+    exists where its dtype does (0.5.16 on)."""
+    dtype = args.get("kv_cache_dtype")
+    cuda, sm = _platform_sm(platform)
+    if cuda is None or dtype not in FP4_KV_DTYPES + ("mxfp8",):
+        return
+    if dtype == "mxfp8":
+        if sm is None or sm < 100:
+            raise Refused("KV_CACHE_DTYPE_GPU", "--kv-cache-dtype mxfp8 requires an SM100+ (Blackwell) GPU.",
+                          "kv_cache_dtype")
+        return
+    if not cuda:
+        raise Refused("KV_CACHE_DTYPE_GPU", "FP4 KV cache (--kv-cache-dtype %s) is not tested on non-CUDA "
+                      "platforms." % dtype, "kv_cache_dtype")
+    if dtype == "nvfp4" and sm not in (100, 120):
+        raise Refused("KV_CACHE_DTYPE_GPU", "--kv-cache-dtype nvfp4 requires Blackwell SM100 or SM120 (use "
+                      "fp4_mx_block16 elsewhere).", "kv_cache_dtype")
+    newer = rules["kv4_unified_sm100_checks"]
+    if newer and args.get("enable_unified_memory"):
+        raise Refused("KV4_CONFLICT", "FP4 KV cache does not support --enable-unified-memory yet.",
+                      "enable_unified_memory")
+    native = newer and dtype == "nvfp4" and sm == 100 and "trtllm_mha" in (prefill, decode)
+    if native:
+        _check_sm100_nvfp4(args)
+    if prefill != decode and prefill != "fa4":
+        return  # a mixed pair: SGLang warns only
+    if prefill == "fa4":
+        if decode not in KV4_FA4_MHA_DECODE:
+            raise Refused("KV4_BACKEND", "KV4 with fa4 prefill expects a decode backend in %s, got %r."
+                          % (list(KV4_FA4_MHA_DECODE), decode), "decode_attention_backend")
+    elif attention not in KV4_MHA_BACKENDS:
+        raise Refused("KV4_BACKEND", "KV4 expects --attention-backend in %s, got %r." % (list(KV4_MHA_BACKENDS),
+                                                                                        attention), "attention_backend")
+
+
+def _check_sm100_nvfp4(args):
+    """The SM100 native-NVFP4 (trtllm_mha) checks of handle_kv4_compatibility, in its order."""
+    raw = args.get("speculative_algorithm")
+    algo = raw.upper() if raw is not None else None
+    if algo in ("DFLASH", "DSPARK") or (algo is not None and algo not in NVFP4_NATIVE_SPEC):
+        raise Refused("KV4_CONFLICT", "SM100 native NVFP4 speculative decoding supports EAGLE, EAGLE3, NEXTN and "
+                      "breadth-1 NGRAM; got %s." % algo, "speculative_algorithm")
+    if algo == "NGRAM" and get(args, "speculative_ngram_max_bfs_breadth", 10) != 1:
+        raise Refused("KV4_CONFLICT", "SM100 native NVFP4 NGRAM requires --speculative-ngram-max-bfs-breadth 1.",
+                      "speculative_ngram_max_bfs_breadth")
+    draft = args.get("speculative_draft_attention_backend")
+    if algo not in (None, "NGRAM") and draft is not None and draft != "trtllm_mha":
+        raise Refused("KV4_CONFLICT", "SM100 native NVFP4 speculative decoding requires "
+                      "--speculative-draft-attention-backend trtllm_mha, got %r." % draft,
+                      "speculative_draft_attention_backend")
+    if get(args, "disaggregation_mode", "null") != "null":
+        raise Refused("KV4_CONFLICT", "SM100 native NVFP4 with trtllm_mha does not support PD disaggregation yet.",
+                      "disaggregation_mode")
+    if args.get("enable_hierarchical_cache") or args.get("enable_lmcache"):
+        raise Refused("KV4_CONFLICT", "SM100 native NVFP4 with trtllm_mha does not support hierarchical KV cache or "
+                      "LMCache yet.", "enable_hierarchical_cache")
+
+
+@gate("unified_cache_external_linker_config", "enable_linker_mla_dedup", "enable_unified_cache_external_linker",
+      "hicache_host_memory_mode",
+      context=("unified_cache_external_linker_backend", "disable_radix_cache", "radix_cache_backend",
+               "enable_hierarchical_cache", "hicache_storage_backend", "disaggregation_decode_enable_offload_kvcache",
+               "disaggregation_mode", "disaggregation_decode_retraction_backup"))
+def check_hicache_hook(args, rules):
+    """handle_hicache (0.5.23 srt/arg_groups/hicache_hook.py), after the prefill-only backend check and before the
+    data-parallel hook: the external linker's conflicts (the config type and the radix cache it needs: trait
+    hicache_linker_radix_checks, 0.5.23), then the host memory mode of an active HiCache (0.5.19 on, its flag)."""
+    radix_checks = rules["hicache_linker_radix_checks"]
+    config = args.get("unified_cache_external_linker_config")
+    if radix_checks and config is not None and not isinstance(config, dict):
+        raise Refused("HICACHE_LINKER", "--unified-cache-external-linker-config must be a JSON object.",
+                      "unified_cache_external_linker_config")
+    linker = args.get("enable_unified_cache_external_linker")
+    if args.get("enable_linker_mla_dedup") and (
+            not linker or get(args, "unified_cache_external_linker_backend", "mooncake") != "mooncake"):
+        raise Refused("HICACHE_LINKER", "--enable-linker-mla-dedup requires the Mooncake linker.",
+                      "enable_linker_mla_dedup")
+    if linker:
+        if radix_checks and (args.get("disable_radix_cache") or args.get("radix_cache_backend") is not None):
+            raise Refused("HICACHE_LINKER", "--enable-unified-cache-external-linker requires the default radix cache "
+                          "(no --disable-radix-cache, no --radix-cache-backend).", "enable_unified_cache_external_linker")
+        if args.get("enable_hierarchical_cache"):
+            raise Refused("HICACHE_LINKER", "--enable-unified-cache-external-linker and --enable-hierarchical-cache "
+                          "are mutually exclusive.", "enable_unified_cache_external_linker")
+        if args.get("hicache_storage_backend") is not None:
+            raise Refused("HICACHE_LINKER", "--enable-unified-cache-external-linker does not use "
+                          "--hicache-storage-backend.", "hicache_storage_backend")
+        return
+    mode = get(args, "disaggregation_mode", "null")
+    active = args.get("enable_hierarchical_cache") or args.get("disaggregation_decode_enable_offload_kvcache") or (
+        mode == "decode" and args.get("disaggregation_decode_retraction_backup") in (None, "host_pool"))
+    if active and args.get("hicache_host_memory_mode") == "buffer_only":
+        if args.get("hicache_storage_backend") is None:
+            raise Refused("HICACHE_HOST_MEMORY_MODE", "--hicache-host-memory-mode buffer_only requires "
+                          "--hicache-storage-backend (host memory only stages to storage).", "hicache_storage_backend")
+        if mode == "decode":
+            raise Refused("HICACHE_HOST_MEMORY_MODE", "--hicache-host-memory-mode buffer_only is not supported on "
+                          "decode instances.", "hicache_host_memory_mode")
+
+
+# handle_page_major_kv_layout's allowed attention backends of an MHA target under the unified pool, and the
+# linear-attention ones
+PAGE_MAJOR_MHA_BACKENDS = ("triton", "fa3", "fa4", "flashinfer", "trtllm_mha")
+PAGE_MAJOR_LINEAR_DECODE = ("triton", "flashinfer")
+# handle_unified_memory_pool: the MHA backends whose speculative verify ids are translation-audited
+UNIFIED_MHA_AUDITED = ("triton", "flashinfer", "fa3", "trtllm_mha")
+
+
+@gate("enable_page_major_kv_layout", "enable_unified_memory",
+      context=("linear_attn_backend", "linear_attn_decode_backend", "linear_attn_prefill_backend", "mamba_backend"))
+def check_page_major_layout(args, rules, prefill, decode):
+    """handle_page_major_kv_layout, right after the KV cache compatibility hook (--enable-unified-memory implies
+    the layout; trait unified_pool, releases.py). MHA targets with symmetric K/V rows (the MLA and asymmetric
+    allow-lists are not modelled). From 0.5.17 the Mamba backend check after the linear-attention ones is not
+    reached: --mamba-backend flashinfer is refused by the Mamba hook first where FlashInfer's Mamba is missing."""
+    um = rules["unified_pool"]
+    unified = args.get("enable_unified_memory")
+    if um is None or not (args.get("enable_page_major_kv_layout") or unified):
+        return
+    if not unified and um["page_major_needs_unified"]:
+        raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout without --enable-unified-memory is "
+                      "temporarily unsupported.", "enable_page_major_kv_layout")
+    allowed = um["page_major_backends"] if unified else ("triton",)
+    bad = sorted({b for b in (prefill, decode) if b is not None} - set(allowed))
+    if bad:
+        raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout: attention backends %s are not in %s."
+                      % (bad, list(allowed)), "attention_backend")
+    base = get(args, "linear_attn_backend", "triton")
+    linear_prefill = um["page_major_linear_prefill"]
+    if linear_prefill is None:  # 0.5.15-0.5.16: every linear-attention and Mamba backend triton
+        if {base, args.get("linear_attn_decode_backend"), args.get("linear_attn_prefill_backend"),
+                get(args, "mamba_backend", "triton")} - {None, "triton"}:
+            raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout requires the triton linear-attention "
+                          "and Mamba backends.", "linear_attn_backend")
+        return
+    if get(args, "linear_attn_decode_backend", base) not in PAGE_MAJOR_LINEAR_DECODE:
+        raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout: the linear-attention decode backend "
+                      "must be one of %s." % list(PAGE_MAJOR_LINEAR_DECODE), "linear_attn_decode_backend")
+    if get(args, "linear_attn_prefill_backend", base) not in linear_prefill:
+        raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout: the linear-attention prefill backend "
+                      "must be one of %s." % list(linear_prefill), "linear_attn_prefill_backend")
+
+
+@gate("enable_unified_memory",
+      context=("disaggregation_mode", "disaggregation_transfer_backend", "pp_size", "enable_hisparse",
+               "disaggregation_decode_enable_offload_kvcache", "hicache_storage_backend",
+               "disaggregation_decode_retraction_backup", "disaggregation_decode_enable_radix_cache",
+               "speculative_draft_attention_backend", "enable_two_batch_overlap", "enable_lmcache",
+               "enable_unified_cache_external_linker", "enable_hierarchical_cache", "dcp_size",
+               "disable_cuda_graph"))
+def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid):
+    """handle_unified_memory_pool (right after the page-major layout hook), in SGLang's order; what each release
+    checks is trait unified_pool (releases.py). `r`: the resolved settings (speculative algorithm and topk after
+    the speculative hook); `hybrid`: the target's hybrid kind (checks.hybrid_kind: None, "swa" or "mamba"). MHA
+    targets only (the DSPARK backend allow-lists are MLA-family: not modelled past the topk check)."""
+    um = rules["unified_pool"]
+    if um is None or not args.get("enable_unified_memory"):
+        return
+    algo = r.get("speculative_algorithm")
+    mode = get(args, "disaggregation_mode", "null")
+    if mode != "null":
+        if um["pd"] is None:
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support PD disaggregation in SGLang %s."
+                          % rules["version"], "disaggregation_mode")
+        _check_unified_pd(args, env, um, r, algo, hybrid)
+    if algo not in um["algorithms"]:
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports --speculative-algorithm %s only in SGLang %s, "
+                      "got %r." % (" / ".join(a for a in um["algorithms"] if a), rules["version"], algo),
+                      "speculative_algorithm")
+    if (um["eagle"] or algo == "DSPARK") and r.get("speculative_eagle_topk") not in (None, 1):
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports a linear draft chain only "
+                      "(--speculative-eagle-topk 1), got %r." % r.get("speculative_eagle_topk"), "speculative_eagle_topk")
+    backends = {b for b in (prefill, decode) if b is not None}
+    rails = um["eagle"]
+    if algo in ("EAGLE", "EAGLE3"):
+        if hybrid is None:
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with EAGLE/EAGLE3 requires a hybrid-SWA or "
+                          "Mamba-hybrid target (the draft's KV lives inside the target's pool).", "enable_unified_memory")
+        if None in (prefill, decode) or not backends <= set(rails):
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with EAGLE/EAGLE3 requires the target on %s, got "
+                          "%s." % (list(rails), sorted(backends)), "attention_backend")
+        draft = args.get("speculative_draft_attention_backend")
+        if not ({draft} if draft else backends) <= set(rails):
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with EAGLE/EAGLE3 runs the draft on the MHA rails "
+                          "%s: set --speculative-draft-attention-backend to one of them." % list(rails),
+                          "speculative_draft_attention_backend")
+    if algo == "DFLASH":
+        allowed = set(rails) - ({"flashinfer"} if get(args, "dcp_size", 1) > 1 else set())
+        if not backends <= allowed:
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with DFLASH requires attention backends in %s for "
+                          "prefill and decode, got %s." % (sorted(allowed), sorted(backends)), "attention_backend")
+    # in SGLang's order; through 0.5.20 HiCache and LMCache in one assert (um["hicache"])
+    for key, what, checked in (("enable_two_batch_overlap", "--enable-two-batch-overlap", um["tbo"]),
+                               ("enable_hierarchical_cache", "--enable-hierarchical-cache", um["hicache"]),
+                               ("enable_lmcache", "--enable-lmcache", True),
+                               ("enable_unified_cache_external_linker", "--enable-unified-cache-external-linker",
+                                um["linker"])):
+        if checked and args.get(key):
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support %s." % what, key)
+    if algo in ("EAGLE", "EAGLE3") and args.get("enable_hierarchical_cache"):
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with EAGLE/EAGLE3 does not support "
+                      "--enable-hierarchical-cache.", "enable_hierarchical_cache")
+    if get(args, "dcp_size", 1) > 1:
+        # through 0.5.19 refused; then _validate_unified_memory_dcp: MLA targets only (an MHA one fails its first assert)
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 supports MLA models only.",
+                      "dcp_size")
+    if um["trtllm_decode_graph"] and decode == "trtllm_mha" and not args.get("disable_cuda_graph"):
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support decode CUDA graphs with the "
+                      "trtllm_mha attention backend yet: pass --disable-cuda-graph or another decode backend.",
+                      "attention_backend")
+
+
+def _check_unified_pd(args, env, um, r, algo, hybrid):
+    """handle_unified_memory_pool's PD disaggregation branch (0.5.18 on)."""
+    transfer = get(args, "disaggregation_transfer_backend", "mooncake")
+    if transfer != "mooncake":
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation supports only the mooncake "
+                      "transfer backend, got %r." % transfer, "disaggregation_transfer_backend")
+    if r["pp_size"] != 1:
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation does not support pipeline "
+                      "parallelism.", "pp_size")
+    later = um["pd"] != "v18"  # 0.5.21 on: speculation, decode offload and the host-pool backup
+    if later and algo is not None:
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation does not support "
+                      "speculative decoding with the Mooncake transfer backend.", "speculative_algorithm")
+    if truthy_env(env, "SGLANG_DISABLE_LAZY_COMPACTION"):
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation requires lazy compaction: "
+                      "unset SGLANG_DISABLE_LAZY_COMPACTION.", "env")
+    if args.get("enable_hisparse"):
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with PD disaggregation is not compatible with "
+                      "--enable-hisparse.", "enable_hisparse")
+    if not later:
+        return
+    if args.get("disaggregation_decode_enable_offload_kvcache"):
+        if args.get("hicache_storage_backend") != "file":
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with decode KV offload supports "
+                          "--hicache-storage-backend file only.", "hicache_storage_backend")
+        if hybrid is not None:
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory decode KV offload does not support hybrid (%s) "
+                          "models." % hybrid, "disaggregation_decode_enable_offload_kvcache")
+    if args.get("disaggregation_decode_retraction_backup") == "host_pool":
+        if um["pd"] == "v21" and args.get("disaggregation_decode_enable_radix_cache"):
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory host-pool decode retraction does not support "
+                          "--disaggregation-decode-enable-radix-cache.", "disaggregation_decode_retraction_backup")
+        if hybrid == "mamba" or (um["pd"] == "v21" and hybrid is not None):
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory host-pool decode retraction does not support "
+                          "hybrid (%s) models." % hybrid, "disaggregation_decode_retraction_backup")

@@ -7,14 +7,15 @@ attention backend hook; each check exists where its flag does (--mamba-cache-phi
 --enable-mamba-cache-stochastic-rounding from 0.5.15, --mamba-max-states-per-path from 0.5.17). stdlib only."""
 from __future__ import annotations
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get
 
 
 @gate("mamba_cache_philox_rounds", "mamba_max_states_per_path", "enable_mamba_cache_stochastic_rounding",
-      context=("mamba_ssm_dtype",))
-def check_mamba_backend_flags(args):
-    """In SGLang's order. Stochastic rounding's platform checks (CUDA, SM100 for the triton backend) that follow
-    the dtype one are not modelled; the generator does not reach them."""
+      context=("mamba_ssm_dtype", "mamba_backend"))
+def check_mamba_backend_flags(args, rules, platform):
+    """In SGLang's order. Stochastic rounding's platform checks after the dtype one (a CUDA platform; SM100 for the
+    triton Mamba backend: trait mamba_stochastic_platform_checks) are skipped when the host's GPUs were not given.
+    The FlashInfer Mamba backend's import check after them judges the host's install: not modelled."""
     rounds = args.get("mamba_cache_philox_rounds")
     if rounds is not None and rounds < 0:
         raise Refused("MAMBA_FLAGS", "--mamba-cache-philox-rounds must be non-negative, got %s." % rounds,
@@ -27,3 +28,29 @@ def check_mamba_backend_flags(args):
         raise Refused("MAMBA_FLAGS", "Stochastic rounding for the Mamba SSM cache "
                       "(--enable-mamba-cache-stochastic-rounding) requires --mamba-ssm-dtype float16, got %r."
                       % args.get("mamba_ssm_dtype"), "mamba_ssm_dtype")
+    if args.get("enable_mamba_cache_stochastic_rounding") and rules["mamba_stochastic_platform_checks"] and \
+            platform.get("gpus_known"):
+        sm = platform.get("sm")
+        if sm is None:
+            raise Refused("MAMBA_FLAGS", "Stochastic rounding for the Mamba SSM cache is only supported on NVIDIA CUDA "
+                          "platforms.", "enable_mamba_cache_stochastic_rounding")
+        if get(args, "mamba_backend", "triton") == "triton" and sm != 100:
+            raise Refused("MAMBA_FLAGS", "Stochastic rounding for the Mamba SSM cache with --mamba-backend triton "
+                          "requires SM100 (sm_%s here): use --mamba-backend flashinfer." % sm, "mamba_backend")
+
+
+@gate("enable_int8_mamba_checkpoint", context=("enable_hierarchical_cache", "radix_cache_backend", "enable_lmcache"))
+def check_int8_mamba_checkpoint(args, rules):
+    """handle_int8_mamba_checkpoint, right after the Mamba backend hook (every release with the flag, 0.5.14 on;
+    the LMCache refusal: trait int8_mamba_lmcache_check, 0.5.21 on)."""
+    if not args.get("enable_int8_mamba_checkpoint"):
+        return
+    if args.get("enable_hierarchical_cache"):
+        raise Refused("INT8_MAMBA_CHECKPOINT", "--enable-int8-mamba-checkpoint is not supported together with "
+                      "--enable-hierarchical-cache.", "enable_hierarchical_cache")
+    if args.get("radix_cache_backend") is not None:
+        raise Refused("INT8_MAMBA_CHECKPOINT", "--enable-int8-mamba-checkpoint only supports the built-in mamba radix "
+                      "cache: omit --radix-cache-backend.", "radix_cache_backend")
+    if args.get("enable_lmcache") and rules["int8_mamba_lmcache_check"]:
+        raise Refused("INT8_MAMBA_CHECKPOINT", "--enable-int8-mamba-checkpoint is not supported together with "
+                      "--enable-lmcache.", "enable_lmcache")

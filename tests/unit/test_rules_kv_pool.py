@@ -1,0 +1,78 @@
+"""The KV dtype / pool hooks of kv_cache_hook.py, the HiCache hook's linker and host memory mode, and the Mamba
+hook's platform and int8 checks (rules_cache.py, rules_mamba.py): the code a user sees, per release trait."""
+import pytest
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as S
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import messages
+
+TARGET = {"architectures": ["Qwen3ForCausalLM"], "num_hidden_layers": 36, "vocab_size": 151936,
+          "max_position_embeddings": 40960}
+SWA_TARGET = dict(TARGET, is_hybrid_swa=True)
+H200 = [{"name": "NVIDIA H200", "compute_capability": "9.0"}] * 2
+PRO6000 = [{"name": "NVIDIA RTX PRO 6000 Blackwell Server Edition", "compute_capability": "12.0"}] * 2
+
+
+def verdict(version, *extra, backend="triton", gpus=(), target=None, eagle=False):
+    argv = ["--model-path", "/m"] + (["--attention-backend", backend] if backend else []) + list(extra)
+    if eagle:
+        argv += ["--speculative-algorithm", "EAGLE3", "--speculative-num-steps", "3", "--speculative-eagle-topk", "1",
+                 "--speculative-num-draft-tokens", "4", "--speculative-draft-model-path", "/d"]
+    r = S.validate_argv(argv, version, gpus=list(gpus), target_config=target or TARGET, read_paths=False)
+    return r.sglang_verdict["code"]
+
+
+PRE = ["--prefill-only-disable-kv-cache", "--is-embedding", "--chunked-prefill-size", "-1", "--disable-radix-cache"]
+
+
+@pytest.mark.parametrize("extra,kw,code", [
+    (["--prefill-only-disable-kv-cache"], {}, "PREFILL_ONLY_NO_KV_CACHE"),
+    (PRE, {}, "PREFILL_ONLY_NO_KV_CACHE"), (PRE, {"backend": "fa3"}, None),
+    (PRE + ["--enable-hisparse"], {"backend": "fa3"}, "PREFILL_ONLY_NO_KV_CACHE"),
+    (["--prefill-kv-cache-dequant-dtype", "fp8_e4m3"], {}, "NVFP4_PREFILL_DEQUANT"),
+    (["--kv-cache-dtype", "nvfp4"], {}, "NVFP4_PREFILL_DEQUANT"),
+    (["--kv-cache-dtype", "nvfp4"], {"backend": "flashinfer", "gpus": H200}, "KV_CACHE_DTYPE_GPU"),
+    (["--kv-cache-dtype", "nvfp4"], {"backend": "flashinfer", "gpus": PRO6000}, None),
+    (["--kv-cache-dtype", "fp4_mx_block16"], {}, "KV_CACHE_DTYPE_GPU"),
+    (["--kv-cache-dtype", "fp4_mx_block16"], {"backend": "fa3", "gpus": H200}, "KV4_BACKEND"),
+    (["--kv-cache-dtype", "fp4_mx_block16", "--enable-unified-memory"], {"gpus": H200}, "KV4_CONFLICT"),
+    (["--kv-cache-dtype", "mxfp8"], {"gpus": H200}, "KV_CACHE_DTYPE_GPU"),
+    (["--kv-cache-dtype", "mxfp8"], {"gpus": PRO6000}, None),
+    (["--enable-mamba-cache-stochastic-rounding", "--mamba-ssm-dtype", "float16"], {"gpus": H200}, "MAMBA_FLAGS"),
+    (["--enable-int8-mamba-checkpoint", "--enable-lmcache"], {}, "INT8_MAMBA_CHECKPOINT"),
+    (["--enable-unified-cache-external-linker", "--disable-radix-cache"], {}, "HICACHE_LINKER"),
+    (["--enable-hierarchical-cache", "--hicache-host-memory-mode", "buffer_only"], {}, "HICACHE_HOST_MEMORY_MODE"),
+    (["--enable-page-major-kv-layout"], {}, "PAGE_MAJOR_KV_LAYOUT"),
+    (["--enable-unified-memory"], {"backend": "torch_native"}, "PAGE_MAJOR_KV_LAYOUT"),
+    (["--enable-unified-memory"], {"eagle": True}, "UNIFIED_MEMORY"),
+    (["--enable-unified-memory"], {"eagle": True, "target": SWA_TARGET}, None),
+    (["--enable-unified-memory", "--enable-hierarchical-cache"], {"eagle": True, "target": SWA_TARGET},
+     "UNIFIED_MEMORY"),
+    (["--enable-unified-memory", "--disaggregation-mode", "prefill", "--disaggregation-transfer-backend", "nixl"], {},
+     "UNIFIED_MEMORY"),
+])
+def test_latest(extra, kw, code):
+    assert verdict("0.5.23", *extra, **kw) == code
+
+
+@pytest.mark.parametrize("version,extra,code", [
+    # the NVFP4 prefill dequant hook is 0.5.21's; before, NVFP4 on a CPU host is the KV4 hook's refusal
+    ("0.5.20", ["--kv-cache-dtype", "nvfp4"], "KV_CACHE_DTYPE_GPU"),
+    ("0.5.20", ["--enable-int8-mamba-checkpoint", "--enable-lmcache"], None),
+    ("0.5.22", ["--enable-unified-cache-external-linker", "--disable-radix-cache"], None),
+    ("0.5.21", ["--enable-unified-memory", "--enable-unified-cache-external-linker"], None),
+    ("0.5.22", ["--enable-unified-memory", "--enable-unified-cache-external-linker"], "UNIFIED_MEMORY"),
+    ("0.5.21", ["--enable-unified-memory", "--speculative-algorithm", "DFLASH", "--speculative-draft-model-path", "/d"],
+     "UNIFIED_MEMORY"),
+    ("0.5.18", ["--enable-page-major-kv-layout"], None),
+    ("0.5.19", ["--enable-page-major-kv-layout"], "PAGE_MAJOR_KV_LAYOUT"),
+])
+def test_per_release(version, extra, code):
+    assert verdict(version, *extra) == code
+
+
+def test_installed_mode_reads_the_messages():
+    for text, code in (("--enable-unified-memory with PD disaggregation supports only these transfer backends",
+                        "UNIFIED_MEMORY"), ("KV4 is not tested on non-CUDA platforms.", "KV_CACHE_DTYPE_GPU"),
+                       ("--prefill-only-disable-kv-cache currently requires --is-embedding.",
+                        "PREFILL_ONLY_NO_KV_CACHE")):
+        assert messages.code_for_sglang_message(text) == code
