@@ -248,7 +248,7 @@ def _scan(version):
                     owner.setdefault(id(n), []).append(node)
         for node, kind, msg in _refusal_nodes(tree, skip):
             row = {"id": "%s:%d" % (rel, node.lineno), "file": rel, "line": node.lineno, "kind": kind,
-                   "message": msg}
+                   "message": msg, "end": getattr(node, "end_lineno", None) or node.lineno}
             fns = owner.get(id(node), [])
             # a statement counts when any function around it is reached (nested helpers run with their parent)
             (on if any(id(fn) in live for fn in fns) else off).append(row)
@@ -285,14 +285,21 @@ def validated_env(version):
 
 def reached(refusals, answers):
     """The ids of `refusals` that at least one answer raised at."""
-    ids = {r["id"] for r in refusals}
+    # a statement over several lines (a multi-line assert, a raise of a call) may be reported at any of its
+    # lines (Python 3.11 names the line of the failing sub-expression): each line maps to its statement
+    at = {}
+    for r in refusals:
+        if r.get("file") is None:
+            continue
+        for line in range(r.get("line", 0), (r.get("end") or r.get("line", 0)) + 1):
+            at.setdefault("%s:%d" % (r["file"], line), r["id"])
     hit = set()
     for a in answers:
         if a.get("error") is None:
             continue
         where = a.get("where")
-        if where and ("%s:%d" % (where[0], where[1])) in ids:
-            hit.add("%s:%d" % (where[0], where[1]))
+        if where and ("%s:%d" % (where[0], where[1])) in at:
+            hit.add(at["%s:%d" % (where[0], where[1])])
         if a.get("stage") == "parse":
             for k, rx in ARGPARSE_KINDS.items():
                 if re.search(rx, a.get("error") or ""):

@@ -134,6 +134,16 @@ _METRICS_V1 = {
 #   ep_dispatch_rank_invariant  --ep-dispatch-algorithm static / lp refused without an a2a backend
 #   kv_sharding_spec_arch    None (--enable-kv-cache-sharding refuses speculation), or the one target architecture
 #                            whose single-layer NextN EAGLE it takes
+#   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
+#                            one), or {"dflash_topk_one": DFLASH counts as top-k one} (rules_platform.py)
+#   deterministic_attention_backends  the attention backends --enable-deterministic-inference accepts
+#   deterministic_before_attention    the deterministic-inference hook runs before the attention hook (fills a missing
+#                            backend by GPU); else (0.5.11) after the KV cache hook, on the resolved backend
+#   trtllm_mha_prefill_cp    None, or a trtllm_mha prefill off SM100 refuses context parallelism: "cp_size"
+#                            (--attn-cp-size > 1) or "cp_size_or_flag" (also --enable-prefill-cp alone)
+#   rejection_sampling_deterministic  None, "refused" (rejection sampling refuses --enable-deterministic-inference,
+#                            after the threshold check) or "cuda" (refused off CUDA only, before it): EAGLE-family hook
+#   dflash_trtllm_draft_sm100_fa4  a refused trtllm_mha DFLASH draft backend falls back to fa4 on SM100 (else flashinfer)
 ORDER = (
     "0.5.11",
     "0.5.12",
@@ -193,6 +203,8 @@ _CHANGES = {
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
+        "dflash_devices": ("cuda", "npu", "xpu"),  # speculative_hook.py _handle_dflash
+        "trtllm_mha_prefill_cp": "cp_size",  # attention_hook.py: --attn-cp-size > 1 only
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_20,
         "parser": "0.5.20",
@@ -210,6 +222,13 @@ _CHANGES = {
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
+        # speculative_hook.py _handle_dflash: CUDA and NPU (0.5.20 adds XPU)
+        "dflash_devices": ("cuda", "npu"),
+        # arg_groups/model_override_base.py get_default_attn_backend (SM100: trtllm_mha for top-k one);
+        # attention_hook.py: trtllm_mha prefill off SM100 refuses --attn-cp-size > 1 or --enable-prefill-cp
+        "sm100_default_attention": {"dflash_topk_one": False},
+        "trtllm_mha_prefill_cp": "cp_size_or_flag",
+        "deterministic_attention_backends": ("ascend", "fa3", "fa4", "flashinfer", "intel_xpu", "triton"),
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_19,
         "parser": "0.5.19",
@@ -257,6 +276,8 @@ _CHANGES = {
         "dcp_hip_only": True,
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
+        # arg_groups/speculative_hook.py: rejection sampling refuses --enable-deterministic-inference
+        "rejection_sampling_deterministic": "refused",
         "ngram_rules": {"devices": "cuda", "steps": True, "attn_dp": "flag"},  # _handle_ngram sets num_steps
         "parser": "0.5.14",
         "parser_derived": None,
@@ -273,6 +294,7 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.13": {  # parser captured; traits as the release before it
+        "deterministic_attention_backends": ("flashinfer", "fa3", "triton", "ascend"),  # server_args.py
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_13,
         "parser": "0.5.13",
@@ -292,6 +314,8 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
+        # server_args.py: _handle_deterministic_inference moves right before the attention backend hook
+        "deterministic_before_attention": True,
         "cuda_graph_padding_torch_compile_check": True,  # check_server_args (server_args.py)
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_12,
@@ -364,6 +388,13 @@ _CHANGES = {
         "cp_divisor_attn_dp": False,
         "ep_dispatch_rank_invariant": False,
         "kv_sharding_spec_arch": None,
+        # rules_platform.py: read in each kit's source (server_args.py, from 0.5.19 arg_groups/)
+        "sm100_default_attention": None,
+        "deterministic_attention_backends": ("flashinfer", "fa3", "triton"),
+        "deterministic_before_attention": False,  # 0.5.11's __post_init__ runs it after _handle_cache_compatibility
+        "trtllm_mha_prefill_cp": None,
+        "rejection_sampling_deterministic": None,
+        "dflash_trtllm_draft_sm100_fa4": False,
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,
@@ -381,6 +412,7 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.16": {
+        "deterministic_attention_backends": ("ascend", "fa3", "fa4", "flashinfer", "triton"),  # server_args.py
         "ngram_rules": {"devices": ("cuda", "cpu"), "steps": True, "attn_dp": "flag"},  # _handle_ngram: CPU too
         "verified": True,  # its differential run on its captured table passes (203 cases, 2026-12-01)
         "parser": "0.5.16",
@@ -396,6 +428,12 @@ _CHANGES = {
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
     },
     "0.5.23": {
+        # model_override_base.py _forces_eagle_topk_one: DFLASH counts as top-k one for the SM100 default
+        "sm100_default_attention": {"dflash_topk_one": True},
+        # speculative_hook.py _handle_eagle_family: deterministic rejection sampling needs CUDA;
+        # _resolve_dflash_draft_attention_backend: the trtllm_mha draft fallback is fa4 on SM100
+        "rejection_sampling_deterministic": "cuda",
+        "dflash_trtllm_draft_sm100_fa4": True,
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_23,
         "verified": True,
