@@ -545,6 +545,68 @@ KV_POOL_CASE.update({
     "unified-swa-eagle3-hicache": _SWA_EAGLE3, "unified-swa-pd-offload": dict(_NO_SPEC, target="qwen3-hybrid-swa-8l"),
     "unified-swa-dflash": {"target": "qwen3-hybrid-swa-8l"},
 })
+# GPU-platform checks and the speculative hook's refusals past the flags the other dimensions draw (sglang_engine:
+# resolve.py's attention section, rules_speculative.py): an argv, and in PLATFORM_CHECK_CASE what the entry changes
+# in the case (the host it runs on, the algorithm, the backend); a refused value with an accepted neighbour
+_TRTLLM = {"attention_backend": "trtllm_mha"}
+_EAGLE_TOPK2 = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 2, "num_draft_tokens": 4}
+PLATFORM_CHECK_EXTRA = {
+    "dflash-no-draft": [],
+    "dflash-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "dflash-dp-attn-xpu": ["--device", "xpu", "--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "dflash-dp-attn-cp": ["--tp-size", "4", "--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head",
+                          "--attn-cp-size", "2"],
+    "dflash-dp-attn-lmhead": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head"],
+    "eagle-topk-only": [],
+    "eagle-trtllm-topk2-sm120": [], "eagle-trtllm-topk1-sm90": [],
+    "adaptive-steps-2": ["--speculative-adaptive"],
+    "trtllm-fp8-sm120": ["--kv-cache-dtype", "fp8_e4m3"], "trtllm-fp8-sm100": ["--kv-cache-dtype", "fp8_e4m3"],
+    "trtllm-cp-sm120": ["--attn-cp-size", "2", "--tp-size", "2"],
+    "trtllm-cp-sm100": ["--attn-cp-size", "2", "--tp-size", "2"],
+    "trtllm-sm100": [], "trtllm-decode-sm100": ["--decode-attention-backend", "trtllm_mha"],
+    "sm100-default": [], "sm100-default-page16": ["--page-size", "16"], "sm100-eagle-topk2": [],
+    "sm100-eagle-default": [], "sm100-dflash-trtllm-draft": ["--speculative-draft-attention-backend", "trtllm_mha"],
+    "deterministic": ["--enable-deterministic-inference"],
+    "deterministic-sm120": ["--enable-deterministic-inference"],
+    "deterministic-sm100": ["--enable-deterministic-inference"],
+    "deterministic-trtllm-sm90": ["--enable-deterministic-inference"],
+    "deterministic-torch-native": ["--enable-deterministic-inference"],
+    "rejection-deterministic-xpu": ["--speculative-use-rejection-sampling", "--enable-deterministic-inference",
+                                    "--device", "xpu"],
+    "rejection-deterministic": ["--speculative-use-rejection-sampling", "--enable-deterministic-inference"],
+    "ngram-hpu": ["--device", "hpu"],
+}
+# a device this host lacks (XPU, HPU) resolves only with a GPU host's memory presented: sweep entries only, on a GPU
+# host (needs_override: a release without the platform override does not judge them)
+PLATFORM_SWEEP_ONLY = ("dflash-dp-attn-xpu", "ngram-hpu", "rejection-deterministic-xpu")
+PLATFORM_CHECK_CASE = {
+    "dflash-no-draft": {"algorithm": "DFLASH", "draft": None},
+    "dflash-dp-attn-xpu": {"gpu": "sm120", "needs_override": True, "algorithm": "DFLASH", "draft": "b16"},
+    "eagle-topk-only": {"algorithm": "EAGLE3", "draft": "b16", "num_steps": None, "eagle_topk": 2,
+                        "num_draft_tokens": None},
+    "eagle-trtllm-topk2-sm120": dict(_EAGLE_TOPK2, gpu="sm120", **_TRTLLM),
+    "eagle-trtllm-topk1-sm90": dict(_EAGLE_TOPK2, gpu="sm90", eagle_topk=1, **_TRTLLM),
+    "adaptive-steps-2": {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 2, "eagle_topk": 1, "num_draft_tokens": 3},
+    "trtllm-fp8-sm120": dict(_TRTLLM, gpu="sm120"), "trtllm-fp8-sm100": dict(_TRTLLM, gpu="sm100"),
+    "trtllm-cp-sm120": dict(_TRTLLM, gpu="sm120"), "trtllm-cp-sm100": dict(_TRTLLM, gpu="sm100"),
+    "trtllm-sm100": dict(_TRTLLM, gpu="sm100"), "trtllm-decode-sm100": {"gpu": "sm100", "attention_backend": None},
+    "sm100-default": {"gpu": "sm100", "attention_backend": None},
+    "sm100-default-page16": {"gpu": "sm100", "attention_backend": None},
+    "sm100-eagle-topk2": dict(_EAGLE_TOPK2, gpu="sm100", attention_backend=None),
+    "sm100-eagle-default": {"algorithm": "EAGLE3", "draft": "b16", "num_steps": None, "eagle_topk": None,
+                            "num_draft_tokens": None, "gpu": "sm100", "attention_backend": None},
+    "sm100-dflash-trtllm-draft": {"algorithm": "DFLASH", "draft": "b16", "gpu": "sm100", "attention_backend": None},
+    "deterministic": {"attention_backend": None}, "deterministic-sm120": {"attention_backend": None, "gpu": "sm120"},
+    "deterministic-sm100": {"attention_backend": None, "gpu": "sm100"},
+    "deterministic-trtllm-sm90": dict(_TRTLLM, gpu="sm90"),
+    "deterministic-torch-native": {"attention_backend": "torch_native"},
+    "rejection-deterministic-xpu": {"gpu": "sm120", "needs_override": True, "algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1,
+                                    "num_draft_tokens": 4},
+    "rejection-deterministic": {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1,
+                                "num_draft_tokens": 4},
+    "ngram-hpu": {"gpu": "sm120", "needs_override": True, "algorithm": "NGRAM", "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None,
+                  "window": None, "sink": None, "max_running_requests": None},
+}
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
@@ -573,7 +635,8 @@ case_strategy = st.fixed_dictionaries({
     "env": st.sampled_from([{}] * 14 + ENVS[1:]),
     "style": st.sampled_from(["plain"] * 20 + ["equals"] * 4 + STYLES[2:]),
     # outside the DFLASH core (what a new user tries)
-    "gpu": st.sampled_from([None] * 3 + ["sm120"] * 2 + ["sm90"]),
+    # sm100 (B200) one draw in 37: the other hosts keep their 3:2:1 shape
+    "gpu": st.sampled_from([None] * 18 + ["sm120"] * 12 + ["sm90"] * 6 + ["sm100"]),
     "kv_cache_dtype": often_none(st.sampled_from(["auto", "fp8_e4m3", "fp8_e5m2", "bf16"]), 6),
     "page_size": often_none(st.sampled_from([1, 16, 64]), 5),
     "context_length": often_none(st.sampled_from([1024, 40960, 65536]), 6),
@@ -594,6 +657,7 @@ case_strategy = st.fixed_dictionaries({
     "parallel_check": st.sampled_from(["none"] * 360 + sorted(PARALLEL_CHECK_EXTRA)),
     "moe_check": st.sampled_from(["none"] * 700 + sorted(MOE_CHECK_EXTRA)),  # 35 entries: 5% of draws
     "kv_pool": st.sampled_from(["none"] * 1400 + sorted(KV_POOL_EXTRA)),  # 75 entries: 5% of draws
+    "platform_check": st.sampled_from(["none"] * 600 + sorted(set(PLATFORM_CHECK_EXTRA) - set(PLATFORM_SWEEP_ONLY))),
 })
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
@@ -634,6 +698,8 @@ def sweep_cases():
                 out.append(dict(base, moe_check=v, target=target, **MOE_CHECK_CASE.get(v, {})))
         for v in sorted(KV_POOL_EXTRA):
             out.append(dict(base, kv_pool=v, **KV_POOL_CASE.get(v, {})))
+        for v in sorted(PLATFORM_CHECK_EXTRA):
+            out.append(dict(base, platform_check=v, **PLATFORM_CHECK_CASE.get(v, {})))
     return out
 
 
@@ -648,11 +714,16 @@ PLATFORMS = {
                        "is_sm100": False, "is_sm100_or_sm110": False, "is_sm110": False, "is_sm120": False,
                        "is_blackwell": False, "has_flashinfer": True, "device_sm": 90, "device_capability": [9, 0]},
              "memory_mib": 143771},
+    "sm100": {"facts": {"is_cuda": True, "is_hip": False, "is_sm90": False, "is_hopper_with_cuda_12_3": False,
+                        "is_sm100": True, "is_sm100_or_sm110": True, "is_sm110": False, "is_sm120": False,
+                        "is_blackwell": True, "has_flashinfer": True, "device_sm": 100, "device_capability": [10, 0]},
+              "memory_mib": 183359},
 }
 GPUS = {
     None: [],  # the oracle host itself: no visible GPU
     "sm120": [{"name": "NVIDIA RTX PRO 6000 Blackwell Server Edition", "compute_capability": "12.0"}] * 2,
     "sm90": [{"name": "NVIDIA H200", "compute_capability": "9.0"}] * 2,
+    "sm100": [{"name": "NVIDIA B200", "compute_capability": "10.0"}] * 2,
 }
 EXTRA = {
     "none": [], "mixed-chunk": ["--enable-mixed-chunk"], "no-overlap": ["--disable-overlap-schedule"],
@@ -719,6 +790,7 @@ def argv_for(case, dirs):
     argv.extend(PARALLEL_CHECK_EXTRA.get(case.get("parallel_check") or "none", []))
     argv.extend(MOE_CHECK_EXTRA.get(case.get("moe_check") or "none", []))
     argv.extend(KV_POOL_EXTRA.get(case.get("kv_pool") or "none", []))
+    argv.extend(PLATFORM_CHECK_EXTRA.get(case.get("platform_check") or "none", []))
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

@@ -37,6 +37,14 @@ TABLE = (
     ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1", None),
     ("TRTLLM_MHA_GPU", r"^TRTLLM MHA backend for (prefill|decode) (requires|is only supported)", None),
     ("TRTLLM_MHA_SM120_FP8", r"^TRTLLM FMHAv2 prefill on SM120 does not support", None),
+    ("TRTLLM_MHA_PREFILL_CP", r"^Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100", None),
+    ("DETERMINISTIC_ATTENTION_BACKEND", r"^Currently only \[[^]]*\] attention backends are supported for deterministic "
+                                        r"inference, but you explicitly specified", None),
+    ("DFLASH_DP_DEVICE", r"^DFLASH with dp attention requires CUDA or NPU\.$", None),
+    ("DFLASH_DP_CP", r"^DFLASH with dp attention does not support context parallel\.$", None),
+    ("REJECTION_SAMPLING_DETERMINISTIC", r"^(Deterministic rejection sampling is currently supported only on CUDA|"
+                                         r"--speculative-use-rejection-sampling is incompatible with "
+                                         r"--enable-deterministic-inference)", None),
     ("ADAPTIVE_STEPS", r"^--speculative-num-steps=\d+ is not in the adaptive config candidate_steps", None),
     ("REJECTION_SAMPLING_ALGORITHM", r"^--speculative-use-rejection-sampling is only supported for EAGLE", None),
     ("REJECTION_SAMPLING_TOPK", r"^--speculative-use-rejection-sampling requires --speculative-eagle-topk=1", None),

@@ -100,7 +100,8 @@ def run(request, tmp_path_factory):
         static = engine.validate_argv(argv, version, env=case.get("env") or {}, gpus=gpus, read_paths=True)
         rows.append({"case": case, "argv": argv, "answer": answer, "static": static,
                      "why": C.compare(static, answer, lambda a: K.classify(a, src))})
-    judged = rows
+    # a case only a platform override can present (a device this host lacks) is not judged where the release has none
+    judged = [r for r in rows if not (r["case"].get("needs_override") and r["answer"].get("platform") == "unsupported")]
     generated = [r for r in judged if r["case"]["origin"] == "hypothesis"]
     enumerated = R.enumerate_refusals(version)
     hit = R.reached(enumerated, [r["answer"] for r in judged])

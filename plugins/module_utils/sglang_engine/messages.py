@@ -41,6 +41,12 @@ _SGLANG_MESSAGES = (
     ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1"),
     ("TRTLLM_MHA_GPU", r"TRTLLM MHA backend for (prefill|decode)"),
     ("TRTLLM_MHA_SM120_FP8", r"TRTLLM FMHAv2 prefill on SM120"),
+    ("TRTLLM_MHA_PREFILL_CP", r"Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100"),
+    ("DETERMINISTIC_ATTENTION_BACKEND", r"attention backends are supported for deterministic inference, but you"),
+    ("DFLASH_DP_DEVICE", r"DFLASH with dp attention requires CUDA or NPU"),
+    ("DFLASH_DP_CP", r"DFLASH with dp attention does not support context parallel"),
+    ("REJECTION_SAMPLING_DETERMINISTIC", r"Deterministic rejection sampling is currently supported only on CUDA|"
+     r"rejection-sampling is incompatible with --enable-deterministic-inference"),
     ("MEMORY_WEIGHTS_EXCEED_BUDGET", r"Loaded weights leave no GPU memory for the KV cache|Not enough memory\. Please "
      r"try to increase --mem-fraction-static"),
     ("CONTEXT_TOO_LONG", r"User-specified context_length \(\d+\) is greater than the derived"),

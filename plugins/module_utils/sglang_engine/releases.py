@@ -146,6 +146,16 @@ _METRICS_V1 = {
 #   ep_dispatch_rank_invariant  --ep-dispatch-algorithm static / lp refused without an a2a backend
 #   kv_sharding_spec_arch    None (--enable-kv-cache-sharding refuses speculation), or the one target architecture
 #                            whose single-layer NextN EAGLE it takes
+#   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
+#                            one), or {"dflash_topk_one": DFLASH counts as top-k one} (rules_platform.py)
+#   deterministic_attention_backends  the attention backends --enable-deterministic-inference accepts
+#   deterministic_before_attention    the deterministic-inference hook runs before the attention hook (fills a missing
+#                            backend by GPU); else (0.5.11) after the KV cache hook, on the resolved backend
+#   trtllm_mha_prefill_cp    None, or a trtllm_mha prefill off SM100 refuses context parallelism: "cp_size"
+#                            (--attn-cp-size > 1) or "cp_size_or_flag" (also --enable-prefill-cp alone)
+#   rejection_sampling_deterministic  None, "refused" (rejection sampling refuses --enable-deterministic-inference,
+#                            after the threshold check) or "cuda" (refused off CUDA only, before it): EAGLE-family hook
+#   dflash_trtllm_draft_sm100_fa4  a refused trtllm_mha DFLASH draft backend falls back to fa4 on SM100 (else flashinfer)
 ORDER = (
     "0.5.11",
     "0.5.12",
@@ -258,6 +268,8 @@ _CHANGES = {
                             "deepep_v2", "flashinfer_megamoe"),
         # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
         "unified_pool": _UNIFIED_0_5_20,
+        "dflash_devices": ("cuda", "npu", "xpu"),  # speculative_hook.py _handle_dflash
+        "trtllm_mha_prefill_cp": "cp_size",  # attention_hook.py: --attn-cp-size > 1 only
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_20,
         "parser": "0.5.20",
@@ -285,6 +297,13 @@ _CHANGES = {
                                    "flashinfer_trtllm_routed", "deep_gemm"),
         # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
         "unified_pool": _UNIFIED_0_5_19,
+        # speculative_hook.py _handle_dflash: CUDA and NPU (0.5.20 adds XPU)
+        "dflash_devices": ("cuda", "npu"),
+        # arg_groups/model_override_base.py get_default_attn_backend (SM100: trtllm_mha for top-k one);
+        # attention_hook.py: trtllm_mha prefill off SM100 refuses --attn-cp-size > 1 or --enable-prefill-cp
+        "sm100_default_attention": {"dflash_topk_one": False},
+        "trtllm_mha_prefill_cp": "cp_size_or_flag",
+        "deterministic_attention_backends": ("ascend", "fa3", "fa4", "flashinfer", "intel_xpu", "triton"),
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_19,
         "parser": "0.5.19",
@@ -353,6 +372,8 @@ _CHANGES = {
         "moe_trtllm_quant": ("modelopt_fp4", "nvfp4_online", "fp8", "mxfp8", "modelopt_fp8", "modelopt_mixed",
                              "compressed-tensors", None),
         "moe_routed_quant": ("fp8", "mxfp8", "modelopt_fp4", "nvfp4_online", None),
+        # arg_groups/speculative_hook.py: rejection sampling refuses --enable-deterministic-inference
+        "rejection_sampling_deterministic": "refused",
         "ngram_rules": {"devices": "cuda", "steps": True, "attn_dp": "flag"},  # _handle_ngram sets num_steps
         "parser": "0.5.14",
         "parser_derived": None,
@@ -377,6 +398,7 @@ _CHANGES = {
         "moe_trtllm_runners": ("flashinfer_trtllm", "experimental_sgl_trtllm"),
         "a2a_flashinfer_topology": "dp",
         "a2a_flashinfer_runners": ("flashinfer_cutlass", "flashinfer_cutedsl"),
+        "deterministic_attention_backends": ("flashinfer", "fa3", "triton", "ascend"),  # server_args.py
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_13,
         "parser": "0.5.13",
@@ -398,6 +420,8 @@ _CHANGES = {
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
         # server_args.py _handle_a2a_moe: --moe-a2a-backend megamoe appears and spans the TP group
         "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori", "megamoe"),
+        # server_args.py: _handle_deterministic_inference moves right before the attention backend hook
+        "deterministic_before_attention": True,
         "cuda_graph_padding_torch_compile_check": True,  # check_server_args (server_args.py)
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_12,
@@ -500,6 +524,13 @@ _CHANGES = {
         "cp_divisor_attn_dp": False,
         "ep_dispatch_rank_invariant": False,
         "kv_sharding_spec_arch": None,
+        # rules_platform.py: read in each kit's source (server_args.py, from 0.5.19 arg_groups/)
+        "sm100_default_attention": None,
+        "deterministic_attention_backends": ("flashinfer", "fa3", "triton"),
+        "deterministic_before_attention": False,  # 0.5.11's __post_init__ runs it after _handle_cache_compatibility
+        "trtllm_mha_prefill_cp": None,
+        "rejection_sampling_deterministic": None,
+        "dflash_trtllm_draft_sm100_fa4": False,
         "kv_budget_message": "\"Not enough memory. Please try to increase --mem-fraction-static\"",
         "context_check_at_resolution": True,
         "watermark_algorithms": None,
@@ -522,6 +553,7 @@ _CHANGES = {
         "moe_mxfp8_runners": ("cutlass", "deep_gemm", "flashinfer_trtllm", "flashinfer_trtllm_routed"),
         "moe_cutedsl_quant": ("modelopt_fp4", "modelopt_mixed"),
         "moe_routed_quant": ("fp8", "mxfp8", "modelopt_fp4", "modelopt_mixed", "nvfp4_online", None),
+        "deterministic_attention_backends": ("ascend", "fa3", "fa4", "flashinfer", "triton"),  # server_args.py
         "ngram_rules": {"devices": ("cuda", "cpu"), "steps": True, "attn_dp": "flag"},  # _handle_ngram: CPU too
         "verified": True,  # its differential run on its captured table passes (203 cases, 2026-12-01)
         "parser": "0.5.16",
@@ -548,6 +580,12 @@ _CHANGES = {
                                    "KimiK3LinearForCausalLM"),
         # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
         "unified_pool": _UNIFIED_0_5_23, "hicache_linker_radix_checks": True,
+        # model_override_base.py _forces_eagle_topk_one: DFLASH counts as top-k one for the SM100 default
+        "sm100_default_attention": {"dflash_topk_one": True},
+        # speculative_hook.py _handle_eagle_family: deterministic rejection sampling needs CUDA;
+        # _resolve_dflash_draft_attention_backend: the trtllm_mha draft fallback is fa4 on SM100
+        "rejection_sampling_deterministic": "cuda",
+        "dflash_trtllm_draft_sm100_fa4": True,
         # --encoder-only: the architectures added
         "encoder_disagg_archs": _ENCODER_ARCHS_0_5_23,
         "verified": True,

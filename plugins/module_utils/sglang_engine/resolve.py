@@ -25,6 +25,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import check_model_specific
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_megamoe_compat, check_moe_kernel)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
+    check_deterministic_attention, sm100_default_attention)
 
 
 def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor):
@@ -65,9 +67,16 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                           "Lower context_length or set env %s=1." % (want, tgt_max, LONG_CONTEXT_ENV), "context_length")
     if not check_pd_host_receive.keys.isdisjoint(args):
         check_pd_host_receive(args)  # the PD hook, after the SSL check
+    if r["attention_backend"] is None and str(r["device"] or "").split(":", maxsplit=1)[0] == "cpu" and \
+            rules["cpu_default_attention"]:
+        r["attention_backend"] = rules["cpu_default_attention"]  # the CPU backends hook, before the ones below
+    deterministic = not check_deterministic_attention.keys.isdisjoint(args)
+    if deterministic and rules["deterministic_before_attention"]:
+        # the deterministic-inference hook, right before the attention one (0.5.12 on): it may fill the backend
+        check_deterministic_attention(args, rules, r, platform, target_cfg, result)
     if r["attention_backend"] is None:
-        if str(r["device"] or "").split(":", maxsplit=1)[0] == "cpu" and rules["cpu_default_attention"]:
-            r["attention_backend"] = rules["cpu_default_attention"]
+        if platform.get("sm") == 100:
+            r["attention_backend"] = sm100_default_attention(args, rules, target_cfg)
         else:
             r["attention_backend"] = platform.get("default_attention_backend")
     if r["attention_backend"] == "fa3" and args.get("kv_cache_dtype") == "fp8_e5m2":
@@ -116,6 +125,14 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             if phase == "prefill" and backend == "trtllm_mha" and sm == 120 and args.get("kv_cache_dtype") == "fp8_e4m3":
                 raise Refused("TRTLLM_MHA_SM120_FP8", "TRTLLM FMHAv2 prefill on SM120 does not support fp8_e4m3 KV "
                               "cache: use another kv_cache_dtype or attention backend.", "kv_cache_dtype")
+        cp = rules["trtllm_mha_prefill_cp"]
+        if cp and prefill == "trtllm_mha" and sm != 100 and (get(args, "attn_cp_size", 1) > 1 or (
+                cp == "cp_size_or_flag" and (args.get("enable_prefill_cp") or
+                                             args.get("enable_prefill_context_parallel")))):
+            # next in the same hook (0.5.19 on; 0.5.19 also takes --enable-prefill-cp alone)
+            raise Refused("TRTLLM_MHA_PREFILL_CP", "Prefill context parallelism with the TRTLLM MHA prefill backend "
+                          "requires an SM100 GPU (this host has %s): use another prefill backend or drop "
+                          "--attn-cp-size." % (("sm_%s" % sm) if sm else "no visible GPU"), "attention_backend")
     if not check_mamba_backend_flags.keys.isdisjoint(args):
         check_mamba_backend_flags(args, rules, platform)  # the Mamba backend hook, right after the attention one
     if not check_int8_mamba_checkpoint.keys.isdisjoint(args):
@@ -229,6 +246,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if not KV.check_page_major_layout.keys.isdisjoint(args):
         KV.check_page_major_layout(args, rules, prefill, decode)  # then the unified pool (0.5.15 on, with the flags)
         KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg))
+    if deterministic and not rules["deterministic_before_attention"]:
+        check_deterministic_attention(args, rules, r, platform, target_cfg, result)  # 0.5.11: after the cache hook
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if not _check_node_split.keys.isdisjoint(args):
@@ -506,9 +525,17 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
                           version, " on non-NPU devices" if rules["dp_attention_rejected"] == "non_npu" else ""),
                       "enable_dp_attention")
     if dp_attn and rules["dp_attention_rejected"] is False and device != "npu":
+        # _handle_dflash (0.5.23): attention DP takes CUDA, the DP LM head, no context parallelism (its last check,
+        # SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION, cannot fire: handle_speculative_decoding refuses DFLASH with it)
+        if not device.startswith("cuda"):
+            raise Refused("DFLASH_DP_DEVICE", "DFLASH with dp attention requires CUDA or NPU, got --device %s." % device,
+                          "device")
         if not args.get("enable_dp_lm_head"):
             raise Refused("DFLASH_DP_LM_HEAD", "DFLASH with dp attention requires --enable-dp-lm-head.",
                           "enable_dp_lm_head")
+        if get(args, "attn_cp_size", 1) != 1:
+            raise Refused("DFLASH_DP_CP", "DFLASH with dp attention does not support context parallelism (--attn-cp-size "
+                          "%s): drop one of them." % args["attn_cp_size"], "attn_cp_size")
     if get(args, "pp_size", 1) != 1:
         raise Refused("DFLASH_PP", "Currently DFLASH speculative decoding only supports pp_size == 1; got "
                       "--pp-size %s." % args["pp_size"], "pp_size")
@@ -588,7 +615,7 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
             ok = (isinstance(lt, list) and lt and len(lt) == nl and set(lt) == {"sliding_attention"}) or \
                 t.get("is_causal") is True
         if not ok:
-            fb = "fa4" if platform.get("sm") == 100 else fallback
+            fb = "fa4" if platform.get("sm") == 100 and rules["dflash_trtllm_draft_sm100_fa4"] else fallback
             result.warn("SGLANG_OVERRIDE", "DFLASH only enables 'trtllm_mha' (from %s) for drafts whose layers all use "
                         "sliding attention or that are explicitly causal; SGLang falls back to %r." % (how, fb))
             r["speculative_draft_attention_backend"] = fb
@@ -671,12 +698,24 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
         if topk != 1:
             raise Refused("REJECTION_SAMPLING_TOPK", "--speculative-use-rejection-sampling requires "
                           "--speculative-eagle-topk=1 (got %s)." % topk, "speculative_eagle_topk")
+        deterministic = rules["rejection_sampling_deterministic"]
+        if deterministic == "cuda" and args.get("enable_deterministic_inference") and \
+                not str(r["device"] or "cuda").startswith("cuda"):
+            # next in the hook (0.5.23): the draft proposal sampling uses a Triton hash kernel
+            raise Refused("REJECTION_SAMPLING_DETERMINISTIC", "Deterministic rejection sampling is supported only on "
+                          "CUDA devices, got --device %s: drop --enable-deterministic-inference or "
+                          "--speculative-use-rejection-sampling." % r["device"], "enable_deterministic_inference")
         if get(args, "speculative_accept_threshold_single", 1.0) != 1.0 or \
                 get(args, "speculative_accept_threshold_acc", 1.0) != 1.0:
             # next in the same hook (every release with the flag, 0.5.14 on): rejection sampling ignores them
             raise Refused("REJECTION_SAMPLING_THRESHOLD", "--speculative-use-rejection-sampling is incompatible with "
                           "--speculative-accept-threshold-single / --speculative-accept-threshold-acc: drop them.",
                           "speculative_accept_threshold_single")
+        if deterministic == "refused" and args.get("enable_deterministic_inference"):
+            # next in the hook (0.5.14-0.5.22): its sampling kernel is not batch-invariant
+            raise Refused("REJECTION_SAMPLING_DETERMINISTIC", "--speculative-use-rejection-sampling is incompatible with "
+                          "--enable-deterministic-inference in SGLang %s: drop one of them." % rules["version"],
+                          "enable_deterministic_inference")
     if steps is not None and topk is None:
         # the first comparison of the missing topk (the paged-tree check) raises a TypeError
         raise Refused("EAGLE_TOPK_MISSING", "EAGLE with --speculative-num-steps needs --speculative-eagle-topk "

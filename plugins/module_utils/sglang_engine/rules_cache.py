@@ -268,8 +268,8 @@ def check_kv_dtype_platform(args, rules, platform, attention, prefill, decode):
             raise Refused("KV4_BACKEND", "KV4 with fa4 prefill expects a decode backend in %s, got %r."
                           % (list(KV4_FA4_MHA_DECODE), decode), "decode_attention_backend")
     elif attention not in KV4_MHA_BACKENDS:
-        raise Refused("KV4_BACKEND", "KV4 expects --attention-backend in %s, got %r." % (list(KV4_MHA_BACKENDS),
-                                                                                        attention), "attention_backend")
+        raise Refused("KV4_BACKEND", "KV4 expects --attention-backend in %s, got %r." % (
+            list(KV4_MHA_BACKENDS), attention), "attention_backend")
 
 
 def _check_sm100_nvfp4(args):
