@@ -932,3 +932,11 @@ def test_ssl_flags_pairing(extra, accepted):
         assert r.sglang_verdict["accepted"] is accepted, (version, r.codes())
         if not accepted:
             assert r.sglang_verdict["code"] == "SSL_PAIR"
+
+
+def test_ambiguous_abbreviation_wins_over_an_earlier_bad_value():
+    # argparse classifies every option string before taking values: 0.5.11 refuses the ambiguous --speculative-num
+    # at the end of argv, not the lowercase algorithm name (not among its choices) before it
+    argv = ["--model-path", "/m", "--speculative-algorithm", "dflash", "--speculative-num", "3"]
+    assert S.validate_argv(argv, "0.5.11", read_paths=False).codes() == ["PARSE_AMBIGUOUS"]
+    assert S.validate_argv(argv[:4], "0.5.11", read_paths=False).codes() == ["PARSE_INVALID_VALUE"]

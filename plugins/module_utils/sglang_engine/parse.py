@@ -126,8 +126,35 @@ def parse_argv(argv, version, extra_flags=None):
     Raises Refused on the first error argparse would exit with (status 2).
     """
     rules = version if isinstance(version, dict) else releases.RELEASES[version]
-    version = rules["version"]
     table, prefixes = _compiled_table(rules, extra_flags)
+    try:
+        return _parse(argv, rules, table, prefixes)
+    except Refused as e:
+        if e.code != "PARSE_AMBIGUOUS":
+            # argparse classifies every option string before it takes any value: an abbreviation that matches
+            # several flags anywhere in argv is its error, ahead of a bad or missing value earlier in argv
+            _raise_ambiguous(argv, table, prefixes)
+        raise
+
+
+def _raise_ambiguous(argv, table, prefixes):
+    for tok in argv:
+        if tok == "--":
+            return
+        if tok.startswith("--"):
+            name = tok.partition("=")[0]
+            if name not in table:
+                cands = _prefix_matches(table, prefixes, name)
+                if len(cands) > 1:
+                    raise _ambiguous(name, cands)
+
+
+def _ambiguous(name, cands):
+    return Refused("PARSE_AMBIGUOUS", "ambiguous option: %s could match %s" % (name, ", ".join(sorted(cands))), name)
+
+
+def _parse(argv, rules, table, prefixes):
+    version = rules["version"]
     args, used, notes, unrecognized = {}, {}, [], []
     num = NUM.match
     i = 0
@@ -172,8 +199,7 @@ def parse_argv(argv, version, extra_flags=None):
         if entry is None:
             cands = _prefix_matches(table, prefixes, name)
             if len(cands) > 1:
-                raise Refused("PARSE_AMBIGUOUS", "ambiguous option: %s could match %s" % (name, ", ".join(sorted(cands))),
-                              name)
+                raise _ambiguous(name, cands)
             if not cands:
                 unrecognized.append(tok)
                 continue

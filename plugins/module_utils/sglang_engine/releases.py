@@ -390,6 +390,8 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.13": {  # parser captured; traits as the release before it
+        # arg_groups/speculative_hook.py: the window is validated once, for any algorithm, before the algorithm hooks
+        "window_check_in_dflash": False,
         # server_args.py _handle_moe_kernel_config: modelopt_fp4 on SM120 resolves auto to flashinfer_cutlass;
         # flashinfer_cutedsl takes the flashinfer a2a backend; experimental_sgl_trtllm checked as flashinfer_trtllm;
         # _handle_a2a_moe: FlashInfer A2A needs --enable-dp-attention with --dp-size == --tp-size, takes cutedsl too
@@ -441,6 +443,9 @@ _CHANGES = {
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
     },
     "0.5.11": {
+        # server_args.py _handle_speculative_decoding: the DFLASH window is validated inside the DFLASH branch, after
+        # its dp attention, pp, draft path and block size checks (0.5.11-0.5.12.post1); other algorithms not at all
+        "window_check_in_dflash": True,
         "a2a_megamoe_compat": False,
         # MoE kernel and a2a checks (rules_moe.py; server_args.py _handle_moe_kernel_config, _handle_a2a_moe)
         "moe_nvfp4_online_runners": None,

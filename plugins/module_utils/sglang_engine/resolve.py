@@ -199,7 +199,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                           "got --device %s." % r["device"], "speculative_use_block_verification")
     window = args.get("speculative_draft_window_size")
     if window is not None:
-        if window <= 0:
+        if window <= 0 and not rules["window_check_in_dflash"]:
             raise Refused("WINDOW_NONPOSITIVE", "%s must be positive, got %s." % (rules["window_flag"], window),
                           "speculative_draft_window_size")
         if algo not in ("EAGLE", "EAGLE3", "DFLASH"):
@@ -564,6 +564,10 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
                           "--speculative-dflash-block-size (%s) are set but they differ; for DFLASH they must match: "
                           "keep one." % (ndt, dbs), "speculative_num_draft_tokens")
         ndt = dbs
+    window = args.get("speculative_draft_window_size")
+    if window is not None and window <= 0 and rules["window_check_in_dflash"]:
+        raise Refused("WINDOW_NONPOSITIVE", "%s must be positive, got %s." % (rules["window_flag"], window),
+                      "speculative_draft_window_size")
     if ndt is None:
         if draft_cfg is None:
             result.warn("BLOCK_SIZE_UNKNOWN", "speculative_num_draft_tokens is not set and the drafter's config.json "
@@ -580,7 +584,6 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
                                 "block_size: SGLang defaults to 16.")
             ndt = inferred
     r["speculative_num_draft_tokens"] = ndt
-    window = args.get("speculative_draft_window_size")
     if window is not None and ndt is not None and window < ndt:
         raise Refused("WINDOW_LT_BLOCK", "%s must be >= --speculative-num-draft-tokens (block_size): window_size=%s, "
                       "block_size=%s." % (rules["window_flag"], window, ndt), "speculative_draft_window_size")
