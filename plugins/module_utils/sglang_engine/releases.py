@@ -114,6 +114,8 @@ _METRICS_V1 = {
 #   draft_archs              DFLASH draft architectures the release registers
 #   adaptive_candidate_steps  None (--speculative-adaptive not modelled), or the candidate num_steps of the
 #                            release's default adaptive config (srt/speculative/adaptive_spec_params.py)
+#   adaptive_steps_after_eagle  None, or (0.5.13) the candidate steps the resolved num_steps is checked against
+#                            after the EAGLE-family hook
 #   meta_info                /generate meta_info names of the draft count fields (correct, proposed)
 #   kv_budget_message        what the release prints when the weights leave no room for the KV cache
 #   metrics_flag             the flag that turns on GET /metrics (Prometheus text); spec.enable_metrics renders it
@@ -383,6 +385,7 @@ _CHANGES = {
         "kv_budget_message": "\"Loaded weights leave no GPU memory for the KV cache\"",
         # DEFAULT_ADAPTIVE_CONFIG's steps, applied before the EAGLE hook (srt/arg_groups/speculative_hook.py)
         "adaptive_candidate_steps": (0, 1, 3, 7),
+        "adaptive_steps_after_eagle": None,
     },
     "0.5.13.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.13.post1",
@@ -392,6 +395,10 @@ _CHANGES = {
     "0.5.13": {  # parser captured; traits as the release before it
         # arg_groups/speculative_hook.py: the window is validated once, for any algorithm, before the algorithm hooks
         "window_check_in_dflash": False,
+        # srt/arg_groups/speculative_hook.py: --speculative-adaptive's initial num_steps validated after the EAGLE-family
+        # hook against DEFAULT_ADAPTIVE_CONFIG's candidate steps (srt/speculative/adaptive_spec_params.py); from 0.5.14
+        # the hook applies the config first (adaptive_candidate_steps)
+        "adaptive_steps_after_eagle": (1, 3, 7),
         # server_args.py _handle_moe_kernel_config: modelopt_fp4 on SM120 resolves auto to flashinfer_cutlass;
         # flashinfer_cutedsl takes the flashinfer a2a backend; experimental_sgl_trtllm checked as flashinfer_trtllm;
         # _handle_a2a_moe: FlashInfer A2A needs --enable-dp-attention with --dp-size == --tp-size, takes cutedsl too
@@ -446,6 +453,7 @@ _CHANGES = {
         # server_args.py _handle_speculative_decoding: the DFLASH window is validated inside the DFLASH branch, after
         # its dp attention, pp, draft path and block size checks (0.5.11-0.5.12.post1); other algorithms not at all
         "window_check_in_dflash": True,
+        "adaptive_steps_after_eagle": None,
         "a2a_megamoe_compat": False,
         # MoE kernel and a2a checks (rules_moe.py; server_args.py _handle_moe_kernel_config, _handle_a2a_moe)
         "moe_nvfp4_online_runners": None,

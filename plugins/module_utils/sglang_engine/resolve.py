@@ -654,8 +654,7 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
         arch = archs[0]
     cands = rules["adaptive_candidate_steps"]
     if cands and args.get("speculative_adaptive") and r["speculative_algorithm"] in ("EAGLE", "EAGLE3") and \
-            topk in (None, 1) and not any(args.get(k) for k in (
-                "enable_dp_attention", "enable_multi_layer_eagle", "enable_two_batch_overlap", "enable_pdmux")):
+            topk in (None, 1) and not any(args.get(k) for k in _ADAPTIVE_OFF):
         # --speculative-adaptive, where SGLang keeps it on (adaptive_unsupported_reason): its default config's
         # candidate steps decide num_steps (srt/arg_groups/speculative_hook.py _init_adaptive_speculative_params)
         topk = 1 if topk is None else topk
@@ -734,6 +733,20 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
                       "%s; got attention_backend=%r. Use page_size 1 or one of those backends." % (
                           r["page_size"], ", ".join(rules["eagle_paged_tree_backends"]), r.get("attention_backend")),
                       "speculative_eagle_topk")
+    late = rules["adaptive_steps_after_eagle"]
+    if late and args.get("speculative_adaptive") and r["speculative_algorithm"] in ("EAGLE", "EAGLE3") and \
+            topk == 1 and not any(args.get(k) for k in _ADAPTIVE_OFF):
+        # 0.5.13: --speculative-adaptive's initial steps checked after the EAGLE-family hook, against the resolved
+        # num_steps (srt/arg_groups/speculative_hook.py handle_speculative_decoding, validate_adaptive_initial_steps)
+        r["speculative_adaptive"] = True
+        if steps not in late:
+            raise Refused("ADAPTIVE_STEPS", "--speculative-num-steps=%s is not in the adaptive config candidate_steps "
+                          "%s (SGLang %s default config). Pass one of those values." % (
+                              steps, list(late), rules["version"]), "speculative_num_steps")
+
+
+# what switches --speculative-adaptive off (adaptive_unsupported_reason, besides the algorithm and topk)
+_ADAPTIVE_OFF = ("enable_dp_attention", "enable_multi_layer_eagle", "enable_two_batch_overlap", "enable_pdmux")
 
 
 def _norm_allow(allow):
