@@ -27,8 +27,10 @@ def main():
             continue
         if action.nargs == 0:
             kind = "flag"
-        elif action.nargs in ("*", "+") or isinstance(action.nargs, int) and action.nargs > 1:
-            kind = "list"
+        elif action.nargs == "*":
+            kind = "list*"  # none or more values
+        elif action.nargs == "+" or isinstance(action.nargs, int) and action.nargs > 1:
+            kind = "list"  # at least one value
         elif action.nargs == "?":
             kind = "optional"
         else:

@@ -613,7 +613,7 @@ PLATFORM_CHECK_CASE = {
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
 STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-bs", "mamba-scheduler", "garbage-int",
-          "ambiguous-prefix", "missing-value"]
+          "ambiguous-prefix", "missing-value", "empty-list", "empty-list-star"]
 
 case_strategy = st.fixed_dictionaries({
     "algorithm": st.sampled_from(["DFLASH"] * 12 + ["dflash", "NEXTN", "EAGLE", "EAGLE3", "DDTREE", None]),
@@ -807,6 +807,10 @@ def argv_for(case, dirs):
         argv.extend(["--speculative-num", "3"])
     elif case["style"] == "missing-value":  # a value-taking flag last, its value forgotten
         argv.append("--max-running-requests")
+    elif case["style"] == "empty-list":  # a flag of one or more values (nargs="+") written with none
+        argv.append("--gc-threshold")
+    elif case["style"] == "empty-list-star":  # a flag of none or more values (nargs="*"): none is fine
+        argv.append("--uvicorn-access-log-exclude-prefixes")
     return argv
 
 

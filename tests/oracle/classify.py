@@ -13,7 +13,7 @@ import re
 TABLE = (
     ("PARSE_AMBIGUOUS", r"ambiguous option", None),
     ("PARSE_UNRECOGNIZED", r"unrecognized arguments", None),
-    ("PARSE_MISSING_VALUE", r"expected one argument", None),
+    ("PARSE_MISSING_VALUE", r"expected (at least )?one argument", None),
     ("PARSE_INVALID_VALUE", r"argument --[\w-]+: invalid|ignored explicit argument", None),
     ("UNKNOWN_ALGORITHM", r"Unknown speculative algorithm name", None),
     ("DFLASH_DEVICE", r"^DFLASH speculative decoding (is not supported by|only supports CUDA)", None),

@@ -192,11 +192,21 @@ def test_unknown_flag_is_an_error_on_every_release():
 @pytest.mark.parametrize("extra,code", [(["--speculative-num-steps", "three"], "PARSE_INVALID_VALUE"),
                                         (["--attention-backend", "flashattn"], "PARSE_INVALID_VALUE"),
                                         (["--speculative-num-steps"], "PARSE_MISSING_VALUE"),
+                                        # nargs="+" wants a value; nargs="*" takes none
+                                        (["--gc-threshold"], "PARSE_MISSING_VALUE"),
+                                        (["--gc-threshold", "--enable-mixed-chunk"], "PARSE_MISSING_VALUE"),
                                         (["--enable-mixed-chunk=yes"], "PARSE_INVALID_VALUE"),
                                         (["-x"], "PARSE_UNRECOGNIZED"),
                                         (["stray"], "PARSE_UNRECOGNIZED")])
 def test_parse_errors(extra, code):
     assert args("0.5.23", *extra).codes() == [code]
+
+
+def test_a_list_flag_of_none_or_more_values_takes_none():
+    """--uvicorn-access-log-exclude-prefixes is nargs="*" in every release: written alone it parses (to an empty list)."""
+    for v in S.KNOWN_VERSIONS:
+        assert "PARSE_MISSING_VALUE" not in args(v, "--uvicorn-access-log-exclude-prefixes").codes(), v
+        assert args(v, "--gc-threshold").codes() == ["PARSE_MISSING_VALUE"], v
 
 
 def test_0_5_11_algorithm_is_case_sensitive():

@@ -19,7 +19,7 @@ def code_for_sglang_message(message, parse=False):
 _SGLANG_MESSAGES = (
     ("PARSE_AMBIGUOUS", r"ambiguous option"),
     ("PARSE_UNRECOGNIZED", r"unrecognized arguments"),
-    ("PARSE_MISSING_VALUE", r"expected one argument"),
+    ("PARSE_MISSING_VALUE", r"expected (at least )?one argument"),
     ("PARSE_INVALID_VALUE", r"invalid (int|float|choice|human_readable_int)|ignored explicit argument"),
     ("UNKNOWN_ALGORITHM", r"Unknown speculative algorithm name"),
     ("DFLASH_DEVICE", r"DFLASH speculative decoding (is not supported by|only supports CUDA)"),

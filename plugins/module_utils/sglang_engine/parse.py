@@ -212,11 +212,13 @@ def _parse(argv, rules, table, prefixes):
             if eq:
                 raise Refused("PARSE_INVALID_VALUE", "argument %s: ignored explicit argument %r" % (flag, inline), flag)
             value = flag_value
-        elif kind == "list":
+        elif kind in ("list", "list*"):
             vals = [inline] if eq else []
             while not eq and i < n and (not argv[i].startswith("-") or num(argv[i])):
                 vals.append(argv[i])
                 i += 1
+            if not vals and kind == "list":  # nargs="+"
+                raise Refused("PARSE_MISSING_VALUE", "argument %s: expected at least one argument" % flag, flag)
             value = [_convert(flag, typ, choices, v) for v in vals]
         else:
             if eq:

@@ -6,8 +6,8 @@
 Each module is written by tools/sglang-release (never by hand) from that release's real argparse
 parser, run in that release's own CPU kit. A module holds either the whole table (BASE = None) or the
 difference against an older captured release (BASE = "<version>", ADDED, REMOVED), so adding a release
-is a small, reviewable diff. Entry: flag -> (kind, type, choices, dest), kind in store | flag | list |
-optional.
+is a small, reviewable diff. Entry: flag -> (kind, type, choices, dest), kind in store | flag | list
+(nargs "+": at least one value) | list* (nargs "*") | optional.
 
 The imports are static (not importlib) so Ansible's module_utils packer ships every table with the
 modules that use them. stdlib only.

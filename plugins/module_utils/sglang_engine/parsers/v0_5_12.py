@@ -46,7 +46,7 @@ ADDED = {
     '--hierarchical-sparse-attention-extra-config': ('store', 'str', None, 'hisparse_config'),
     '--lora-drain-wait-threshold': ('store', 'float', None, 'lora_drain_wait_threshold'),
     '--lora-target-modules': (
-        'list', 'str',
+        'list*', 'str',
         (
             'all', 'down_proj', 'embed_tokens', 'gate_proj', 'gate_up_proj', 'k_proj', 'kv_a_proj_with_mqa',
             'kv_b_proj', 'lm_head', 'o_proj', 'q_a_proj', 'q_b_proj', 'q_proj', 'qkv_proj', 'up_proj', 'v_proj',

@@ -57,7 +57,7 @@ ADDED = {
         'kv_cache_dtype',
     ),
     '--lora-target-modules': (
-        'list', 'str',
+        'list*', 'str',
         (
             'all', 'down_proj', 'embed_tokens', 'gate_proj', 'gate_up_proj', 'k_proj', 'kv_a_proj_with_mqa',
             'kv_b_proj', 'lm_head', 'o_proj', 'q_a_proj', 'q_b_proj', 'q_proj', 'qkv_proj', 'qkvr', 'up_proj',
