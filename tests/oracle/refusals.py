@@ -247,9 +247,10 @@ def _scan(version):
                 for n in ast.walk(node):
                     owner.setdefault(id(n), []).append(node)
         for node, kind, msg in _refusal_nodes(tree, skip):
-            row = {"id": "%s:%d" % (rel, node.lineno), "file": rel, "line": node.lineno, "kind": kind,
-                   "message": msg, "end": getattr(node, "end_lineno", None) or node.lineno}
             fns = owner.get(id(node), [])
+            row = {"id": "%s:%d" % (rel, node.lineno), "file": rel, "line": node.lineno, "kind": kind,
+                   "message": msg, "end": getattr(node, "end_lineno", None) or node.lineno,
+                   "function": fns[-1].name if fns else ""}  # the innermost function around it
             # a statement counts when any function around it is reached (nested helpers run with their parent)
             (on if any(id(fn) in live for fn in fns) else off).append(row)
     return on, off

@@ -26,6 +26,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 
 from . import cases as C
 from . import classify as K
+from . import inexpressible as X
 from . import refusals as R
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -122,6 +123,11 @@ def run(request, tmp_path_factory):
                                  sum(1 for r in enumerated if r["file"] == f)]
                              for f in sorted({r["file"] for r in enumerated})},
         "refusals_excluded_off_path": [r["id"] for r in R.off_path_refusals(version)],
+        # unreached refusals no argv reaches here (inexpressible.py: id -> category), and the rest with its text
+        "refusals_inexpressible": {r["id"]: X.classify(r)[0] for r in enumerated if X.classify(r)},
+        "refusals_inexpressible_reached": sorted(r["id"] for r in enumerated if r["id"] in hit and X.classify(r)),
+        "refusals_unreached": [{"id": r["id"], "function": r.get("function"), "message": r["message"]}
+                               for r in enumerated if r["id"] not in hit and not X.classify(r)],
         "env_read_by_resolution": R.validated_env(version),
         "disagreements": [{"case": r["case"], "why": r["why"]} for r in judged if r["why"]],
     }
@@ -182,6 +188,20 @@ def test_refusal_reasons_are_varied(run):
     """The generated configurations reach many different SGLang refusals, not one over and over."""
     reasons = {K.classify(r["answer"], run["src"]) for r in run["rows"] if r["answer"].get("error")}
     assert len(reasons) >= 8, reasons
+
+
+def test_no_inexpressible_refusal_is_reached(run):
+    """A refusal inexpressible.py says no argv reaches here was reached: the entry is wrong (or too wide)."""
+    bad = run["report"]["refusals_inexpressible_reached"]
+    assert not bad, "SGLang %s reached refusals inexpressible.py lists as unreachable: %s" % (run["version"], bad)
+
+
+def test_inexpressible_entries_match_a_refusal():
+    """Every entry of inexpressible.py matches a refusal of at least one release whose source is here."""
+    rows = [r for v in engine.KNOWN_VERSIONS if R.source_root(v) for r in R.enumerate_refusals(v)]
+    assert rows, "no release's source is here"
+    stale = [(f, e[0], e[1]) for f, entries in X.ENTRIES.items() for e in entries if not X.matches(f, e, rows)]
+    assert not stale, "inexpressible.py entries that match no refusal of any release here: %s" % stale
 
 
 def test_classifier_matches_raw_text(run):
