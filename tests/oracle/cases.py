@@ -191,6 +191,64 @@ PARALLEL_CHECK_EXTRA = {
     "elastic-eplb-algorithm": ["--elastic-ep-backend", "mooncake", "--enable-eplb", "--eplb-algorithm", "deepseek",
                                "--ep-size", "2", "--tp-size", "2"],
 }
+# -- parallel (session 14) --
+# DWDP past its TP check, attention CP / MoE DP topology and Aiter fusion, and the elastic EP scale-up checks
+# (--max-ep-size above --tp-size: _check_elastic_scaling), each refusal in SGLang's order with the accepted
+# configuration at the end; PARALLEL_CHECK_CASE: the entries also swept without speculation (on the DFLASH base),
+# where the speculative checks would answer first
+_ELASTIC = ["--elastic-ep-backend", "mooncake", "--max-ep-size", "4"]
+_ELASTIC_JOIN = _ELASTIC + ["--elastic-ep-join-mode", "scale", "--node-rank", "1", "--elastic-ep-join-rank-offset", "2"]
+_ELASTIC_DP = _ELASTIC + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"]
+PARALLEL_CHECK_EXTRA.update({
+    "dwdp-2-tp2-decode": ["--dwdp-size", "2", "--tp-size", "2", "--disaggregation-mode", "decode"],
+    "dwdp-2-tp2-eplb": ["--dwdp-size", "2", "--tp-size", "2", "--enable-eplb"],
+    "dwdp-2-tp2-pp2": ["--dwdp-size", "2", "--tp-size", "2", "--pp-size", "2"],
+    "dwdp-2-tp2-tbo": ["--dwdp-size", "2", "--tp-size", "2", "--enable-two-batch-overlap"],
+    "attn-cp-2-tp2-dp-attn2": ["--attn-cp-size", "2", "--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "attn-cp-2-tp2-aiter": ["--attn-cp-size", "2", "--tp-size", "2", "--enable-aiter-allreduce-fusion"],
+    "moe-dp-2-tp2-aiter": ["--moe-dp-size", "2", "--tp-size", "2", "--enable-aiter-allreduce-fusion"],
+    "moe-dp-2-tp8-ep2": ["--moe-dp-size", "2", "--tp-size", "8", "--ep-size", "2"],
+    "elastic-scale-cp-0": _ELASTIC + ["--attn-cp-size", "0"],
+    "elastic-scale-max-ep-3": _ELASTIC + ["--max-ep-size", "3", "--tp-size", "2"],
+    "elastic-scale-tp2": _ELASTIC + ["--tp-size", "2"],
+    "elastic-scale-timeout-0": _ELASTIC + ["--elastic-ep-scale-timeout", "0"],
+    "elastic-scale-tokenizers-2": _ELASTIC + ["--tokenizer-worker-num", "2"],
+    "elastic-scale-ray": _ELASTIC + ["--use-ray"],
+    "elastic-scale-backup": _ELASTIC + ["--enable-elastic-expert-backup"],
+    "elastic-join-no-initial": _ELASTIC_JOIN,
+    "elastic-join-initial-4": _ELASTIC_JOIN + ["--elastic-ep-initial-size", "4"],
+    "elastic-join-over-max": _ELASTIC_JOIN + ["--elastic-ep-initial-size", "2", "--elastic-ep-join-rank-offset", "4"],
+    "elastic-join-dense-tp": _ELASTIC_JOIN + ["--elastic-ep-initial-size", "2"],
+    "elastic-join-initial-0": _ELASTIC_JOIN + ["--elastic-ep-initial-size", "0", "--moe-dense-tp-size", "1"],
+    "elastic-scale-initial-2": _ELASTIC + ["--elastic-ep-initial-size", "2"],
+    "elastic-scale-load-balance": _ELASTIC + ["--load-balance-method", "total_requests"],
+    "elastic-scale-nixl-backend": ["--elastic-ep-backend", "nixl", "--max-ep-size", "4"],
+    "elastic-scale-dcp2": _ELASTIC + ["--dcp-size", "2"],
+    "elastic-scale-decode-breakable": _ELASTIC + ["--cuda-graph-backend-decode", "breakable"],
+    "elastic-scale-prefill-breakable": _ELASTIC + ["--cuda-graph-backend-prefill", "breakable"],
+    "elastic-scale-cpu": _ELASTIC + ["--device", "cpu"],
+    "elastic-scale": _ELASTIC,
+    "elastic-scale-embedding": _ELASTIC + ["--is-embedding"],
+    "elastic-scale-dllm": _ELASTIC + ["--dllm-algorithm", "LowConfidence"],
+    "elastic-scale-encoder": _ELASTIC + ["--encoder-only"],
+    "elastic-scale-hooks": _ELASTIC + ["--forward-hooks", '[{"name": "h"}]'],
+    "elastic-scale-pdmux": _ELASTIC + ["--enable-pdmux"],
+    "elastic-scale-no-graph": _ELASTIC + ["--disable-cuda-graph"],
+    "elastic-scale-dp-attn": _ELASTIC_DP,
+    "elastic-scale-cp2": _ELASTIC + ["--max-ep-size", "8", "--tp-size", "4", "--dp-size", "2", "--enable-dp-attention",
+                                     "--enable-dp-lm-head", "--attn-cp-size", "2"],
+    "elastic-scale-lm-head": _ELASTIC_DP + ["--enable-dp-lm-head"],
+    "elastic-scale-ep2": _ELASTIC_DP + ["--enable-dp-lm-head", "--ep-size", "2"],
+    "elastic-scale-nixl": _ELASTIC_DP + ["--enable-dp-lm-head", "--ep-size", "2", "--moe-a2a-backend", "nixl"],
+    "elastic-scale-nixl-no-graph": _ELASTIC_DP + ["--enable-dp-lm-head", "--ep-size", "2", "--moe-a2a-backend", "nixl",
+                                                  "--disable-cuda-graph"],
+})
+_PARALLEL_NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
+PARALLEL_CHECK_CASE = {k: _PARALLEL_NO_SPEC for k in (
+    "dwdp-2-tp2", "dwdp-2-tp2-pp2", "dwdp-2-tp2-tbo", "elastic-scale", "elastic-scale-embedding", "elastic-scale-dllm",
+    "elastic-scale-encoder", "elastic-scale-hooks", "elastic-scale-pdmux", "elastic-scale-no-graph",
+    "elastic-scale-dp-attn", "elastic-scale-cp2", "elastic-scale-lm-head", "elastic-scale-ep2", "elastic-scale-nixl",
+    "elastic-scale-nixl-no-graph")}
 
 # the MoE kernel and a2a checks (sglang_engine/rules_moe.py) and the architecture-only flags (rules_model.py): each
 # entry refused whatever the target and platform draw (the accepted paths of mori, pplx, DeepEP v2 and FlashInfer A2A
@@ -656,7 +714,7 @@ case_strategy = st.fixed_dictionaries({
     "ssl": st.sampled_from(["none"] * 300 + sorted(SSL_EXTRA)),
     "hook_check": st.sampled_from(["none"] * 1600 + sorted(HOOK_CHECK_EXTRA)),  # 92 entries: 5% of draws (at 400, 0.5.11 refused 89% of them)
     "cache": st.sampled_from(["none"] * 400 + sorted(CACHE_EXTRA)),
-    "parallel_check": st.sampled_from(["none"] * 360 + sorted(PARALLEL_CHECK_EXTRA)),
+    "parallel_check": st.sampled_from(["none"] * 720 + sorted(PARALLEL_CHECK_EXTRA)),  # 90 entries: 11% of draws
     "moe_check": st.sampled_from(["none"] * 700 + sorted(MOE_CHECK_EXTRA)),  # 35 entries: 5% of draws
     "kv_pool": st.sampled_from(["none"] * 1400 + sorted(KV_POOL_EXTRA)),  # 75 entries: 5% of draws
     "platform_check": st.sampled_from(["none"] * 600 + sorted(set(PLATFORM_CHECK_EXTRA) - set(PLATFORM_SWEEP_ONLY))),
@@ -702,6 +760,9 @@ def sweep_cases():
             out.append(dict(base, kv_pool=v, **KV_POOL_CASE.get(v, {})))
         for v in sorted(PLATFORM_CHECK_EXTRA):
             out.append(dict(base, platform_check=v, **PLATFORM_CHECK_CASE.get(v, {})))
+        if base is SWEEP_BASES[0]:  # -- parallel (session 14) --: the parallel entries without speculation too
+            for v in sorted(PARALLEL_CHECK_CASE):
+                out.append(dict(base, parallel_check=v, **PARALLEL_CHECK_CASE[v]))
     # the DFLASH settings SGLang overrides with a warning (topk / num_steps != 1), on the DFLASH base: every release's
     # run has them whatever the draw (test_overrides_flagged_where_sglang_warns needs some)
     for topk, steps in ((2, 1), (4, 1), (8, 1), (1, 2), (1, 3), (4, 3)):

@@ -228,6 +228,23 @@ TABLE = (
                    r"joiners require --elastic-ep-join-rank-offset|--elastic-ep-join-rank-offset is only valid with|elastic "
                    r"EP join rank offset must be >= 0|--max-ep-size (requires --elastic-ep-backend|must be a positive)|"
                    r"--elastic-ep-initial-size is only valid for an Elastic EP)", None),
+    # -- parallel (session 14) --
+    # the elastic EP scale-up checks (--max-ep-size above --tp-size; parallel_hook.py handle_elastic_ep, 0.5.16 on)
+    ("ELASTIC_EP", r"^(Invalid attention topology: tp_size=|EP size -?\d+ must be divisible by attention replica size|"
+                   r"Elastic EP scale-up (with attention TP greater than one requires|requires (--load-balance-method "
+                   r"round_robin|--pp-size 1|--dcp-size to divide|attention DP|--enable-dp-attention|--enable-dp-lm-head|"
+                   r"--attn-cp-size 1|--moe-dp-size 1|ep_size == tp_size|dp_size == tp_size|attn_dp_size == tp_size|"
+                   r"--moe-a2a-backend nixl))|--elastic-ep-scale-timeout must be greater than zero|Elastic EP runtime "
+                   r"scale-up (currently requires --tokenizer-worker-num 1|does not support --(use-ray|enable-elastic-"
+                   r"expert-backup)|requires (--elastic-ep-backend mooncake|prefill CUDA graph to be disabled|decode and "
+                   r"prefill CUDA graphs)|supports decode CUDA graph backend)|Elastic EP scale joiners require "
+                   r"--elastic-ep-initial-size|--elastic-ep-initial-size cannot exceed the current EP size|Elastic EP "
+                   r"joining group exceeds --max-ep-size|A single-rank Elastic EP joining group requires|The primary "
+                   r"--elastic-ep-initial-size must equal|Elastic EP CUDA graph recapture (requires CUDA|does not support))",
+     None),
+    ("ELASTIC_EP", r"^AssertionError$", r"assert (cfg|self|server_args)\.elastic_ep_initial_size > 0"),
+    # --enable-aiter-allreduce-fusion with attention CP or MoE DP (handle_context_parallelism)
+    ("CP_AITER_FUSION", r"^Aiter allreduce fusion is not supported with context parallelism$", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -145,4 +145,12 @@ _SGLANG_MESSAGES = (
     ("PAGE_MAJOR_KV_LAYOUT", r"--enable-page-major-kv-layout"),
     ("UNIFIED_MEMORY", r"--enable-unified-memory "),
     ("INT8_MAMBA_CHECKPOINT", r"--enable-int8-mamba-checkpoint (is not supported|only supports)"),
+    # -- parallel (session 14) --: elastic EP (rules_parallel.py), the scale-up checks among them; Aiter fusion with CP
+    ("ELASTIC_EP", r"Elastic EP (requires eplb_algorithm|scale-up|runtime scale-up|scale joiners|joining group|CUDA "
+                   r"graph recapture)|elastic EP join rank offset|PP size should be set to 1 under elastic EP|"
+                   r"--elastic-ep-(join-mode requires|join-rank-offset is only valid|initial-size (is only valid|cannot "
+                   r"exceed)|scale-timeout must be)|--max-ep-size (requires|must be a positive)|single-rank Elastic EP|"
+                   r"primary --elastic-ep-initial-size|Invalid attention topology|must be divisible by attention "
+                   r"replica size"),
+    ("CP_AITER_FUSION", r"Aiter allreduce fusion is not supported with context parallelism"),
 )

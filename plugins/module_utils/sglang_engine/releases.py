@@ -158,6 +158,8 @@ _METRICS_V1 = {
 #   rejection_sampling_deterministic  None, "refused" (rejection sampling refuses --enable-deterministic-inference,
 #                            after the threshold check) or "cuda" (refused off CUDA only, before it): EAGLE-family hook
 #   dflash_trtllm_draft_sm100_fa4  a refused trtllm_mha DFLASH draft backend falls back to fa4 on SM100 (else flashinfer)
+#   elastic_scale            None, or the elastic EP scale-up checks' generation (--max-ep-size above --tp-size):
+#                            "v16", "v21", "v22" or "v23" (rules_parallel.py _check_elastic_scaling)
 ORDER = (
     "0.5.11",
     "0.5.12",
@@ -222,6 +224,7 @@ _CHANGES = {
         # attention-CP check divides by it (observed in its resolver)
         "dcp_refuses_prefill_cp": True,
         "cp_divisor_attn_dp": True,
+        "elastic_scale": "v22",  # -- parallel (session 14) --: attention DP by --attn-dp-size
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
@@ -255,6 +258,7 @@ _CHANGES = {
         "lmcache_cache_checks": True,
         # srt/managers/: the backward-compat meta_info aliases (spec_accepted_drafts ...) are gone
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
+        "elastic_scale": "v21",  # -- parallel (session 14) --: decode graph full or disabled, recapture checks
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
@@ -559,6 +563,7 @@ _CHANGES = {
         # srt/observability/metrics_collector.py (SchedulerMetricsCollector, TokenizerMetricsCollector)
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_prealloc_queue_reqs",)),
         "verified": True,
+        "elastic_scale": None,  # -- parallel (session 14) --: no elastic EP scale-up checks before 0.5.16
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
@@ -580,6 +585,7 @@ _CHANGES = {
         "mask_token_id_top_level": True,
         "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
+        "elastic_scale": "v16",  # -- parallel (session 14) --: the elastic EP scale-up checks appear
     },
     "0.5.23": {
         # arg_groups/moe_hook.py: trtllm_routed takes minimax_m3_nvfp4; FlashInfer MegaMOE validates more
@@ -630,6 +636,7 @@ _CHANGES = {
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
         # arg_groups/kv_shard_hook.py: KV sharding takes GLM DSA single-layer NextN MTP (0.5.22: no speculation)
         "kv_sharding_spec_arch": "GlmMoeDsaForCausalLM",
+        "elastic_scale": "v23",  # -- parallel (session 14) --: topology, --moe-dense-tp-size, --dcp-size checks
     },
 }
 

@@ -101,7 +101,8 @@ def attn_dp_of(args):
 
 
 @gate("enable_prefill_cp", "attn_cp_size", "moe_dp_size",
-      context=("cp_strategy", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "pp_size", "ep_size"))
+      context=("cp_strategy", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "pp_size", "ep_size",
+               "enable_aiter_allreduce_fusion", "enable_deterministic_inference", "rl_on_policy_target"))
 def check_context_parallel(args, r, rules):
     """Context parallelism (0.5.23 parallel_hook.py handle_context_parallelism; through 0.5.18 the ServerArgs
     method): after the data-parallel hook, before the MoE kernel checks (rules_moe.py)."""
@@ -119,6 +120,7 @@ def check_context_parallel(args, r, rules):
             raise Refused("CP_TOPOLOGY", "tp_size must be divisible by %s * attn_cp_size (--tp-size %s, %s, "
                           "--attn-cp-size %s)." % ("attn_dp_size" if rules["cp_divisor_attn_dp"] else "dp_size", tp,
                                                    dp, cp), "attn_cp_size")
+        _check_aiter_fusion(args)
     moe_dp = get(args, "moe_dp_size", 1)
     ep = get(args, "ep_size", 1)
     if moe_dp > 1:
@@ -134,15 +136,34 @@ def check_context_parallel(args, r, rules):
         if why:
             raise Refused("CP_TOPOLOGY", "%s (--tp-size %s, --ep-size %s, --moe-dp-size %s, --pp-size %s)."
                           % (why, tp, ep, moe_dp, pp), "moe_dp_size")
+        _check_aiter_fusion(args)
     if cp != moe_dp and moe_dp != 1:
         raise Refused("CP_TOPOLOGY", "attn_cp_size != moe_dp_size is only supported when moe_dp_size == 1 "
                       "(--attn-cp-size %s, --moe-dp-size %s)." % (cp, moe_dp), "moe_dp_size")
 
 
+def _check_aiter_fusion(args):
+    """--enable-aiter-allreduce-fusion with attention CP or MoE DP (every release); the deterministic-inference hook
+    (before it) turns the fusion off (--enable-deterministic-inference, or --rl-on-policy-target which enables it)."""
+    if args.get("enable_aiter_allreduce_fusion") and not (
+            args.get("enable_deterministic_inference") or args.get("rl_on_policy_target") is not None):
+        raise Refused("CP_AITER_FUSION", "Aiter allreduce fusion is not supported with context parallelism "
+                      "(--attn-cp-size / --moe-dp-size > 1): drop --enable-aiter-allreduce-fusion.",
+                      "enable_aiter_allreduce_fusion")
+
+
 @gate("ep_dispatch_algorithm", "enable_eplb", "ep_join_mode", "ep_join_rank_offset", "max_ep_size",
       "elastic_ep_initial_size", "elastic_ep_backend", "shared_experts_tp_size",
       context=("tp_size", "attn_cp_size", "attn_dp_size", "dp_size", "enable_dp_attention", "pp_size", "ep_size",
-               "moe_a2a_backend", "eplb_algorithm", "node_rank"))
+               "moe_a2a_backend", "eplb_algorithm", "node_rank",
+               # the elastic EP scale-up checks (_check_elastic_scaling)
+               "moe_dense_tp_size", "elastic_ep_scale_timeout", "tokenizer_worker_num", "use_ray",
+               "enable_elastic_expert_backup", "load_balance_method", "disaggregation_mode", "dcp_size",
+               "disable_cuda_graph", "disable_decode_cuda_graph", "disable_prefill_cuda_graph",
+               "cuda_graph_backend_decode", "cuda_graph_backend_prefill", "device", "speculative_algorithm",
+               "is_embedding", "dllm_algorithm", "encoder_only", "forward_hooks", "enable_pdmux", "enable_dp_lm_head",
+               "moe_dp_size", "enable_waterfill", "deepep_mode", "enable_mis", "debug_tensor_dump_output_folder",
+               "msprobe_dump_config"))
 def check_expert_parallel(args, r, rules, target_cfg):
     """Shared-experts TP, EPLB dispatch and elastic EP, in SGLang's order after the MoE kernel and a2a hooks
     (0.5.23 parallel_hook.py handle_shared_experts_tp, handle_eplb_and_dispatch, handle_elastic_ep; through 0.5.18
@@ -214,3 +235,153 @@ def check_expert_parallel(args, r, rules, target_cfg):
     if args.get("elastic_ep_initial_size") is not None and not scaling:
         raise Refused("ELASTIC_EP", "--elastic-ep-initial-size is only valid for an Elastic EP deployment with "
                       "--max-ep-size larger than its local TP size.", "elastic_ep_initial_size")
+    if scaling and rules["elastic_scale"]:
+        _check_elastic_scaling(args, r, rules["elastic_scale"], tp, pp, cp, ep, join, offset, max_ep)
+
+
+def _graph_backends(args, r):
+    """(decode, prefill) CUDA graph backends as SGLang has resolved them by the elastic EP hook: the legacy switches,
+    the per-phase flags (they win), the PD role, torch_native / flex_attention, XPU's opt-in decode graph, DeepEP
+    normal mode, multi-item scoring and the dump modes. The prefill default is breakable only where torch sees CUDA
+    (default_prefill_backend): disabled on a host without one, as the engine assumes here (on a CUDA host every
+    scale-up that passes the other checks takes --moe-a2a-backend nixl, which disables it: an unvalidated a2a backend)."""
+    decode = prefill = None
+    if args.get("disable_cuda_graph"):
+        decode = prefill = "disabled"
+    if args.get("disable_prefill_cuda_graph"):
+        prefill = "disabled"
+    if args.get("disable_decode_cuda_graph"):
+        decode = "disabled"
+    decode = args.get("cuda_graph_backend_decode") or decode
+    prefill = args.get("cuda_graph_backend_prefill") or prefill
+    decode_locked, prefill_locked = decode is not None, prefill is not None
+    decode, prefill = decode or "full", prefill or "disabled"
+    mode = get(args, "disaggregation_mode", "null")
+    if mode == "prefill" and not decode_locked:
+        decode = "disabled"
+    elif mode == "decode" and not prefill_locked:
+        prefill = "disabled"
+    if r.get("attention_backend") in ("torch_native", "flex_attention"):
+        decode = prefill = "disabled"
+    device = str(r.get("device") or "cuda").split(":", maxsplit=1)[0]
+    if device == "xpu" and (not decode_locked or decode not in ("disabled", "full")):
+        decode = "disabled"
+    a2a = get(args, "moe_a2a_backend", "none")
+    if args.get("enable_waterfill") and a2a not in ("deepep", "megamoe"):
+        a2a = "deepep"
+    if a2a == "deepep" and get(args, "deepep_mode", "auto") == "normal":
+        decode = "disabled"
+    if args.get("enable_mis"):
+        decode = "disabled"
+    if args.get("debug_tensor_dump_output_folder") is not None or args.get("msprobe_dump_config") is not None:
+        decode = prefill = "disabled"
+    return decode, prefill, a2a, device
+
+
+def _check_elastic_scaling(args, r, how, tp, pp, cp, ep, join, offset, max_ep):
+    """Elastic EP runtime scale-up (--max-ep-size above the TP size), 0.5.16 on: trait elastic_scale, "v16"
+    (0.5.16-0.5.20: both CUDA graphs disabled, --enable-dp-attention, dp_size == tp_size), "v21" (decode graph full
+    or disabled, the recapture checks), "v22" (attention DP by --attn-dp-size, attn_dp_size == tp_size), "v23" (the
+    attention topology, --moe-dense-tp-size and --dcp-size checks; the last equality gone). Every refusal is
+    ELASTIC_EP (0.5.23 parallel_hook.py handle_elastic_ep, the scaling_active block)."""
+    def refuse(msg, field):
+        raise Refused("ELASTIC_EP", "Elastic EP scale-up (--max-ep-size %s above --tp-size %s): %s" % (max_ep, tp, msg),
+                      field)
+    attn_dp = attn_dp_of(args)
+    initial = args.get("elastic_ep_initial_size")
+    attn_tp = None
+    if how == "v23":
+        if tp <= 0 or attn_dp <= 0 or cp <= 0 or tp % (attn_dp * cp):
+            refuse("invalid attention topology (tp_size=%s, attn_dp_size=%s, attn_cp_size=%s)." % (tp, attn_dp, cp),
+                   "attn_cp_size")
+        attn_tp = tp // attn_dp // cp
+        replica = attn_tp * cp
+        sizes = [("max_ep_size", max_ep), ("elastic_ep_initial_size", initial or tp)]
+        if join == "scale":
+            sizes.append(("ep_join_rank_offset", offset))
+        for field, size in sizes:
+            if size <= 0 or size % replica:
+                refuse("EP size %s must be divisible by the attention replica size %s." % (size, replica), field)
+        if attn_tp > 1 and args.get("moe_dense_tp_size") != 1:
+            refuse("attention TP greater than one requires --moe-dense-tp-size 1.", "moe_dense_tp_size")
+    if get(args, "elastic_ep_scale_timeout", 600) <= 0:
+        refuse("--elastic-ep-scale-timeout must be greater than zero.", "elastic_ep_scale_timeout")
+    if get(args, "tokenizer_worker_num", 1) != 1:
+        refuse("it requires --tokenizer-worker-num 1.", "tokenizer_worker_num")
+    if args.get("use_ray"):
+        refuse("it does not support --use-ray.", "use_ray")
+    if args.get("enable_elastic_expert_backup"):
+        refuse("it does not support --enable-elastic-expert-backup.", "enable_elastic_expert_backup")
+    if join == "scale":
+        if initial is None:
+            refuse("scale joiners require --elastic-ep-initial-size (the primary's launch-time EP size).",
+                   "elastic_ep_initial_size")
+        if initial > offset:
+            refuse("--elastic-ep-initial-size %s cannot exceed the current EP size %s." % (initial, offset),
+                   "elastic_ep_initial_size")
+        if offset + tp > max_ep:
+            refuse("the joining group exceeds --max-ep-size (join target %s)." % (offset + tp), "max_ep_size")
+        if tp == 1 and args.get("moe_dense_tp_size") != 1:
+            refuse("a single-rank joining group requires --moe-dense-tp-size 1.", "moe_dense_tp_size")
+    else:
+        initial = tp if initial is None else initial
+        if initial != tp:
+            refuse("the primary --elastic-ep-initial-size must equal its launch-time TP size (%s)." % tp,
+                   "elastic_ep_initial_size")
+    if initial <= 0:
+        refuse("--elastic-ep-initial-size must be positive.", "elastic_ep_initial_size")
+    method = get(args, "load_balance_method", "auto")
+    if method == "auto":
+        method = "follow_bootstrap_room" if get(args, "disaggregation_mode", "null") == "prefill" else "round_robin"
+    if method != "round_robin":
+        refuse("it requires --load-balance-method round_robin (got %s)." % method, "load_balance_method")
+    if args.get("elastic_ep_backend") != "mooncake":
+        refuse("it requires --elastic-ep-backend mooncake.", "elastic_ep_backend")
+    if pp != 1:
+        refuse("it requires --pp-size 1.", "pp_size")
+    if how == "v23" and attn_tp % get(args, "dcp_size", 1):
+        refuse("--dcp-size must divide the attention TP width %s." % attn_tp, "dcp_size")
+    decode, prefill, a2a, device = _graph_backends(args, r)
+    if how == "v16":
+        if decode != "disabled" or prefill != "disabled":
+            refuse("it requires decode and prefill CUDA graphs to be disabled.", "disable_cuda_graph")
+    else:
+        if decode not in ("disabled", "full"):
+            refuse("the decode CUDA graph backend must be full or disabled (got %s)." % decode,
+                   "cuda_graph_backend_decode")
+        if prefill != "disabled":
+            refuse("it requires the prefill CUDA graph to be disabled.", "cuda_graph_backend_prefill")
+        if decode == "full":
+            why = None
+            if device != "cuda":
+                why = "CUDA graph recapture requires CUDA (got device=%s)." % device
+            elif args.get("speculative_algorithm") is not None:
+                why = "CUDA graph recapture does not support speculative decoding."
+            else:
+                for key, what in (("is_embedding", "embedding models"), ("dllm_algorithm", "diffusion models"),
+                                  ("encoder_only", "encoder-only models"), ("forward_hooks", "forward hooks"),
+                                  ("enable_pdmux", "PDMux")):
+                    if args.get(key):
+                        why = "CUDA graph recapture does not support %s." % what
+                        break
+            if why:
+                refuse(why + " Disable the decode CUDA graph or drop it.", "cuda_graph_backend_decode")
+    if how in ("v16", "v21"):
+        if not (args.get("enable_dp_attention") or attn_dp > 1):
+            refuse("it requires --enable-dp-attention.", "enable_dp_attention")
+    elif not (attn_dp > 1 or join == "scale"):
+        refuse("it requires attention DP (--attn-dp-size).", "attn_dp_size")
+    if not args.get("enable_dp_lm_head"):
+        refuse("it requires --enable-dp-lm-head.", "enable_dp_lm_head")
+    if cp != 1:
+        refuse("it requires --attn-cp-size 1.", "attn_cp_size")
+    if get(args, "moe_dp_size", 1) != 1:
+        refuse("it requires --moe-dp-size 1.", "moe_dp_size")
+    if ep != tp:
+        refuse("it requires ep_size == tp_size (got ep_size=%s)." % ep, "ep_size")
+    if how in ("v16", "v21") and get(args, "dp_size", 1) != tp:
+        refuse("it requires dp_size == tp_size.", "dp_size")
+    if how == "v22" and attn_dp != tp:
+        refuse("it requires attn_dp_size == tp_size.", "attn_dp_size")
+    if a2a != "nixl":
+        refuse("it requires --moe-a2a-backend nixl (got %s)." % a2a, "moe_a2a_backend")
