@@ -107,6 +107,20 @@ ENTRIES = {
     "sglang/srt/arg_groups/overrides.py": [
     ],
     "sglang/srt/arg_groups/parallel_hook.py": [
+        # -- parallel (session 14) --
+        ('handle_dwdp', r'^dwdp_size must be >= 2 when enabled', "shadowed",
+         "the hook returns for dwdp_size <= 1 right before it: a size that gets here is >= 2"),
+        ('handle_elastic_ep', r'^elastic EP join rank offset must be >= 0', "shadowed",
+         "a non-zero offset needs --elastic-ep-join-mode scale (the assert before it), whose own check asserted the "
+         "offset > 0 earlier in the hook"),
+        ('handle_elastic_ep', r'^Elastic EP scale-up requires --pp-size 1', "shadowed",
+         "scale-up needs --elastic-ep-backend, whose check at the hook's head already asserts pp_size == 1"),
+        ('handle_elastic_ep', r'^Elastic EP scale-up requires --moe-dp-size 1', "shadowed",
+         "moe_dp_size > 1 needs attn_cp_size == moe_dp_size (the context-parallel hook), so the attn_cp_size == 1 "
+         "check right before it refuses first"),
+        ('handle_elastic_ep', r'^Invalid attention topology', "internal",
+         "raised inside the hook's own try block, whose `except ValueError` re-raises it as an AssertionError a few "
+         "lines on: the refusal surfaces there (reached), never at this raise"),
     ],
     "sglang/srt/arg_groups/pd_disaggregation_hook.py": [
     ],
@@ -122,6 +136,17 @@ ENTRIES = {
          "the first error"),
         ('__setattr__', 'assigned (during|after) resolution', "internal",
          "a hook writing to the operator's frozen input: SGLang's own code, no argv"),
+        # -- parallel (session 14) --
+        ('_handle_dwdp', r'^dwdp_size must be >= 2 when enabled', "shadowed",
+         "the hook returns for dwdp_size <= 1 right before it: a size that gets here is >= 2"),
+        ('_handle_elastic_ep', r'^elastic EP join rank offset must be >= 0', "shadowed",
+         "a non-zero offset needs --elastic-ep-join-mode scale (the assert before it), whose own check asserted the "
+         "offset > 0 earlier in the hook"),
+        ('_handle_elastic_ep', r'^Elastic EP scale-up requires --pp-size 1', "shadowed",
+         "scale-up needs --elastic-ep-backend, whose check at the hook's head already asserts pp_size == 1"),
+        ('_handle_elastic_ep', r'^Elastic EP scale-up requires --moe-dp-size 1', "shadowed",
+         "moe_dp_size > 1 needs attn_cp_size == moe_dp_size (the context-parallel hook), so the attn_cp_size == 1 "
+         "check right before it refuses first"),
     ],
 }
 
