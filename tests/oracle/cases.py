@@ -242,6 +242,8 @@ PARALLEL_CHECK_EXTRA.update({
     "elastic-scale-nixl": _ELASTIC_DP + ["--enable-dp-lm-head", "--ep-size", "2", "--moe-a2a-backend", "nixl"],
     "elastic-scale-nixl-no-graph": _ELASTIC_DP + ["--enable-dp-lm-head", "--ep-size", "2", "--moe-a2a-backend", "nixl",
                                                   "--disable-cuda-graph"],
+    # --load-format expert_pack: refused on every target here (no Kimi-K3 / DeepSeek-V4 config, no pack file)
+    "expert-pack": ["--load-format", "expert_pack"],
 })
 _PARALLEL_NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
 PARALLEL_CHECK_CASE = {k: _PARALLEL_NO_SPEC for k in (

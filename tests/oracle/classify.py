@@ -245,6 +245,8 @@ TABLE = (
     ("ELASTIC_EP", r"^AssertionError$", r"assert (cfg|self|server_args)\.elastic_ep_initial_size > 0"),
     # --enable-aiter-allreduce-fusion with attention CP or MoE DP (handle_context_parallelism)
     ("CP_AITER_FUSION", r"^Aiter allreduce fusion is not supported with context parallelism$", None),
+    # --load-format expert_pack (expert_pack_hook.py, 0.5.19 on): every error found, raised together
+    ("EXPERT_PACK", r"^Invalid expert_pack configuration:", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

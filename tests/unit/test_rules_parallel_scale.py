@@ -93,3 +93,28 @@ def test_scale_up_release_generations():
 ])
 def test_context_parallel_and_dwdp(extra, code):
     assert verdict(extra)[0] == code
+
+
+@pytest.mark.parametrize("extra, version, code", [
+    (["--load-format", "expert_pack"], "0.5.23", "EXPERT_PACK"),  # no pack_path; a Qwen3 config
+    (["--load-format", "expert_pack", "--model-loader-extra-config", '{"pack_path": "/p"}'], "0.5.23", "EXPERT_PACK"),
+    (["--load-format", "expert_pack"], "0.5.19", "EXPERT_PACK"),
+    (["--load-format", "expert_pack"], "0.5.18", "PARSE_INVALID_VALUE"),  # not a --load-format choice yet
+])
+def test_expert_pack(extra, version, code):
+    assert verdict(extra, version)[0] == code
+
+
+def test_expert_pack_judges_flags_not_files():
+    deepseek_v4 = {"architectures": ["DeepseekV4ForCausalLM"], "model_type": "deepseek_v4", "num_hidden_layers": 4,
+                   "max_position_embeddings": 4096, "vocab_size": 1000}
+    loader = ["--load-format", "expert_pack", "--model-loader-extra-config", '{"pack_path": "/p"}']
+
+    def code(extra, version="0.5.23"):
+        r = E.validate_argv(BASE + loader + extra, version, read_paths=False, target_config=deepseek_v4)
+        return r.sglang_verdict["code"]
+    assert code([]) is None  # the pack file's existence is the host's to judge
+    assert code(["--tp-size", "2"]) == "EXPERT_PACK"
+    assert code(["--attn-dp-size", "2"]) == "EXPERT_PACK"
+    assert code(["--attn-dp-size", "2"], "0.5.22") != "EXPERT_PACK"  # 0.5.19-0.5.22 do not check it
+    assert code(["--cuda-graph-backend-decode", "full"]) == "EXPERT_PACK"

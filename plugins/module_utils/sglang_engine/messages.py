@@ -153,4 +153,5 @@ _SGLANG_MESSAGES = (
                    r"primary --elastic-ep-initial-size|Invalid attention topology|must be divisible by attention "
                    r"replica size"),
     ("CP_AITER_FUSION", r"Aiter allreduce fusion is not supported with context parallelism"),
+    ("EXPERT_PACK", r"Invalid expert_pack configuration"),
 )

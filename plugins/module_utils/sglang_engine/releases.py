@@ -160,6 +160,7 @@ _METRICS_V1 = {
 #   dflash_trtllm_draft_sm100_fa4  a refused trtllm_mha DFLASH draft backend falls back to fa4 on SM100 (else flashinfer)
 #   elastic_scale            None, or the elastic EP scale-up checks' generation (--max-ep-size above --tp-size):
 #                            "v16", "v21", "v22" or "v23" (rules_parallel.py _check_elastic_scaling)
+#   expert_pack              None, or --load-format expert_pack's checks: "v19", "v23" (--attn-dp-size too)
 ORDER = (
     "0.5.11",
     "0.5.12",
@@ -320,6 +321,7 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "dflash_mixed_chunk_off": False,
         "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
+        "expert_pack": "v19",  # -- parallel (session 14) --: srt/arg_groups/expert_pack_hook.py appears
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
         # server_args.py _handle_moe_kernel_config: nvfp4_online takes flashinfer_cutedsl (not with DeepEP)
@@ -564,6 +566,7 @@ _CHANGES = {
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_prealloc_queue_reqs",)),
         "verified": True,
         "elastic_scale": None,  # -- parallel (session 14) --: no elastic EP scale-up checks before 0.5.16
+        "expert_pack": None,  # -- parallel (session 14) --: --load-format expert_pack appears in 0.5.19
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
@@ -637,6 +640,7 @@ _CHANGES = {
         # arg_groups/kv_shard_hook.py: KV sharding takes GLM DSA single-layer NextN MTP (0.5.22: no speculation)
         "kv_sharding_spec_arch": "GlmMoeDsaForCausalLM",
         "elastic_scale": "v23",  # -- parallel (session 14) --: topology, --moe-dense-tp-size, --dcp-size checks
+        "expert_pack": "v23",  # -- parallel (session 14) --: expert_pack_hook.py checks --attn-dp-size too
     },
 }
 

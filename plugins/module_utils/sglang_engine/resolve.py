@@ -20,7 +20,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_speculative as S
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_validation as V
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
-    attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_parallel, check_parallel_early)
+    attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_pack, check_expert_parallel,
+    check_parallel_early)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import check_model_specific
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
@@ -65,6 +66,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         if want is not None and is_int(tgt_max) and want > tgt_max and not truthy_env(env, LONG_CONTEXT_ENV):
             raise Refused("CONTEXT_TOO_LONG", "context_length %s exceeds the target's max_position_embeddings %s. "
                           "Lower context_length or set env %s=1." % (want, tgt_max, LONG_CONTEXT_ENV), "context_length")
+    if not check_expert_pack.keys.isdisjoint(args):
+        check_expert_pack(args, rules, env, target_cfg)  # --load-format expert_pack, right before the PD hook
     if not check_pd_host_receive.keys.isdisjoint(args):
         check_pd_host_receive(args)  # the PD hook, after the SSL check
     if r["attention_backend"] is None and str(r["device"] or "").split(":", maxsplit=1)[0] == "cpu" and \

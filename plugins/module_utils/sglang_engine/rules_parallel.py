@@ -12,6 +12,8 @@ before the speculative hook (check_parallel_late). Release differences are trait
 """
 from __future__ import annotations
 
+import json
+
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get
 
 
@@ -385,3 +387,54 @@ def _check_elastic_scaling(args, r, how, tp, pp, cp, ep, join, offset, max_ep):
         refuse("it requires attn_dp_size == tp_size.", "attn_dp_size")
     if a2a != "nixl":
         refuse("it requires --moe-a2a-backend nixl (got %s)." % a2a, "moe_a2a_backend")
+
+
+@gate("load_format", context=("tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "ep_size",
+                              "enforce_shared_experts_fusion", "enable_waterfill", "cuda_graph_backend_decode",
+                              "cuda_graph_backend_prefill", "model_loader_extra_config", "model_path"))
+def check_expert_pack(args, rules, env, target_cfg):
+    """--load-format expert_pack (0.5.19 on: srt/arg_groups/expert_pack_hook.py handle_expert_pack, right before the
+    PD hook): SGLang gathers every error it finds and raises them together. The engine gives the ones it can judge
+    from the flags, the env and the target's config (not the files' existence: the host's). Trait expert_pack: "v19",
+    or "v23" (--attn-dp-size must be 1 too)."""
+    how = rules["expert_pack"]
+    if not how or args.get("load_format") != "expert_pack":
+        return
+    errors = []
+    dp, attn_dp = get(args, "dp_size", 1), get(args, "attn_dp_size", 1)
+    if how == "v23" and attn_dp == 1 and args.get("enable_dp_attention"):
+        dp, attn_dp = 1, dp  # the deprecated spelling, turned into --attn-dp-size first
+    sizes = [("tensor", "--tp-size", get(args, "tp_size", 1)), ("data", "--dp-size", dp)]
+    if how == "v23":
+        sizes.append(("attention data", "--attn-dp-size", attn_dp))
+    sizes.append(("expert", "--ep-size", get(args, "ep_size", 1)))
+    for label, option, size in sizes:
+        if size != 1:
+            errors.append("%s parallelism (%s) must be 1, got %s" % (label, option, size))
+    if args.get("enforce_shared_experts_fusion"):
+        errors.append("--enforce-shared-experts-fusion is incompatible with expert_pack")
+    if args.get("enable_waterfill"):
+        errors.append("--enable-waterfill is incompatible with expert_pack")
+    for phase, backend in (("decode", args.get("cuda_graph_backend_decode")),
+                           ("prefill", args.get("cuda_graph_backend_prefill"))):
+        if backend not in (None, "disabled"):
+            errors.append("expert_pack requires the %s CUDA graph backend to be disabled, got %r" % (phase, backend))
+    loader = args.get("model_loader_extra_config") or {}
+    if isinstance(loader, str):
+        try:
+            loader = json.loads(loader)
+        except ValueError:
+            errors.append("--model-loader-extra-config must be valid JSON")
+            loader = {}
+    if not isinstance(loader, dict):
+        errors.append("--model-loader-extra-config must be a JSON object")
+        loader = {}
+    gguf = str(args.get("model_path") or "").lower().endswith(".gguf")  # a raw GGUF input is prepared from its file
+    if not gguf and not loader.get("pack_path") and not (env or {}).get("SGLANG_EXPERT_PACK_PATH"):
+        errors.append("pack_path is required in --model-loader-extra-config or SGLANG_EXPERT_PACK_PATH")
+    model_type = (target_cfg or {}).get("model_type")
+    if not gguf and target_cfg is not None and model_type not in ("deepseek_v4", "kimi_linear"):
+        errors.append("model_type must be 'deepseek_v4' or the text-only Kimi-K3 'kimi_linear' config, got %r"
+                      % model_type)
+    if errors:
+        raise Refused("EXPERT_PACK", "Invalid expert_pack configuration: %s." % "; ".join(errors), "load_format")
