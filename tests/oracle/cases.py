@@ -18,6 +18,10 @@ TARGETS = {
     # a hybrid sliding-window target: Qwen3's architecture whose text config opts in to SGLang's hybrid-SWA pool
     # (model_config.is_hybrid_swa_model reads is_hybrid_swa; TARGET_FIELDS), for the KV cache hook's unified pool
     "qwen3-hybrid-swa-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
+    # -- parallel (session 14) --: the context-parallel hook's model checks (sweep only: PARALLEL_CHECK_CASE)
+    "longcat-flash-8l": ("LongcatFlashForCausalLM", 8, 1000, 4096),
+    "nemotron-h-8l": ("NemotronHForCausalLM", 8, 1000, 4096),
+    "mimo-v2-flash-8l": ("MiMoV2FlashForCausalLM", 8, 1000, 4096),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -33,6 +37,11 @@ TARGET_FIELDS = {
     "qwen3-hybrid-swa-8l": {"is_hybrid_swa": True, "sliding_window": 128,
                             "layer_types": ["sliding_attention", "full_attention"] * 4,
                             "hybrid_layer_pattern": [1, 0] * 4},
+    # -- parallel (session 14) --: LongCat-Flash and Nemotron-H by model_type (SGLang's own config classes), MiMo V2
+    # Flash by architecture on a Qwen3 config (its own model_type is unknown to 0.5.21's and older transformers)
+    "longcat-flash-8l": {"model_type": "longcat_flash"},
+    "nemotron-h-8l": {"model_type": "nemotron_h", "hybrid_override_pattern": "M*M*M*M*"},
+    "mimo-v2-flash-8l": {"hybrid_layer_pattern": [1, 0] * 4, "sliding_window": 128},
 }
 
 DRAFTS = {
@@ -244,6 +253,14 @@ PARALLEL_CHECK_EXTRA.update({
                                                   "--disable-cuda-graph"],
     # --load-format expert_pack: refused on every target here (no Kimi-K3 / DeepSeek-V4 config, no pack file)
     "expert-pack": ["--load-format", "expert_pack"],
+    # the context-parallel hook's model checks, on their targets (PARALLEL_CHECK_CASE)
+    "elastic-join-offset-neg": _ELASTIC_JOIN + ["--elastic-ep-join-rank-offset", "-1"],
+    "cp-longcat": ["--attn-cp-size", "2", "--tp-size", "2", "--enable-prefill-cp", "--cp-strategy", "zigzag"],
+    "cp-longcat-no-prefill-cp": ["--attn-cp-size", "2", "--tp-size", "2"],
+    "cp-nemotron": ["--attn-cp-size", "2", "--tp-size", "2"],
+    "cp-mimo-interleave": ["--enable-prefill-cp", "--cp-strategy", "interleave"],
+    "cp-mimo-no-strategy": ["--enable-prefill-cp"],
+    "cp-mimo-zigzag": ["--enable-prefill-cp", "--cp-strategy", "zigzag"],
 })
 _PARALLEL_NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
 PARALLEL_CHECK_CASE = {k: _PARALLEL_NO_SPEC for k in (
@@ -251,6 +268,15 @@ PARALLEL_CHECK_CASE = {k: _PARALLEL_NO_SPEC for k in (
     "elastic-scale-encoder", "elastic-scale-hooks", "elastic-scale-pdmux", "elastic-scale-no-graph",
     "elastic-scale-dp-attn", "elastic-scale-cp2", "elastic-scale-lm-head", "elastic-scale-ep2", "elastic-scale-nixl",
     "elastic-scale-nixl-no-graph")}
+PARALLEL_CHECK_CASE.update({
+    "cp-longcat": dict(_PARALLEL_NO_SPEC, target="longcat-flash-8l"),
+    "cp-longcat-no-prefill-cp": dict(_PARALLEL_NO_SPEC, target="longcat-flash-8l"),
+    # Nemotron-H's Mamba layers need a GPU host (the Mamba hook's extra_buffer check, before this one)
+    "cp-nemotron": dict(_PARALLEL_NO_SPEC, target="nemotron-h-8l", gpu="sm120", needs_override=True),
+    "cp-mimo-interleave": dict(_PARALLEL_NO_SPEC, target="mimo-v2-flash-8l"),
+    "cp-mimo-no-strategy": dict(_PARALLEL_NO_SPEC, target="mimo-v2-flash-8l"),
+    "cp-mimo-zigzag": dict(_PARALLEL_NO_SPEC, target="mimo-v2-flash-8l"),
+})
 
 # the MoE kernel and a2a checks (sglang_engine/rules_moe.py) and the architecture-only flags (rules_model.py): each
 # entry refused whatever the target and platform draw (the accepted paths of mori, pplx, DeepEP v2 and FlashInfer A2A

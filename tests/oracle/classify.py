@@ -247,6 +247,10 @@ TABLE = (
     ("CP_AITER_FUSION", r"^Aiter allreduce fusion is not supported with context parallelism$", None),
     # --load-format expert_pack (expert_pack_hook.py, 0.5.19 on): every error found, raised together
     ("EXPERT_PACK", r"^Invalid expert_pack configuration:", None),
+    # the context-parallel hook's model checks (handle_context_parallelism, _boundary_parallelism_overrides)
+    ("CP_MODEL", r"^(Nemotron-H does not support --attn-cp-size > 1|LongCat-Flash does not support --enable-prefill-cp "
+                 r"with --attn-cp-size > 1|DeepSeek V3\.2 prefill CP does not support --cp-strategy zigzag|MiMo V2 "
+                 r"(prefill CP|CP-v2) only supports --cp-strategy zigzag)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -118,3 +118,39 @@ def test_expert_pack_judges_flags_not_files():
     assert code(["--attn-dp-size", "2"]) == "EXPERT_PACK"
     assert code(["--attn-dp-size", "2"], "0.5.22") != "EXPERT_PACK"  # 0.5.19-0.5.22 do not check it
     assert code(["--cuda-graph-backend-decode", "full"]) == "EXPERT_PACK"
+
+
+def _cp_model(cfg, extra, version="0.5.23", env=None):
+    target = dict({"num_hidden_layers": 8, "max_position_embeddings": 4096, "vocab_size": 1000}, **cfg)
+    r = E.validate_argv(BASE + extra, version, read_paths=False, target_config=target, env=env or {})
+    return r.sglang_verdict["code"]
+
+
+LONGCAT = {"architectures": ["LongcatFlashForCausalLM"], "model_type": "longcat_flash"}
+NEMOTRON = {"architectures": ["NemotronHForCausalLM"], "model_type": "nemotron_h"}
+MIMO = {"architectures": ["MiMoV2FlashForCausalLM"], "model_type": "qwen3"}
+DSV32 = {"architectures": ["DeepseekV32ForCausalLM"], "model_type": "deepseek_v32"}
+CP2 = ["--attn-cp-size", "2", "--tp-size", "2"]
+
+
+@pytest.mark.parametrize("cfg, extra, version, code", [
+    (LONGCAT, CP2 + ["--enable-prefill-cp", "--cp-strategy", "zigzag"], "0.5.23", "CP_MODEL"),
+    (LONGCAT, CP2, "0.5.23", None),
+    (LONGCAT, CP2 + ["--enable-prefill-cp", "--cp-strategy", "zigzag"], "0.5.20", None),  # 0.5.21 on
+    (NEMOTRON, CP2, "0.5.23", "CP_MODEL"), (NEMOTRON, CP2, "0.5.20", None),
+    (MIMO, ["--enable-prefill-cp", "--cp-strategy", "interleave"], "0.5.23", "CP_MODEL"),
+    (MIMO, ["--enable-prefill-cp"], "0.5.23", "CP_MODEL"),  # before the --cp-strategy check
+    (MIMO, ["--enable-prefill-cp", "--cp-strategy", "zigzag"], "0.5.23", None),
+    (MIMO, ["--enable-prefill-cp", "--cp-strategy", "interleave"], "0.5.16", "CP_MODEL"),
+    (DSV32, ["--enable-prefill-cp", "--cp-strategy", "zigzag"], "0.5.23", "CP_MODEL"),
+    (DSV32, ["--enable-prefill-cp", "--cp-strategy", "zigzag"], "0.5.19", None),
+])
+def test_context_parallel_model_checks(cfg, extra, version, code):
+    assert _cp_model(cfg, extra, version) == code
+
+
+def test_mimo_cp_v2_env_gate():
+    # 0.5.16-0.5.19 check MiMo V2's strategy only under SGLANG_ENABLE_CP_V2 (on by default for it)
+    extra = ["--enable-prefill-cp", "--cp-strategy", "interleave"]
+    assert _cp_model(MIMO, extra, "0.5.19", {"SGLANG_ENABLE_CP_V2": "0"}) is None
+    assert _cp_model(MIMO, extra, "0.5.23", {"SGLANG_ENABLE_CP_V2": "0"}) == "CP_MODEL"

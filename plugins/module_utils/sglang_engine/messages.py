@@ -154,4 +154,6 @@ _SGLANG_MESSAGES = (
                    r"replica size"),
     ("CP_AITER_FUSION", r"Aiter allreduce fusion is not supported with context parallelism"),
     ("EXPERT_PACK", r"Invalid expert_pack configuration"),
+    ("CP_MODEL", r"Nemotron-H does not support --attn-cp-size|LongCat-Flash does not support --enable-prefill-cp|"
+                 r"DeepSeek V3\.2 prefill CP does not support|MiMo V2 (prefill CP|CP-v2) only supports --cp-strategy"),
 )

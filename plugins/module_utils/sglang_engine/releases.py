@@ -161,6 +161,7 @@ _METRICS_V1 = {
 #   elastic_scale            None, or the elastic EP scale-up checks' generation (--max-ep-size above --tp-size):
 #                            "v16", "v21", "v22" or "v23" (rules_parallel.py _check_elastic_scaling)
 #   expert_pack              None, or --load-format expert_pack's checks: "v19", "v23" (--attn-dp-size too)
+#   cp_boundary_models, cp_dsv32_interleave, cp_mimo_zigzag  the context-parallel hook's model checks (rules_parallel.py _check_cp_model)
 ORDER = (
     "0.5.11",
     "0.5.12",
@@ -260,6 +261,7 @@ _CHANGES = {
         # srt/managers/: the backward-compat meta_info aliases (spec_accepted_drafts ...) are gone
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
         "elastic_scale": "v21",  # -- parallel (session 14) --: decode graph full or disabled, recapture checks
+        "cp_boundary_models": True,  # -- parallel (session 14) --: _boundary_parallelism_overrides (Nemotron-H, LongCat)
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
@@ -292,6 +294,7 @@ _CHANGES = {
         # srt/arg_groups/choices.py DRAFT_ATTENTION_BACKEND_CHOICES (read by _resolve_dflash_draft_attention_backend):
         # intel_xpu joins; the list 0.5.23 has (found by a generated case: intel_xpu kept, not replaced by flashinfer)
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
+        "cp_mimo_zigzag": True, "cp_dsv32_interleave": True,  # -- parallel (session 14) --: parallel_hook.py
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
@@ -567,6 +570,7 @@ _CHANGES = {
         "verified": True,
         "elastic_scale": None,  # -- parallel (session 14) --: no elastic EP scale-up checks before 0.5.16
         "expert_pack": None,  # -- parallel (session 14) --: --load-format expert_pack appears in 0.5.19
+        "cp_boundary_models": False, "cp_dsv32_interleave": False, "cp_mimo_zigzag": False,  # -- parallel (session 14) --
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
@@ -589,6 +593,7 @@ _CHANGES = {
         "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
         "elastic_scale": "v16",  # -- parallel (session 14) --: the elastic EP scale-up checks appear
+        "cp_mimo_zigzag": "env",  # -- parallel (session 14) --: MiMo V2 CP-v2 zigzag, under SGLANG_ENABLE_CP_V2
     },
     "0.5.23": {
         # arg_groups/moe_hook.py: trtllm_routed takes minimax_m3_nvfp4; FlashInfer MegaMOE validates more

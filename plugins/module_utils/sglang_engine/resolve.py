@@ -159,7 +159,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     # after the data-parallel hook, before the speculative one: context parallelism, KV cache sharding, the MoE
     # kernel, shared-experts TP, EPLB and elastic EP (every release, in this order)
     if not check_context_parallel.keys.isdisjoint(args):
-        check_context_parallel(args, r, rules)
+        check_context_parallel(args, r, rules, target_cfg, env)
     if not check_kv_cache_sharding.keys.isdisjoint(args):
         check_kv_cache_sharding(args, rules, target_cfg)
     runner = None

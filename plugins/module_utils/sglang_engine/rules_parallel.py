@@ -105,10 +105,12 @@ def attn_dp_of(args):
 @gate("enable_prefill_cp", "attn_cp_size", "moe_dp_size",
       context=("cp_strategy", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "pp_size", "ep_size",
                "enable_aiter_allreduce_fusion", "enable_deterministic_inference", "rl_on_policy_target"))
-def check_context_parallel(args, r, rules):
+def check_context_parallel(args, r, rules, target_cfg=None, env=None):
     """Context parallelism (0.5.23 parallel_hook.py handle_context_parallelism; through 0.5.18 the ServerArgs
     method): after the data-parallel hook, before the MoE kernel checks (rules_moe.py)."""
     tp, pp = r["tp_size"], r["pp_size"]
+    if target_cfg is not None:
+        _check_cp_model(args, rules, target_cfg, env)
     if args.get("enable_prefill_cp") and args.get("cp_strategy") is None:
         raise Refused("CP_STRATEGY", "--cp-strategy must be set when --enable-prefill-cp is enabled.", "cp_strategy")
     cp = get(args, "attn_cp_size", 1)
@@ -142,6 +144,34 @@ def check_context_parallel(args, r, rules):
     if cp != moe_dp and moe_dp != 1:
         raise Refused("CP_TOPOLOGY", "attn_cp_size != moe_dp_size is only supported when moe_dp_size == 1 "
                       "(--attn-cp-size %s, --moe-dp-size %s)." % (cp, moe_dp), "moe_dp_size")
+
+
+def _check_cp_model(args, rules, target_cfg, env):
+    """The model checks at the head of the context-parallel hook, from the target's config: the boundary parallelism
+    modes (trait cp_boundary_models, 0.5.21 on: Nemotron-H takes no attention CP, LongCat-Flash no prefill CP with
+    it), DeepSeek V3.2's strategy (trait cp_dsv32_interleave, 0.5.20 on), MiMo V2's (trait cp_mimo_zigzag: "env"
+    while SGLANG_ENABLE_CP_V2, on by default for it, gates the check (0.5.16-0.5.19), True after)."""
+    arch = (target_cfg.get("architectures") or [None])[0]
+    text = target_cfg.get("text_config") if isinstance(target_cfg.get("text_config"), dict) else target_cfg
+    model_type = text.get("model_type") or target_cfg.get("model_type")
+    cp = get(args, "attn_cp_size", 1)
+    prefill_cp = args.get("enable_prefill_cp")
+    if rules["cp_boundary_models"]:
+        if model_type in ("nemotron_h", "nemotron_h_puzzle") and cp > 1:
+            raise Refused("CP_MODEL", "Nemotron-H does not support --attn-cp-size > 1.", "attn_cp_size")
+        if model_type == "longcat_flash" and prefill_cp and cp > 1:
+            raise Refused("CP_MODEL", "LongCat-Flash does not support --enable-prefill-cp with --attn-cp-size > 1.",
+                          "enable_prefill_cp")
+    if rules["cp_dsv32_interleave"] and prefill_cp and arch == "DeepseekV32ForCausalLM" and \
+            args.get("cp_strategy") == "zigzag":
+        raise Refused("CP_MODEL", "DeepSeek V3.2 prefill CP does not support --cp-strategy zigzag; use interleave.",
+                      "cp_strategy")
+    mimo = rules["cp_mimo_zigzag"]
+    if mimo == "env" and str((env or {}).get("SGLANG_ENABLE_CP_V2", "1")).strip().lower() in ("0", "false", "no", "off", ""):
+        mimo = False
+    if mimo and prefill_cp and arch in ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM") and \
+            args.get("cp_strategy") != "zigzag":
+        raise Refused("CP_MODEL", "MiMo V2 prefill CP only supports --cp-strategy zigzag.", "cp_strategy")
 
 
 def _check_aiter_fusion(args):
