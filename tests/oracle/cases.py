@@ -22,6 +22,7 @@ TARGETS = {
     "longcat-flash-8l": ("LongcatFlashForCausalLM", 8, 1000, 4096),
     "nemotron-h-8l": ("NemotronHForCausalLM", 8, 1000, 4096),
     "mimo-v2-flash-8l": ("MiMoV2FlashForCausalLM", 8, 1000, 4096),
+    "qwen4-exp-4l": ("Qwen4ExpForConditionalGeneration", 4, 1000, 4096),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -42,6 +43,11 @@ TARGET_FIELDS = {
     "longcat-flash-8l": {"model_type": "longcat_flash"},
     "nemotron-h-8l": {"model_type": "nemotron_h", "hybrid_override_pattern": "M*M*M*M*"},
     "mimo-v2-flash-8l": {"hybrid_layer_pattern": [1, 0] * 4, "sliding_window": 128},
+    # Qwen4-Exp by architecture on a Qwen3-Next config (linear attention heads; qwen4_exp is unknown before 0.5.20)
+    "qwen4-exp-4l": {"model_type": "qwen3_next", "layer_types": ["linear_attention", "full_attention"] * 2,
+                     "full_attention_interval": 2, "linear_num_key_heads": 4, "linear_num_value_heads": 8,
+                     "linear_key_head_dim": 32, "linear_value_head_dim": 32, "num_experts": 8, "num_experts_per_tok": 2,
+                     "moe_intermediate_size": 128},
 }
 
 DRAFTS = {
@@ -261,6 +267,17 @@ PARALLEL_CHECK_EXTRA.update({
     "cp-mimo-interleave": ["--enable-prefill-cp", "--cp-strategy", "interleave"],
     "cp-mimo-no-strategy": ["--enable-prefill-cp"],
     "cp-mimo-zigzag": ["--enable-prefill-cp", "--cp-strategy", "zigzag"],
+    # CP-TP group sharing (Qwen4-Exp, on a GPU host: its Mamba layers), in the hook's order, the accepted one last
+    "cp-tp-share-tp4": ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--attn-cp-size", "2", "--tp-size", "4"],
+    "cp-tp-share-interleave": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2",
+                               "--tp-size", "2"],
+    "cp-tp-share-spec": ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--attn-cp-size", "2", "--tp-size", "2"],
+    "cp-tp-share-mixed": ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--attn-cp-size", "2", "--tp-size", "2",
+                          "--enable-mixed-chunk"],
+    "cp-tp-share-staging": ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--attn-cp-size", "2", "--tp-size", "2",
+                            "--disaggregation-mode", "prefill"],
+    "cp-tp-share-tp8": ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--attn-cp-size", "8", "--tp-size", "8"],
+    "cp-tp-share": ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--attn-cp-size", "2", "--tp-size", "2"],
 })
 _PARALLEL_NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
 PARALLEL_CHECK_CASE = {k: _PARALLEL_NO_SPEC for k in (
@@ -277,6 +294,11 @@ PARALLEL_CHECK_CASE.update({
     "cp-mimo-no-strategy": dict(_PARALLEL_NO_SPEC, target="mimo-v2-flash-8l"),
     "cp-mimo-zigzag": dict(_PARALLEL_NO_SPEC, target="mimo-v2-flash-8l"),
 })
+_QWEN4 = dict(_PARALLEL_NO_SPEC, target="qwen4-exp-4l", gpu="sm120", needs_override=True)
+PARALLEL_CHECK_CASE.update({k: _QWEN4 for k in (
+    "cp-tp-share-tp4", "cp-tp-share-interleave", "cp-tp-share-mixed", "cp-tp-share-tp8", "cp-tp-share")})
+PARALLEL_CHECK_CASE["cp-tp-share-spec"] = {"target": "qwen4-exp-4l", "gpu": "sm120", "needs_override": True}  # DFLASH
+PARALLEL_CHECK_CASE["cp-tp-share-staging"] = dict(_QWEN4, env={"SGLANG_DISAGG_STAGING_BUFFER": "1"})
 
 # the MoE kernel and a2a checks (sglang_engine/rules_moe.py) and the architecture-only flags (rules_model.py): each
 # entry refused whatever the target and platform draw (the accepted paths of mori, pplx, DeepEP v2 and FlashInfer A2A

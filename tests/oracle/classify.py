@@ -251,6 +251,11 @@ TABLE = (
     ("CP_MODEL", r"^(Nemotron-H does not support --attn-cp-size > 1|LongCat-Flash does not support --enable-prefill-cp "
                  r"with --attn-cp-size > 1|DeepSeek V3\.2 prefill CP does not support --cp-strategy zigzag|MiMo V2 "
                  r"(prefill CP|CP-v2) only supports --cp-strategy zigzag)", None),
+    # CP-TP group sharing (cp_tp_group_sharing_hook.py resolve_cp_tp_group_sharing)
+    ("CP_TP_SHARING", r"^(CP-TP group sharing requires --(attn-cp-size == --tp-size|cp-strategy)|--speculative-algorithm "
+                      r"is not supported with CP-TP group sharing|CP/TP group sharing only supports|--[\w -=>!]+ is not "
+                      r"supported with CP-TP group sharing|SGLANG_DISAGG_STAGING_BUFFER is not supported with CP-TP group "
+                      r"sharing|\w+=\d+ must be divisible by --tp-size=\d+\.$)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -154,3 +154,25 @@ def test_mimo_cp_v2_env_gate():
     extra = ["--enable-prefill-cp", "--cp-strategy", "interleave"]
     assert _cp_model(MIMO, extra, "0.5.19", {"SGLANG_ENABLE_CP_V2": "0"}) is None
     assert _cp_model(MIMO, extra, "0.5.23", {"SGLANG_ENABLE_CP_V2": "0"}) == "CP_MODEL"
+
+
+QWEN4 = {"architectures": ["Qwen4ExpForConditionalGeneration"], "model_type": "qwen3_next", "linear_num_key_heads": 4,
+         "linear_num_value_heads": 8}
+SHARE = ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--attn-cp-size", "2", "--tp-size", "2"]
+
+
+@pytest.mark.parametrize("extra, env, version, code", [
+    (SHARE, {}, "0.5.23", None),
+    (SHARE + ["--tp-size", "4"], {}, "0.5.23", "CP_TP_SHARING"),
+    (SHARE + ["--cp-strategy", "interleave"], {}, "0.5.23", "CP_TP_SHARING"),
+    (SHARE + ["--speculative-algorithm", "NGRAM"], {}, "0.5.23", "CP_TP_SHARING"),
+    (SHARE + ["--enable-mixed-chunk"], {}, "0.5.23", "CP_TP_SHARING"),
+    (SHARE + ["--ep-size", "2"], {}, "0.5.23", "CP_TP_SHARING"),
+    (SHARE + ["--disaggregation-mode", "decode"], {}, "0.5.23", "CP_TP_SHARING"),
+    (SHARE + ["--disaggregation-mode", "prefill"], {}, "0.5.23", None),
+    (SHARE + ["--disaggregation-mode", "prefill"], {"SGLANG_DISAGG_STAGING_BUFFER": "1"}, "0.5.23", "CP_TP_SHARING"),
+    (SHARE + ["--attn-cp-size", "8", "--tp-size", "8"], {}, "0.5.23", "CP_TP_SHARING"),  # 4 linear key heads
+    (SHARE + ["--enable-mixed-chunk"], {}, "0.5.22", None),  # 0.5.22 shares the group for GLM-5.3 Flash only
+])
+def test_cp_tp_group_sharing(extra, env, version, code):
+    assert _cp_model(QWEN4, extra, version, env) == code

@@ -156,4 +156,5 @@ _SGLANG_MESSAGES = (
     ("EXPERT_PACK", r"Invalid expert_pack configuration"),
     ("CP_MODEL", r"Nemotron-H does not support --attn-cp-size|LongCat-Flash does not support --enable-prefill-cp|"
                  r"DeepSeek V3\.2 prefill CP does not support|MiMo V2 (prefill CP|CP-v2) only supports --cp-strategy"),
+    ("CP_TP_SHARING", r"CP-TP group sharing|CP/TP group sharing only supports"),
 )

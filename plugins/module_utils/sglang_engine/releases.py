@@ -571,6 +571,7 @@ _CHANGES = {
         "elastic_scale": None,  # -- parallel (session 14) --: no elastic EP scale-up checks before 0.5.16
         "expert_pack": None,  # -- parallel (session 14) --: --load-format expert_pack appears in 0.5.19
         "cp_boundary_models": False, "cp_dsv32_interleave": False, "cp_mimo_zigzag": False,  # -- parallel (session 14) --
+        "cp_tp_sharing": False,  # -- parallel (session 14) --: CP-TP group sharing checks (0.5.23 modelled)
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
@@ -646,6 +647,7 @@ _CHANGES = {
         "kv_sharding_spec_arch": "GlmMoeDsaForCausalLM",
         "elastic_scale": "v23",  # -- parallel (session 14) --: topology, --moe-dense-tp-size, --dcp-size checks
         "expert_pack": "v23",  # -- parallel (session 14) --: expert_pack_hook.py checks --attn-dp-size too
+        "cp_tp_sharing": True,  # -- parallel (session 14) --: cp_tp_group_sharing_hook.py, Qwen4-Exp added
     },
 }
 

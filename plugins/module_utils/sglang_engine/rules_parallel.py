@@ -104,7 +104,10 @@ def attn_dp_of(args):
 
 @gate("enable_prefill_cp", "attn_cp_size", "moe_dp_size",
       context=("cp_strategy", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "pp_size", "ep_size",
-               "enable_aiter_allreduce_fusion", "enable_deterministic_inference", "rl_on_policy_target"))
+               "enable_aiter_allreduce_fusion", "enable_deterministic_inference", "rl_on_policy_target",
+               "speculative_algorithm", "speculative_draft_model_path", "model_path", "speculative_eagle_topk",
+               "disaggregation_mode", "enable_dsa_cache_layer_split", "dcp_size", "enable_mixed_chunk",
+               "moe_a2a_backend", "enable_waterfill", "disaggregation_transfer_backend"))
 def check_context_parallel(args, r, rules, target_cfg=None, env=None):
     """Context parallelism (0.5.23 parallel_hook.py handle_context_parallelism; through 0.5.18 the ServerArgs
     method): after the data-parallel hook, before the MoE kernel checks (rules_moe.py)."""
@@ -172,6 +175,63 @@ def _check_cp_model(args, rules, target_cfg, env):
     if mimo and prefill_cp and arch in ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM") and \
             args.get("cp_strategy") != "zigzag":
         raise Refused("CP_MODEL", "MiMo V2 prefill CP only supports --cp-strategy zigzag.", "cp_strategy")
+    if rules["cp_tp_sharing"] and prefill_cp and cp > 1 and arch in _CP_TP_SHARING_ARCHS:
+        _check_cp_tp_sharing(args, target_cfg, text, arch, cp, env)
+
+
+_CP_TP_SHARING_ARCHS = ("Glm5NextForConditionalGeneration", "Qwen4ExpForConditionalGeneration")
+
+
+def _check_cp_tp_sharing(args, target_cfg, text, arch, cp, env):
+    """CP-TP group sharing, prefill CP whose CP group is the TP group (trait cp_tp_sharing, 0.5.23:
+    srt/arg_groups/cp_tp_group_sharing_hook.py resolve_cp_tp_group_sharing, inside the context-parallel hook after
+    the model checks)."""
+    def refuse(msg, field):
+        raise Refused("CP_TP_SHARING", "CP-TP group sharing (%s with --enable-prefill-cp): %s" % (arch, msg), field)
+    tp = get(args, "tp_size", 1)
+    glm = arch == "Glm5NextForConditionalGeneration"
+    if cp != tp:
+        refuse("it requires --attn-cp-size == --tp-size (got %s and %s)." % (cp, tp), "attn_cp_size")
+    strategy = "interleave" if glm else "zigzag"
+    if args.get("cp_strategy") != strategy:
+        refuse("it requires --cp-strategy %s." % strategy, "cp_strategy")
+    algo = args.get("speculative_algorithm")
+    if algo is not None:
+        if not glm:
+            refuse("--speculative-algorithm is not supported.", "speculative_algorithm")
+        if algo != "DFLASH" and (algo.upper() not in ("EAGLE", "NEXTN") or args.get("speculative_draft_model_path")
+                                 not in (None, args.get("model_path")) or args.get("speculative_eagle_topk") not in (None, 1)):
+            refuse("it only supports DFLASH or native MTP with top-k 1.", "speculative_algorithm")
+    mode = get(args, "disaggregation_mode", "null")
+    dp = 1 if args.get("enable_dp_attention") else get(args, "dp_size", 1)  # the deprecated spelling moved it away
+    unsupported = [("enable-dsa-cache-layer-split", args.get("enable_dsa_cache_layer_split")),
+                   ("dcp-size > 1", get(args, "dcp_size", 1) > 1), ("enable-mixed-chunk", args.get("enable_mixed_chunk")),
+                   ("moe-dp-size > 1", get(args, "moe_dp_size", 1) > 1)]
+    if not glm:
+        unsupported += [("ep-size > 1", get(args, "ep_size", 1) > 1),
+                        ("moe-a2a-backend", get(args, "moe_a2a_backend", "none") != "none"),
+                        ("enable-waterfill", args.get("enable_waterfill")), ("pp-size > 1", get(args, "pp_size", 1) > 1),
+                        ("disaggregation-mode decode", mode == "decode")]
+    elif mode != "null":
+        unsupported += [("disaggregation-mode decode", mode == "decode"),
+                        ("disaggregation-transfer-backend != mooncake",
+                         get(args, "disaggregation_transfer_backend", "mooncake") != "mooncake"),
+                        ("speculative-algorithm != DFLASH", algo != "DFLASH"), ("pp-size > 1", get(args, "pp_size", 1) > 1),
+                        ("dp-size > 1", dp > 1), ("ep-size > 1", get(args, "ep_size", 1) > 1)]
+    for flag, on in unsupported:
+        if on:
+            refuse("--%s is not supported." % flag, None)
+    if mode == "prefill" and str((env or {}).get("SGLANG_DISAGG_STAGING_BUFFER", "")).strip().lower() in (
+            "1", "true", "yes", "on"):
+        refuse("SGLANG_DISAGG_STAGING_BUFFER is not supported.", None)
+    if text.get("linear_num_key_heads") is not None:
+        heads = (("linear_num_key_heads", text.get("linear_num_key_heads")),
+                 ("linear_num_value_heads", text.get("linear_num_value_heads")))
+    else:
+        heads = (("num_heads", (text.get("linear_attn_config") or {}).get("num_heads")),)
+    for name, count in heads:
+        if isinstance(count, int) and count % tp:
+            refuse("%s=%s must be divisible by --tp-size=%s." % (name, count, tp), "tp_size")
 
 
 def _check_aiter_fusion(args):
