@@ -121,6 +121,14 @@ ENTRIES = {
         ('handle_elastic_ep', r'^Invalid attention topology', "internal",
          "raised inside the hook's own try block, whose `except ValueError` re-raises it as an AssertionError a few "
          "lines on: the refusal surfaces there (reached), never at this raise"),
+        ('validate_prefill_cp_platform', r'^Prefill CP on MUSA', "runtime",
+         "runs only on a Moore Threads MUSA platform (get_platform().is_musa); the platform override presents CUDA"),
+        ('handle_context_parallelism', r'^Prefill CP on HIP', "runtime",
+         "runs only on a ROCm platform (get_platform().is_hip); the platform override presents CUDA"),
+        ('handle_context_parallelism', r'^DeepSeek V3\.2 prefill CP does not support', "host",
+         "a DeepSeek V3.2 (DSA) target makes the model-specific hook, before this one, call "
+         "torch.cuda.get_device_capability() on every CUDA or ROCm platform: this host has no CUDA device and the "
+         "platform override does not reach torch"),
     ],
     "sglang/srt/arg_groups/pd_disaggregation_hook.py": [
     ],
