@@ -23,6 +23,7 @@ TARGETS = {
     "nemotron-h-8l": ("NemotronHForCausalLM", 8, 1000, 4096),
     "mimo-v2-flash-8l": ("MiMoV2FlashForCausalLM", 8, 1000, 4096),
     "qwen4-exp-4l": ("Qwen4ExpForConditionalGeneration", 4, 1000, 4096),
+    "kimi-k3-8l": ("KimiK3ForConditionalGeneration", 8, 1000, 4096),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -49,6 +50,8 @@ TARGET_FIELDS = {
                      "linear_key_head_dim": 32, "linear_value_head_dim": 32, "num_experts": 8, "num_experts_per_tok": 2,
                      "moe_intermediate_size": 128},
 }
+# Kimi-K3 by architecture on the DeepSeek-V3 (MLA, MoE) config (its own kimi_k3 config nests a text config)
+TARGET_FIELDS["kimi-k3-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"])
 
 DRAFTS = {
     # name: dict of config.json fields (besides the common ones)
@@ -278,6 +281,8 @@ PARALLEL_CHECK_EXTRA.update({
                             "--disaggregation-mode", "prefill"],
     "cp-tp-share-tp8": ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--attn-cp-size", "8", "--tp-size", "8"],
     "cp-tp-share": ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--attn-cp-size", "2", "--tp-size", "2"],
+    # --shared-experts-tp-size on Kimi-K3 without an all-to-all backend (on SM100: MLA on a GPU host)
+    "shared-experts-tp-kimi": ["--shared-experts-tp-size", "1"],
 })
 _PARALLEL_NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
 PARALLEL_CHECK_CASE = {k: _PARALLEL_NO_SPEC for k in (
@@ -299,6 +304,8 @@ PARALLEL_CHECK_CASE.update({k: _QWEN4 for k in (
     "cp-tp-share-tp4", "cp-tp-share-interleave", "cp-tp-share-mixed", "cp-tp-share-tp8", "cp-tp-share")})
 PARALLEL_CHECK_CASE["cp-tp-share-spec"] = {"target": "qwen4-exp-4l", "gpu": "sm120", "needs_override": True}  # DFLASH
 PARALLEL_CHECK_CASE["cp-tp-share-staging"] = dict(_QWEN4, env={"SGLANG_DISAGG_STAGING_BUFFER": "1"})
+PARALLEL_CHECK_CASE["shared-experts-tp-kimi"] = dict(_PARALLEL_NO_SPEC, target="kimi-k3-8l", gpu="sm100",
+                                                     needs_override=True)
 
 # the MoE kernel and a2a checks (sglang_engine/rules_moe.py) and the architecture-only flags (rules_model.py): each
 # entry refused whatever the target and platform draw (the accepted paths of mori, pplx, DeepEP v2 and FlashInfer A2A
