@@ -385,6 +385,41 @@ HOOK_CHECK_CASE["block-verification-topk4"] = {"algorithm": "EAGLE3", "draft": "
 HOOK_CHECK_CASE.update({k: dict(_NO_SPEC, algorithm="UNO", window=None, sink=None)
                         for k in HOOK_CHECK_EXTRA if k.startswith("uno-")})
 HOOK_CHECK_CASE["uno-draft"] = dict(HOOK_CHECK_CASE["uno-draft"], draft="b16")
+# -- specserve (session 14) --
+# serving_hook.py (sglang_engine/rules_serving.py): the multimodal hook before SSL, HTTP/2 limits, the deprecated-args
+# hook's image processor, gRPC port / threads env and sidecar checks, handle_environment_variables' feature transport
+# and FP4 indexer GPU, handle_other_validations' JSON-typed flags; a refused value with an accepted neighbour
+HOOK_CHECK_EXTRA.update({
+    "http2-streams-0": ["--enable-http2", "--http2-max-concurrent-streams", "0"],
+    "http2-window-10": ["--enable-http2", "--http2-initial-connection-window-size", "10"],
+    "mm-cache-neg": ["--mm-preprocess-cache-size-mb", "-1"], "mm-config-list": ["--mm-process-config", "[1]"],
+    "mm-config-image-int": ["--mm-process-config", '{"image": 1}'],
+    "mm-config-ok": ["--mm-process-config", '{"image": {}}'],
+    "image-processor-conflict": ["--disable-fast-image-processor", "--image-processor-backend", "torchvision"],
+    "grpc-threads-0": ["--grpc-port", "50051"], "grpc-env-port-70000": [],
+    "grpc-legacy-port-high": ["--smg-grpc-mode", "--port", "60000"],
+    "sidecar-legacy": ["--smg-grpc-mode", "--sidecar", "/bin/true"],
+    "sidecar-args-object": ["--sidecar", "/bin/true", "--grpc-port", "50051", "--sidecar-args", '{"a": 1}'],
+    "grpc-encoder-only": ["--grpc-port", "50051", "--encoder-only"],
+    "mm-transport-ipc": ["--mm-feature-transport", "cuda_ipc"], "mm-transport-vmm": ["--mm-feature-transport", "cuda_vmm"],
+    "mm-transport-ipc-sm90": ["--mm-feature-transport", "cuda_ipc"],
+    "mm-transport-ipc-nnodes2": ["--mm-feature-transport", "cuda_ipc", "--nnodes", "2"],
+    "mm-transport-vmm-pp2": ["--mm-feature-transport", "cuda_vmm", "--pp-size", "2"],
+    "mm-transport-legacy-env": [],
+    "fp4-indexer": ["--enable-deepseek-v4-fp4-indexer"], "fp4-indexer-sm100": ["--enable-deepseek-v4-fp4-indexer"],
+    "chat-template-kwargs-list": ["--default-chat-template-kwargs", "[1]"],
+    "mm-limit-modality": ["--limit-mm-data-per-request", '{"foo": 1}'],
+    "mm-limit-image": ["--limit-mm-data-per-request", '{"image": 1}'],
+    "preferred-watermark": ["--preferred-sampling-params", '{"watermark": 1}'],
+})
+HOOK_CHECK_CASE.update({
+    "grpc-threads-0": {"env": {"SGLANG_GRPC_WORKER_THREADS": "0"}},
+    "grpc-env-port-70000": {"env": {"SGLANG_GRPC_PORT": "70000"}},
+    "mm-transport-ipc-sm90": {"gpu": "sm90"}, "mm-transport-ipc-nnodes2": {"gpu": "sm90"},
+    "mm-transport-vmm-pp2": dict(_NO_SPEC, gpu="sm90"),
+    "mm-transport-legacy-env": {"env": {"SGLANG_USE_CUDA_IPC_TRANSPORT": "1"}},
+    "fp4-indexer-sm100": {"gpu": "sm100"},
+})
 # the KV cache hook's compatibility checks (handle_cache_compatibility, after the speculative hook): each
 # refusal with an accepted neighbour
 CACHE_EXTRA = {

@@ -228,6 +228,18 @@ TABLE = (
                    r"joiners require --elastic-ep-join-rank-offset|--elastic-ep-join-rank-offset is only valid with|elastic "
                    r"EP join rank offset must be >= 0|--max-ep-size (requires --elastic-ep-backend|must be a positive)|"
                    r"--elastic-ep-initial-size is only valid for an Elastic EP)", None),
+    # -- specserve (session 14): serving_hook.py --
+    ("MM_CONFIG", r"^(mm_preprocess_cache_size_mb must be non-negative$|mm_process_config(\['(image|video|audio)'\])? must "
+                  r"be a dict, but got)", None),
+    ("IMAGE_PROCESSOR_CONFLICT", r"^--disable-fast-image-processor conflicts with --image-processor-backend=", None),
+    ("GRPC_ARGS", r"^SGLANG_GRPC_WORKER_THREADS \(-?\d+\) must be >= 1$", None),
+    ("GRPC_SIDECAR", r"^--sidecar-args must be a JSON array of strings\.$", None),
+    ("MM_FEATURE_TRANSPORT", r"^--mm-feature-transport=cuda_(vmm|ipc) (requires NVIDIA CUDA\.|does not support pipeline "
+                             r"parallelism\.|only supports a single node\.)$", None),
+    ("FP4_INDEXER_GPU", r"^--enable-deepseek-v4-fp4-indexer requires SM100", None),
+    ("CHAT_TEMPLATE_KWARGS", r"^--default-chat-template-kwargs must decode to a JSON object$", None),
+    ("MM_LIMIT_MODALITY", r"^Invalid modality '[^']*' in --limit-mm-data-per-request", None),
+    ("PREFERRED_SAMPLING_WATERMARK", r"^watermark is not supported in --preferred-sampling-params$", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -111,6 +111,18 @@ ENTRIES = {
     "sglang/srt/arg_groups/pd_disaggregation_hook.py": [
     ],
     "sglang/srt/arg_groups/serving_hook.py": [
+        # -- specserve (session 14) --
+        ('handle_ssl_validation', r'^SSL (key|certificate|CA certificates) file not found', "host",
+         "os.path.isfile on the key / certificate / CA path where SGLang runs (after the pairing checks): a host file "
+         "the static engine does not judge"),
+        ('handle_ssl_validation', r"requires the 'granian' package", "host",
+         "`import granian` with --enable-http2: an optional package absent from every kit here"),
+        ('handle_ssl_validation', r'^--enable-ssl-refresh is not supported with --enable-http2', "host",
+         "after the granian import (absent here) and the key / certificate files existing on the host"),
+        ('handle_load_balance_method', r'^Invalid disaggregation_mode', "shadowed",
+         "--disaggregation-mode has the parser choices null / prefill / decode, and no hook sets another value"),
+        ('handle_return_hidden_states_mode', r'^return_hidden_states_mode must be one of', "shadowed",
+         "--return-hidden-states-mode has the parser choices full / last (unset is None)"),
     ],
     "sglang/srt/arg_groups/speculative_hook.py": [
     ],
@@ -122,6 +134,18 @@ ENTRIES = {
          "the first error"),
         ('__setattr__', 'assigned (during|after) resolution', "internal",
          "a hook writing to the operator's frozen input: SGLang's own code, no argv"),
+        # -- specserve (session 14): the serving checks before srt/arg_groups/ (0.5.11-0.5.18) --
+        ('_handle_ssl_validation', r'^SSL (key|certificate|CA certificates) file not found', "host",
+         "os.path.isfile on the key / certificate / CA path where SGLang runs (after the pairing checks): a host file "
+         "the static engine does not judge"),
+        ('_handle_ssl_validation', r"requires the 'granian' package", "host",
+         "`import granian` with --enable-http2: an optional package absent from every kit here"),
+        ('_handle_ssl_validation', r'^--enable-ssl-refresh is not supported with --enable-http2', "host",
+         "after the granian import (absent here) and the key / certificate files existing on the host"),
+        ('_handle_load_balance_method', r'^Invalid disaggregation_mode', "shadowed",
+         "--disaggregation-mode has the parser choices null / prefill / decode, and no hook sets another value"),
+        ('_handle_return_hidden_states_mode', r'^return_hidden_states_mode must be one of', "shadowed",
+         "--return-hidden-states-mode has the parser choices full / last (unset is None)"),
     ],
 }
 

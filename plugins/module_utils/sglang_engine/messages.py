@@ -145,4 +145,17 @@ _SGLANG_MESSAGES = (
     ("PAGE_MAJOR_KV_LAYOUT", r"--enable-page-major-kv-layout"),
     ("UNIFIED_MEMORY", r"--enable-unified-memory "),
     ("INT8_MAMBA_CHECKPOINT", r"--enable-int8-mamba-checkpoint (is not supported|only supports)"),
+    # -- specserve (session 14): serving_hook.py (rules_serving.py) --
+    ("HTTP2_LIMITS", r"--http2-(max-concurrent-streams|initial-connection-window-size) must be between"),
+    ("MM_CONFIG", r"mm_preprocess_cache_size_mb must be non-negative|mm_process_config(\['\w+'\])? must be a dict"),
+    ("IMAGE_PROCESSOR_CONFLICT", r"--disable-fast-image-processor conflicts with --image-processor-backend"),
+    ("GRPC_ARGS", r"SGLANG_GRPC_WORKER_THREADS \(-?\d+\) must be >= 1|--grpc-port / SGLANG_GRPC_PORT \(-?\d+\) must be "
+     r"between|--grpc-port is not supported with"),
+    ("GRPC_SIDECAR", r"--sidecar-args must be a JSON array of strings|--sidecar requires SGLang's native gRPC"),
+    ("MM_FEATURE_TRANSPORT", r"--mm-feature-transport=cuda_(ipc|vmm) (requires NVIDIA CUDA|does not support pipeline|only "
+     r"supports a single node)"),
+    ("FP4_INDEXER_GPU", r"--enable-deepseek-v4-fp4-indexer requires SM100"),
+    ("CHAT_TEMPLATE_KWARGS", r"--default-chat-template-kwargs must decode to a JSON object"),
+    ("MM_LIMIT_MODALITY", r"Invalid modality '.*' in --limit-mm-data-per-request"),
+    ("PREFERRED_SAMPLING_WATERMARK", r"watermark is not supported in --preferred-sampling-params"),
 )

@@ -222,6 +222,8 @@ _CHANGES = {
         # attention-CP check divides by it (observed in its resolver)
         "dcp_refuses_prefill_cp": True,
         "cp_divisor_attn_dp": True,
+        # -- specserve (session 14) --
+        "preferred_sampling_watermark_check": True,  # serving_hook.py handle_other_validations
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
@@ -328,6 +330,8 @@ _CHANGES = {
         "parser": "0.5.18",
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
+        # -- specserve (session 14) --
+        "fp4_indexer_sms": (100, 120),  # "requires SM100 or SM120 GPUs" (0.5.20 on: or gfx95, a ROCm GPU)
     },
     "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
         # server_args.py _handle_a2a_moe: cutedsl with DeepEP takes low_latency only; the pplx backend appears
@@ -345,6 +349,8 @@ _CHANGES = {
         "dcp_hip_only": False,
         # server_args.py _handle_eplb_and_dispatch: static / lp dispatch needs an a2a backend
         "ep_dispatch_rank_invariant": True,
+        # -- specserve (session 14) --
+        "mm_transport_encoder_cpu": True,  # _handle_multimodal_feature_transport: --encoder-only -> cpu
     },
     "0.5.15.post1": {  # parser captured; traits as 0.5.15's
         "parser": "0.5.15.post1",
@@ -420,6 +426,8 @@ _CHANGES = {
         # server_args.py check_server_args: --moe-dense-tp-size may also equal --tp-size ("only supports None, 1,
         # or tp_size currently"; 0.5.11-0.5.12 say "only support 1 and None currently")
         "moe_dense_tp_size_any_tp": True,
+        # -- specserve (session 14) --
+        "fp4_indexer_sms": (100,),  # server_args.py _handle_environment_variables: is_sm100_supported()
     },
     "0.5.12.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.12.post1",
@@ -559,6 +567,12 @@ _CHANGES = {
         # srt/observability/metrics_collector.py (SchedulerMetricsCollector, TokenizerMetricsCollector)
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_prealloc_queue_reqs",)),
         "verified": True,
+        # -- specserve (session 14): serving_hook.py (rules_serving.py) --
+        # handle_environment_variables: --enable-deepseek-v4-fp4-indexer's GPUs (the flag from 0.5.13); an explicit
+        # cuda_ipc / cuda_vmm transport stays with --encoder-only; handle_other_validations: no watermark check
+        "fp4_indexer_sms": None,
+        "mm_transport_encoder_cpu": False,
+        "preferred_sampling_watermark_check": False,
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take

@@ -54,10 +54,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         args = dict(args, speculative_algorithm=None)
     if not check_early_cache_flags.keys.isdisjoint(args):
         check_early_cache_flags(args)  # before the SSL check (0.5.20 on, where the flags are)
+    if not SV.check_multimodal.keys.isdisjoint(args):
+        SV.check_multimodal(args)  # handle_multimodal, right before the SSL hook
     if not _check_ssl.keys.isdisjoint(args):
         _check_ssl(args)  # before the model config is read (every release validates SSL early)
-    if not SV.check_serving.keys.isdisjoint(args):
-        SV.check_serving(args)  # the rest of the SSL hook, the ASR hook, handle_deprecated_args' gRPC checks
+    if not SV.check_serving.keys.isdisjoint(args) or (env and SV.GRPC_ENV in env):
+        SV.check_serving(args, env, rules)  # the rest of the SSL hook, the ASR hook, handle_deprecated_args' gRPC checks
     if rules["context_check_at_resolution"] and target_cfg is not None:
         # the model config is read before the other hooks: a context longer than the target's is refused here
         tgt_max = text_cfg(target_cfg).get("max_position_embeddings")
@@ -240,6 +242,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_encoder_disaggregation(args, rules, target_cfg)  # the encoder hook, right before the KV cache one
     if not SV.check_tokenizer_batching.keys.isdisjoint(args):
         SV.check_tokenizer_batching(args)
+    if not SV.check_environment.keys.isdisjoint(args) or (env and SV.MM_TRANSPORT_ENV in env):
+        SV.check_environment(args, env, rules, platform, r)  # handle_environment_variables, before the KV cache hook
     if not check_cache_compatibility.keys.isdisjoint(args):
         # the KV cache hook, after the speculative one and before check_server_args (every release)
         check_cache_compatibility(args, rules, algo)
@@ -248,6 +252,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg))
     if deterministic and not rules["deterministic_before_attention"]:
         check_deterministic_attention(args, rules, r, platform, target_cfg, result)  # 0.5.11: after the cache hook
+    if not SV.check_other_validations.keys.isdisjoint(args):
+        SV.check_other_validations(args, rules)  # handle_other_validations, the last resolution hook it models
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if not _check_node_split.keys.isdisjoint(args):
