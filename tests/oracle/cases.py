@@ -55,7 +55,10 @@ DRAFTS = {
                     "dflash_config": {"block_size": 16, "mask_token_id": 151669, "target_layer_ids": [1, 9]}},
     "causal-b8": {"block_size": 8, "is_causal": True, "dflash_config": {"block_size": 8, "mask_token_id": 151669, "target_layer_ids": [1, 9]}},
     "short-context": {"block_size": 16, "max_position_embeddings": 1024, "dflash_config": {"block_size": 16, "mask_token_id": 151669, "target_layer_ids": [1, 2]}},
+    # -- specserve (session 14): sweep only (SWEEP_ONLY_DRAFTS) --
+    "gemma4-assistant": {"architectures": ["Gemma4AssistantForCausalLM"]},
 }
+SWEEP_ONLY_DRAFTS = ("gemma4-assistant",)  # not drawn: NEXTN / EAGLE turn a Gemma4 draft into FROZEN_KV_MTP (not modelled)
 
 
 def write_models(root):
@@ -411,6 +414,10 @@ HOOK_CHECK_EXTRA.update({
     "mm-limit-modality": ["--limit-mm-data-per-request", '{"foo": 1}'],
     "mm-limit-image": ["--limit-mm-data-per-request", '{"image": 1}'],
     "preferred-watermark": ["--preferred-sampling-params", '{"watermark": 1}'],
+    # speculative_hook.py: UNO with an Elastic EP scale-up joiner (attn_dp_enabled_of counts it as attention DP)
+    "uno-ep-scale-joiner": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
+                            "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "scale",
+                            "--elastic-ep-join-rank-offset", "1", "--node-rank", "1", "--nnodes", "2"],
 })
 HOOK_CHECK_CASE.update({
     "grpc-threads-0": {"env": {"SGLANG_GRPC_WORKER_THREADS": "0"}},
@@ -419,6 +426,7 @@ HOOK_CHECK_CASE.update({
     "mm-transport-vmm-pp2": dict(_NO_SPEC, gpu="sm90"),
     "mm-transport-legacy-env": {"env": {"SGLANG_USE_CUDA_IPC_TRANSPORT": "1"}},
     "fp4-indexer-sm100": {"gpu": "sm100"},
+    "uno-ep-scale-joiner": dict(_NO_SPEC, algorithm="UNO", window=None, sink=None),
 })
 # the KV cache hook's compatibility checks (handle_cache_compatibility, after the speculative hook): each
 # refusal with an accepted neighbour
@@ -612,6 +620,8 @@ PLATFORM_CHECK_EXTRA = {
                                     "--device", "xpu"],
     "rejection-deterministic": ["--speculative-use-rejection-sampling", "--enable-deterministic-inference"],
     "ngram-hpu": ["--device", "hpu"],
+    # -- specserve (session 14): a Gemma4 assistant draft with EAGLE3 (the speculative hook's alias resolution) --
+    "gemma4-eagle3": [],
 }
 # a device this host lacks (XPU, HPU) resolves only with a GPU host's memory presented: sweep entries only, on a GPU
 # host (needs_override: a release without the platform override does not judge them)
@@ -643,6 +653,9 @@ PLATFORM_CHECK_CASE = {
                                 "num_draft_tokens": 4},
     "ngram-hpu": {"gpu": "sm120", "needs_override": True, "algorithm": "NGRAM", "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None,
                   "window": None, "sink": None, "max_running_requests": None},
+    # -- specserve (session 14) --
+    "gemma4-eagle3": {"algorithm": "EAGLE3", "draft": "gemma4-assistant", "num_steps": 3, "eagle_topk": 1,
+                      "num_draft_tokens": 4},
 }
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
@@ -655,7 +668,7 @@ case_strategy = st.fixed_dictionaries({
     # the MoE and hybrid-SWA targets at a low weight (1 in 10 each is 2 of 20); the MLA target only in the sweep: its
     # default attention backend is not modelled
     "target": st.sampled_from(sorted(DENSE_TARGETS) * 6 + ["qwen3-hybrid-swa-8l", "qwen3-moe-8l"]),
-    "draft": st.sampled_from(sorted(DRAFTS) * 4 + [None]),
+    "draft": st.sampled_from(sorted(set(DRAFTS) - set(SWEEP_ONLY_DRAFTS)) * 4 + [None]),
     "num_draft_tokens": often_none(st.integers(-1, 20), 2),
     "dflash_block_size": often_none(st.integers(-1, 20), 5),
     "num_steps": often_none(st.integers(1, 5), 2),

@@ -240,6 +240,8 @@ TABLE = (
     ("CHAT_TEMPLATE_KWARGS", r"^--default-chat-template-kwargs must decode to a JSON object$", None),
     ("MM_LIMIT_MODALITY", r"^Invalid modality '[^']*' in --limit-mm-data-per-request", None),
     ("PREFERRED_SAMPLING_WATERMARK", r"^watermark is not supported in --preferred-sampling-params$", None),
+    # speculative_hook.py
+    ("GEMMA4_DRAFT_ALGORITHM", r"^Gemma4AssistantForCausalLM draft requires --speculative-algorithm NEXTN or EAGLE", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

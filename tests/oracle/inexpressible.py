@@ -125,6 +125,19 @@ ENTRIES = {
          "--return-hidden-states-mode has the parser choices full / last (unset is None)"),
     ],
     "sglang/srt/arg_groups/speculative_hook.py": [
+        # -- specserve (session 14) --
+        ('_handle_dflash', r'requires SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION=0', "shadowed",
+         "handle_speculative_decoding refuses SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION for any algorithm but "
+         "single-layer EAGLE / EAGLE3 / DSPARK before the DFLASH branch runs"),
+        ('_handle_eagle_family', r'with multi-layer EAGLE .*requires --speculative-eagle-topk 1', "shadowed",
+         "the rejection-sampling check just before it refuses any --speculative-eagle-topk other than 1 first"),
+        ('_handle_dspark', r'could not resolve speculative_num_draft_tokens', "internal",
+         "unreachable: gamma defaults to 7 when neither the block size, the draft's gamma nor the draft token count "
+         "is set, and a set gamma declares the draft token count"),
+        ('get_fallback_backend', r'(must implement|returned unsupported DFLASH draft attention backend)', "runtime",
+         "only on an out-of-tree platform plugin (current_platform.is_out_of_tree())"),
+        ('_check_oot_speculative_algorithm', r'is not supported by', "runtime",
+         "only on an out-of-tree platform plugin (current_platform.is_out_of_tree())"),
     ],
     "sglang/srt/arg_groups/validation_hook.py": [
     ],

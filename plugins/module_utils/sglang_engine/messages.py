@@ -158,4 +158,5 @@ _SGLANG_MESSAGES = (
     ("CHAT_TEMPLATE_KWARGS", r"--default-chat-template-kwargs must decode to a JSON object"),
     ("MM_LIMIT_MODALITY", r"Invalid modality '.*' in --limit-mm-data-per-request"),
     ("PREFERRED_SAMPLING_WATERMARK", r"watermark is not supported in --preferred-sampling-params"),
+    ("GEMMA4_DRAFT_ALGORITHM", r"Gemma4AssistantForCausalLM draft requires --speculative-algorithm NEXTN or EAGLE"),
 )

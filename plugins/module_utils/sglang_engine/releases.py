@@ -573,6 +573,7 @@ _CHANGES = {
         "fp4_indexer_sms": None,
         "mm_transport_encoder_cpu": False,
         "preferred_sampling_watermark_check": False,
+        "gemma4_draft_eagle3_refused": False,
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
@@ -594,6 +595,8 @@ _CHANGES = {
         "mask_token_id_top_level": True,
         "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
+        # -- specserve (session 14) --
+        "gemma4_draft_eagle3_refused": True,  # arg_groups/speculative_hook.py _resolve_speculative_algorithm_alias
     },
     "0.5.23": {
         # arg_groups/moe_hook.py: trtllm_routed takes minimax_m3_nvfp4; FlashInfer MegaMOE validates more

@@ -188,6 +188,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     else:
         algo_known = algo is None or algo in rules["algorithms"]
     r["speculative_algorithm"] = algo
+    if algo == "EAGLE3" and rules["gemma4_draft_eagle3_refused"]:
+        S.check_gemma4_draft(draft_cfg)  # _resolve_speculative_algorithm_alias, first in the speculative hook
     if not rules["pd_decode_radix_first"] and not _check_pd_decode_radix.keys.isdisjoint(args):
         _check_pd_decode_radix(args, rules, algo, version)
     allowed = rules["block_verification_algorithms"]

@@ -84,6 +84,8 @@ def resolve_uno(args, rules, r, result, prefill, decode):
         raise _uno("UNO requires --tp-size 1 and --pp-size 1.", "tp_size")
     if rules["uno_attn_dp_resolved"]:  # attention DP as resolved (--dp-size > 1 with it, or --attn-dp-size > 1)
         attn_dp = (bool(args.get("enable_dp_attention")) and r["dp_size"] > 1) or get(args, "attn_dp_size", 1) > 1
+        # specserve (session 14): attn_dp_enabled_of counts an Elastic EP scale-up joiner too (ep_scale_joiner_of)
+        attn_dp = attn_dp or args.get("ep_join_mode") == "scale"
     else:  # 0.5.20-0.5.21 read the flag itself
         attn_dp = bool(args.get("enable_dp_attention"))
     if attn_dp or get(args, "attn_cp_size", 1) != 1:
@@ -155,3 +157,17 @@ def resolve_ngram(args, rules, r, result):
     if attn_dp:
         raise Refused("NGRAM_ARGS", "Currently ngram speculative decoding does not support dp attention.",
                       "enable_dp_attention")
+
+
+# -- specserve (session 14) --
+GEMMA4_DRAFT_ARCHS = ("Gemma4AssistantForCausalLM", "Gemma4UnifiedAssistantForCausalLM")
+
+
+def check_gemma4_draft(draft_cfg):
+    """_resolve_speculative_algorithm_alias (trait gemma4_draft_eagle3_refused, 0.5.16 on): a Gemma4 assistant draft
+    takes NEXTN / EAGLE (which SGLang turns into FROZEN_KV_MTP, not modelled), never EAGLE3. An unread draft config
+    is not judged."""
+    archs = (draft_cfg or {}).get("architectures") or []
+    if isinstance(archs, list) and any(a in GEMMA4_DRAFT_ARCHS for a in archs):
+        raise Refused("GEMMA4_DRAFT_ALGORITHM", "Gemma4AssistantForCausalLM draft requires --speculative-algorithm NEXTN "
+                      "or EAGLE; EAGLE3 is not supported for this draft architecture.", "speculative_algorithm")
