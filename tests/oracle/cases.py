@@ -622,6 +622,10 @@ PLATFORM_CHECK_EXTRA = {
     "ngram-hpu": ["--device", "hpu"],
     # -- specserve (session 14): a Gemma4 assistant draft with EAGLE3 (the speculative hook's alias resolution) --
     "gemma4-eagle3": [],
+    # _handle_dspark in its order (sweep only: PLATFORM_SWEEP_ONLY)
+    "dspark-cpu": ["--device", "cpu"], "dspark-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "dspark-pp2": ["--pp-size", "2"], "dspark-no-draft": [], "dspark-block-0": ["--speculative-dspark-block-size", "0"],
+    "dspark-ndt-mismatch": ["--speculative-dspark-block-size", "4", "--speculative-num-draft-tokens", "3"],
 }
 # a device this host lacks (XPU, HPU) resolves only with a GPU host's memory presented: sweep entries only, on a GPU
 # host (needs_override: a release without the platform override does not judge them)
@@ -657,6 +661,11 @@ PLATFORM_CHECK_CASE = {
     "gemma4-eagle3": {"algorithm": "EAGLE3", "draft": "gemma4-assistant", "num_steps": 3, "eagle_topk": 1,
                       "num_draft_tokens": 4},
 }
+_DSPARK = {"algorithm": "DSPARK", "draft": "b16", "num_draft_tokens": None, "num_steps": None, "eagle_topk": None,
+           "window": None, "sink": None}
+PLATFORM_CHECK_CASE.update({k: dict(_DSPARK) for k in PLATFORM_CHECK_EXTRA if k.startswith("dspark-")})
+PLATFORM_CHECK_CASE["dspark-no-draft"]["draft"] = None
+PLATFORM_SWEEP_ONLY = PLATFORM_SWEEP_ONLY + tuple(k for k in PLATFORM_CHECK_EXTRA if k.startswith("dspark-"))
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]

@@ -242,6 +242,11 @@ TABLE = (
     ("PREFERRED_SAMPLING_WATERMARK", r"^watermark is not supported in --preferred-sampling-params$", None),
     # speculative_hook.py
     ("GEMMA4_DRAFT_ALGORITHM", r"^Gemma4AssistantForCausalLM draft requires --speculative-algorithm NEXTN or EAGLE", None),
+    ("DSPARK_ARGS", r"^(DSpark speculative decoding only supports (CUDA|CUDA or NPU|CUDA, NPU or XPU) device\.$|DSpark with dp "
+                    r"attention requires --enable-dp-lm-head\.$|Currently DSpark speculative decoding only supports "
+                    r"pp_size == 1\.$|DSpark pipeline parallelism requires PD prefill;|DSpark dense speculative decoding "
+                    r"requires setting --speculative-draft-model-path\.$|DSpark requires --speculative-dspark-block-size "
+                    r"to be positive|DSpark speculative_num_draft_tokens must equal gamma \+ 1)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

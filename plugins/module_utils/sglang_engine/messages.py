@@ -159,4 +159,8 @@ _SGLANG_MESSAGES = (
     ("MM_LIMIT_MODALITY", r"Invalid modality '.*' in --limit-mm-data-per-request"),
     ("PREFERRED_SAMPLING_WATERMARK", r"watermark is not supported in --preferred-sampling-params"),
     ("GEMMA4_DRAFT_ALGORITHM", r"Gemma4AssistantForCausalLM draft requires --speculative-algorithm NEXTN or EAGLE"),
+    ("DSPARK_ARGS", r"DSpark speculative decoding only supports|DSpark with dp attention requires --enable-dp-lm-head|"
+     r"DSpark speculative decoding only supports pp_size == 1|DSpark pipeline parallelism requires PD prefill|DSpark dense "
+     r"speculative decoding requires setting|DSpark requires --speculative-dspark-block-size to be positive|DSpark "
+     r"speculative_num_draft_tokens must equal gamma"),
 )

@@ -7,6 +7,8 @@ registry has UNO: 0.5.20 on). resolve.resolve() calls it where SGLang's dispatch
 checks of handle_speculative_decoding. Per-release differences are traits (releases.py). stdlib only."""
 from __future__ import annotations
 
+import os
+
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, get
 
 
@@ -171,3 +173,72 @@ def check_gemma4_draft(draft_cfg):
     if isinstance(archs, list) and any(a in GEMMA4_DRAFT_ARCHS for a in archs):
         raise Refused("GEMMA4_DRAFT_ALGORITHM", "Gemma4AssistantForCausalLM draft requires --speculative-algorithm NEXTN "
                       "or EAGLE; EAGLE3 is not supported for this draft architecture.", "speculative_algorithm")
+
+
+DSPARK_BUNDLE_KEYS = ("dspark_block_size", "dspark_markov_rank", "dspark_noise_token_id", "dspark_target_layer_ids")
+
+
+def _dspark(msg, field):
+    return Refused("DSPARK_ARGS", msg, field)
+
+
+def resolve_dspark(args, rules, r, target_cfg, result):
+    """_handle_dspark (trait dspark_rules, 0.5.16 on) in its order, as far as flags and the target's config.json
+    decide: the device, --enable-dp-lm-head under attention DP, pipeline parallelism (PD prefill only from 0.5.21),
+    the draft path (a draft bundled in the target's config.json by its dspark_* keys; 0.5.23: or a dspark/
+    subfolder of a local target dir), num_steps and topk set to 1, and with --speculative-dspark-block-size the gamma
+    (positive) and the verify width gamma + 1. Past that (the a2a / ragged-verify / context-parallel checks under
+    attention DP, a gamma read from the draft's config.json, the defaults and backend checks after it) the rest is
+    passed through with ALGORITHM_NOT_MODELLED."""
+    how = rules["dspark_rules"]
+    device = str(r.get("device") or "cuda")
+    if not device.startswith(how["devices"]):
+        raise _dspark("DSpark speculative decoding only supports %s device, got --device %s." % (
+            " / ".join(d.upper() for d in how["devices"]), device), "device")
+    if how["attn_dp"] == "flag":
+        attn_dp = bool(args.get("enable_dp_attention"))
+    elif how["attn_dp"] == "flag_dp":
+        attn_dp = bool(args.get("enable_dp_attention")) and r["dp_size"] > 1
+    else:  # cfg.attn_dp_size > 1 (the deprecated spelling turned into it)
+        attn_dp = get(args, "attn_dp_size", 1) > 1 or (bool(args.get("enable_dp_attention")) and r["dp_size"] > 1)
+
+    def rest(what):
+        result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm DSPARK: %s is passed through (not modelled); check "
+                    "it with mode: installed." % what)
+
+    if attn_dp:
+        if not args.get("enable_dp_lm_head"):
+            raise _dspark("DSpark with dp attention requires --enable-dp-lm-head.", "enable_dp_lm_head")
+        return rest("its attention-DP checks (MoE a2a backend, ragged verify mode, context parallelism)")
+    if r["pp_size"] != 1 and (how["pp"] == "any" or args.get("disaggregation_mode") != "prefill"):
+        raise _dspark("DSpark speculative decoding requires pp_size == 1%s." % (
+            "" if how["pp"] == "any" else " off a PD prefill server"), "pp_size")
+    if args.get("speculative_draft_model_path") is None:
+        if not isinstance(target_cfg, dict):
+            return rest("the draft path (the target's config.json was not read)")
+        if any(target_cfg.get(k) is not None for k in DSPARK_BUNDLE_KEYS):
+            return rest("the draft bundled in the target checkpoint")
+        if how["subfolder"]:
+            path = str(args.get("model_path") or "")
+            if not os.path.isdir(path):
+                return rest("the draft path (a dspark/ subfolder of a target that is not a local directory)")
+            if os.path.isfile(os.path.join(path, "dspark", "config.json")):
+                return rest("the draft in the target's dspark/ subfolder")
+        raise _dspark("DSpark dense speculative decoding requires setting --speculative-draft-model-path.",
+                      "speculative_draft_model_path")
+    for key in ("speculative_num_steps", "speculative_eagle_topk"):
+        if args.get(key) not in (None, 1):
+            result.warn("SGLANG_OVERRIDE", "DSpark only supports %s == 1; SGLang overrides %s." % (key, args[key]))
+        r[key] = 1
+    block = args.get("speculative_dspark_block_size")
+    if block is None:
+        return rest("the gamma read from the draft's config.json")
+    if block <= 0:
+        raise _dspark("DSpark requires --speculative-dspark-block-size to be positive, got %s." % block,
+                      "speculative_dspark_block_size")
+    ndt = args.get("speculative_num_draft_tokens")
+    if ndt is not None and ndt != block + 1:
+        raise _dspark("DSpark speculative_num_draft_tokens must equal gamma + 1 (= %s for gamma=%s), but got "
+                      "speculative_num_draft_tokens=%s." % (block + 1, block, ndt), "speculative_num_draft_tokens")
+    r["speculative_num_draft_tokens"] = block + 1
+    return rest("the checks after the verify width")
