@@ -401,6 +401,7 @@ HOOK_CHECK_EXTRA.update({
     "image-processor-conflict": ["--disable-fast-image-processor", "--image-processor-backend", "torchvision"],
     "grpc-threads-0": ["--grpc-port", "50051"], "grpc-env-port-70000": [],
     "grpc-legacy-port-high": ["--smg-grpc-mode", "--port", "60000"],
+    "port-60000": ["--port", "60000"],  # 0.5.11-0.5.15 range-check --port + 10000 as the gRPC port whatever serves
     "sidecar-legacy": ["--smg-grpc-mode", "--sidecar", "/bin/true"],
     "sidecar-args-object": ["--sidecar", "/bin/true", "--grpc-port", "50051", "--sidecar-args", '{"a": 1}'],
     "grpc-encoder-only": ["--grpc-port", "50051", "--encoder-only"],
@@ -626,6 +627,12 @@ PLATFORM_CHECK_EXTRA = {
     "dspark-cpu": ["--device", "cpu"], "dspark-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
     "dspark-pp2": ["--pp-size", "2"], "dspark-no-draft": [], "dspark-block-0": ["--speculative-dspark-block-size", "0"],
     "dspark-ndt-mismatch": ["--speculative-dspark-block-size", "4", "--speculative-num-draft-tokens", "3"],
+    "dspark-a2a-deepep": _DP_ATTN_TP2 + ["--enable-dp-lm-head", "--moe-a2a-backend", "deepep"],
+    "dspark-ragged-env": _DP_ATTN_TP2 + ["--enable-dp-lm-head"],
+    "dspark-attn-cp": ["--tp-size", "4", "--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head", "--attn-cp-size",
+                       "2"],
+    "dspark-spec-a2a": _DP_ATTN_TP2 + ["--enable-dp-lm-head", "--speculative-moe-a2a-backend", "deepep"],
+    "dspark-ndt-1": ["--speculative-num-draft-tokens", "1"], "dspark-no-gamma": [],
 }
 # a device this host lacks (XPU, HPU) resolves only with a GPU host's memory presented: sweep entries only, on a GPU
 # host (needs_override: a release without the platform override does not judge them)
@@ -665,6 +672,11 @@ _DSPARK = {"algorithm": "DSPARK", "draft": "b16", "num_draft_tokens": None, "num
            "window": None, "sink": None}
 PLATFORM_CHECK_CASE.update({k: dict(_DSPARK) for k in PLATFORM_CHECK_EXTRA if k.startswith("dspark-")})
 PLATFORM_CHECK_CASE["dspark-no-draft"]["draft"] = None
+# a draft config.json without any block size: no gamma (a given verify width stands, else gamma 7)
+for _k in ("dspark-ragged-env", "dspark-ndt-1", "dspark-no-gamma"):
+    PLATFORM_CHECK_CASE[_k]["draft"] = "no-block-size"
+PLATFORM_CHECK_CASE["dspark-ragged-env"]["env"] = {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1",
+                                                   "SGLANG_RAGGED_VERIFY_MODE": "compact"}
 PLATFORM_SWEEP_ONLY = PLATFORM_SWEEP_ONLY + tuple(k for k in PLATFORM_CHECK_EXTRA if k.startswith("dspark-"))
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},

@@ -232,7 +232,8 @@ TABLE = (
     ("MM_CONFIG", r"^(mm_preprocess_cache_size_mb must be non-negative$|mm_process_config(\['(image|video|audio)'\])? must "
                   r"be a dict, but got)", None),
     ("IMAGE_PROCESSOR_CONFLICT", r"^--disable-fast-image-processor conflicts with --image-processor-backend=", None),
-    ("GRPC_ARGS", r"^SGLANG_GRPC_WORKER_THREADS \(-?\d+\) must be >= 1$", None),
+    ("GRPC_ARGS", r"^(SGLANG_GRPC_WORKER_THREADS \(-?\d+\) must be >= 1|SGLANG_GRPC_PORT \(-?\d+\) must be between 1 and "
+                  r"65535)$", None),
     ("GRPC_SIDECAR", r"^--sidecar-args must be a JSON array of strings\.$", None),
     ("MM_FEATURE_TRANSPORT", r"^--mm-feature-transport=cuda_(vmm|ipc) (requires NVIDIA CUDA\.|does not support pipeline "
                              r"parallelism\.|only supports a single node\.)$", None),
@@ -247,6 +248,10 @@ TABLE = (
                     r"pp_size == 1\.$|DSpark pipeline parallelism requires PD prefill;|DSpark dense speculative decoding "
                     r"requires setting --speculative-draft-model-path\.$|DSpark requires --speculative-dspark-block-size "
                     r"to be positive|DSpark speculative_num_draft_tokens must equal gamma \+ 1)", None),
+    ("DSPARK_ARGS", r"^(DSpark with dp attention (supports moe_a2a_backend|only supports the built-in TP MoE)|DSpark (DP MoE "
+                    r"or prefill coordination|with dp attention \+ moe_a2a_backend='\w+') requires "
+                    r"SGLANG_RAGGED_VERIFY_MODE=static\.$|DSpark with dp attention does not support context parallel|DSpark "
+                    r"ignores --speculative-moe-a2a-backend|DSpark speculative_num_draft_tokens must be >= 2)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

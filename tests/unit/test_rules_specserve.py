@@ -86,7 +86,8 @@ def test_gemma4_draft_refuses_eagle3():
     draft = {"architectures": ["Gemma4AssistantForCausalLM"], "model_type": "qwen3"}
     assert code("0.5.23", *EAGLE3, draft_config=draft) == "GEMMA4_DRAFT_ALGORITHM"
     assert code("0.5.16", *EAGLE3, draft_config=draft) == "GEMMA4_DRAFT_ALGORITHM"
-    assert code("0.5.15", *EAGLE3, draft_config=draft) is None
+    assert code("0.5.12", *EAGLE3, draft_config=draft) == "GEMMA4_DRAFT_ALGORITHM"
+    assert code("0.5.11", *EAGLE3, draft_config=draft) is None
     assert code("0.5.23", *EAGLE3, draft_config={"architectures": ["LlamaForCausalLMEagle3"]}) is None
 
 
@@ -127,3 +128,36 @@ def test_dspark_draft_from_target(tmp_path):
     (tmp_path / "dspark" / "config.json").write_text("{}")
     assert run("0.5.23", target) is None
     assert run("0.5.22", target) == "DSPARK_ARGS"
+
+
+def test_legacy_grpc_port_before_0_5_16():
+    """0.5.11-0.5.15 always derive the gRPC port (SGLANG_GRPC_PORT, else --port + 10000) and range-check it."""
+    assert code("0.5.11", "--port", "60000") == "GRPC_ARGS"
+    assert code("0.5.15", "--port", "50000") is None
+    assert code("0.5.15", env={"SGLANG_GRPC_PORT": "70000"}) == "GRPC_ARGS"
+    assert code("0.5.16", "--port", "60000") is None  # gRPC off: not derived
+
+
+DSPARK_DP = DSPARK + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head"]
+
+
+@pytest.mark.parametrize("version,argv,env,want", [
+    ("0.5.23", DSPARK_DP + ["--moe-a2a-backend", "deepep"], None, "DSPARK_ARGS"),
+    ("0.5.23", DSPARK_DP, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1", "SGLANG_RAGGED_VERIFY_MODE": "compact"},
+     "DSPARK_ARGS"),
+    ("0.5.20", DSPARK_DP, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1", "SGLANG_RAGGED_VERIFY_MODE": "compact"},
+     None),  # the coordination env joins the ragged check in 0.5.22 (0.5.21 refuses the env for DSPARK earlier)
+    ("0.5.23", DSPARK_DP + ["--speculative-moe-a2a-backend", "deepep"], None, "DSPARK_ARGS"),
+    ("0.5.23", DSPARK + ["--tp-size", "4", "--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head",
+                         "--attn-cp-size", "2"], None, "DSPARK_ARGS"),
+])
+def test_dspark_attention_dp(version, argv, env, want):
+    assert code(version, *argv, env=env, gpus=SM120 * 2) == want
+
+
+def test_dspark_gamma_without_draft_block_size():
+    draft = {"architectures": ["DFlashDraftModel"], "dflash_config": {"mask_token_id": 1}}
+    assert code("0.5.23", *DSPARK, "--speculative-num-draft-tokens", "1", draft_config=draft) == "DSPARK_ARGS"
+    assert code("0.5.23", *DSPARK, "--speculative-num-draft-tokens", "5", draft_config=draft) is None
+    with_block = dict(draft, block_size=16)
+    assert code("0.5.23", *DSPARK, "--speculative-num-draft-tokens", "1", draft_config=with_block) is None  # not judged

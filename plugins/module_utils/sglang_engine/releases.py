@@ -224,7 +224,8 @@ _CHANGES = {
         "cp_divisor_attn_dp": True,
         # -- specserve (session 14) --
         "preferred_sampling_watermark_check": True,  # serving_hook.py handle_other_validations
-        "dspark_rules": {"devices": ("cuda", "npu"), "attn_dp": "resolved", "pp": "prefill_ok", "subfolder": False},
+        "dspark_rules": {"devices": ("cuda", "npu"), "attn_dp": "resolved", "pp": "prefill_ok", "subfolder": False,
+                         "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a_or_env"},
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
@@ -259,7 +260,8 @@ _CHANGES = {
         # srt/managers/: the backward-compat meta_info aliases (spec_accepted_drafts ...) are gone
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
         # -- specserve (session 14) --
-        "dspark_rules": {"devices": ("cuda", "npu"), "attn_dp": "flag_dp", "pp": "prefill_ok", "subfolder": False},
+        "dspark_rules": {"devices": ("cuda", "npu"), "attn_dp": "flag_dp", "pp": "prefill_ok", "subfolder": False,
+                         "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a"},
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
@@ -335,7 +337,8 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         # -- specserve (session 14) --
         "fp4_indexer_sms": (100, 120),  # "requires SM100 or SM120 GPUs" (0.5.20 on: or gfx95, a ROCm GPU)
-        "dspark_rules": {"devices": ("cuda", "npu"), "attn_dp": "flag_dp", "pp": "any", "subfolder": False},
+        "dspark_rules": {"devices": ("cuda", "npu"), "attn_dp": "flag_dp", "pp": "any", "subfolder": False,
+                         "dp_a2a": ("none", "megamoe"), "npu_exempt": True, "ragged": "a2a"},
     },
     "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
         # server_args.py _handle_a2a_moe: cutedsl with DeepEP takes low_latency only; the pplx backend appears
@@ -460,6 +463,9 @@ _CHANGES = {
         "pd_decode_radix_first": True,  # checked before the attention backends (observed in its resolver)
         "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
+        # -- specserve (session 14) --
+        # server_args.py (0.5.13 on arg_groups/speculative_hook.py) _resolve_speculative_algorithm_alias
+        "gemma4_draft_eagle3_refused": True,
     },
     "0.5.11": {
         # server_args.py _handle_speculative_decoding: the DFLASH window is validated inside the DFLASH branch, after
@@ -600,10 +606,9 @@ _CHANGES = {
         "mask_token_id_top_level": True,
         "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
-        # -- specserve (session 14) --
-        "gemma4_draft_eagle3_refused": True,  # arg_groups/speculative_hook.py _resolve_speculative_algorithm_alias
         # speculative_hook.py _handle_dspark: CUDA only; attention DP is the flag; any pp > 1 refused; no subfolder
-        "dspark_rules": {"devices": ("cuda",), "attn_dp": "flag", "pp": "any", "subfolder": False},
+        "dspark_rules": {"devices": ("cuda",), "attn_dp": "flag", "pp": "any", "subfolder": False, "dp_a2a": ("none",),
+                         "npu_exempt": False, "ragged": None},
     },
     "0.5.23": {
         # arg_groups/moe_hook.py: trtllm_routed takes minimax_m3_nvfp4; FlashInfer MegaMOE validates more
@@ -655,7 +660,8 @@ _CHANGES = {
         # arg_groups/kv_shard_hook.py: KV sharding takes GLM DSA single-layer NextN MTP (0.5.22: no speculation)
         "kv_sharding_spec_arch": "GlmMoeDsaForCausalLM",
         # -- specserve (session 14): _handle_dspark adds XPU and the draft in a dspark/ subfolder of the target --
-        "dspark_rules": {"devices": ("cuda", "npu", "xpu"), "attn_dp": "resolved", "pp": "prefill_ok", "subfolder": True},
+        "dspark_rules": {"devices": ("cuda", "npu", "xpu"), "attn_dp": "resolved", "pp": "prefill_ok", "subfolder": True,
+                         "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a_or_env"},
     },
 }
 

@@ -236,7 +236,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     elif algo == "NGRAM" and rules["ngram_rules"]:
         S.resolve_ngram(args, rules, r, result)
     elif algo == "DSPARK" and rules["dspark_rules"]:  # specserve (session 14): _handle_dspark's flag checks
-        S.resolve_dspark(args, rules, r, target_cfg, result)
+        S.resolve_dspark(args, env, rules, r, target_cfg, draft_cfg, result)
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)

@@ -40,9 +40,9 @@ def _env_int(env, name, default):
 
 @gate("enable_http_worker_reuseport", "http2_max_concurrent_streams", "http2_initial_connection_window_size",
       "asr_max_buffer_seconds", "asr_max_concurrent_sessions", "grpc_response_timeout_secs", "grpc_port", "sidecar",
-      "sidecar_args", "image_processor_backend", "smg_grpc_mode", "grpc_mode",
+      "sidecar_args", "image_processor_backend", "smg_grpc_mode", "grpc_mode", "port",
       context=("tokenizer_worker_num", "enable_http2", "use_ray", "encoder_only", "api_key", "admin_api_key",
-               "disable_fast_image_processor", "port"))
+               "disable_fast_image_processor"))
 def check_serving(args, env=None, rules=None):
     """The SSL hook's HTTP worker / HTTP/2 values, the ASR limits, then handle_deprecated_args: the image processor
     conflict, the gRPC port (given, else SGLANG_GRPC_PORT, else --port + 10000 for the legacy SMG server: every
@@ -80,6 +80,16 @@ def check_serving(args, env=None, rules=None):
         if port is None and legacy:
             port = get(args, "port", 30000) + 10000
         threads = _env_int(env, "SGLANG_GRPC_WORKER_THREADS", 4)
+    elif rules is not None:
+        # 0.5.11-0.5.15 (no --grpc-port): the gRPC port is always SGLANG_GRPC_PORT or --port + 10000, range-checked
+        # whether or not gRPC serves (so --port above 55535 is refused)
+        legacy_port = _env_int(env, "SGLANG_GRPC_PORT", None)
+        if legacy_port is None:
+            legacy_port = get(args, "port", 30000) + 10000
+        if not 1 <= legacy_port <= 65535:
+            raise Refused("GRPC_ARGS", "SGLANG_GRPC_PORT (%s) must be between 1 and 65535: SGLang %s derives the gRPC "
+                          "port from --port + 10000 unless SGLANG_GRPC_PORT is set." % (legacy_port, rules["version"]),
+                          "port")
     if timeout is not None and timeout <= 0:
         raise Refused("GRPC_ARGS", "--grpc-response-timeout-secs must be positive.", "grpc_response_timeout_secs")
     if port is not None and not 1 <= port <= 65535:
@@ -163,7 +173,7 @@ def check_environment(args, env, rules, platform, r):
     known = platform.get("gpus_known")
     cuda = platform.get("sm") is not None
     transport = args.get("mm_feature_transport")
-    if transport is None:
+    if transport is None and "--mm-feature-transport" in rules["flags"]:  # the legacy env maps onto it (0.5.16 on)
         is_set, enabled = _env_bool(env, MM_TRANSPORT_ENV)
         if is_set:
             transport = "cuda_ipc" if enabled else "cpu"
