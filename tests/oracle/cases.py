@@ -73,7 +73,10 @@ DRAFTS = {
                     "dflash_config": {"block_size": 16, "mask_token_id": 151669, "target_layer_ids": [1, 9]}},
     "causal-b8": {"block_size": 8, "is_causal": True, "dflash_config": {"block_size": 8, "mask_token_id": 151669, "target_layer_ids": [1, 9]}},
     "short-context": {"block_size": 16, "max_position_embeddings": 1024, "dflash_config": {"block_size": 16, "mask_token_id": 151669, "target_layer_ids": [1, 2]}},
+    # -- specserve (session 14): sweep only (SWEEP_ONLY_DRAFTS) --
+    "gemma4-assistant": {"architectures": ["Gemma4AssistantForCausalLM"]},
 }
+SWEEP_ONLY_DRAFTS = ("gemma4-assistant",)  # not drawn: NEXTN / EAGLE turn a Gemma4 draft into FROZEN_KV_MTP (not modelled)
 
 
 def write_models(root):
@@ -500,6 +503,47 @@ HOOK_CHECK_CASE["block-verification-topk4"] = {"algorithm": "EAGLE3", "draft": "
 HOOK_CHECK_CASE.update({k: dict(_NO_SPEC, algorithm="UNO", window=None, sink=None)
                         for k in HOOK_CHECK_EXTRA if k.startswith("uno-")})
 HOOK_CHECK_CASE["uno-draft"] = dict(HOOK_CHECK_CASE["uno-draft"], draft="b16")
+# -- specserve (session 14) --
+# serving_hook.py (sglang_engine/rules_serving.py): the multimodal hook before SSL, HTTP/2 limits, the deprecated-args
+# hook's image processor, gRPC port / threads env and sidecar checks, handle_environment_variables' feature transport
+# and FP4 indexer GPU, handle_other_validations' JSON-typed flags; a refused value with an accepted neighbour
+HOOK_CHECK_EXTRA.update({
+    "http2-streams-0": ["--enable-http2", "--http2-max-concurrent-streams", "0"],
+    "http2-window-10": ["--enable-http2", "--http2-initial-connection-window-size", "10"],
+    "mm-cache-neg": ["--mm-preprocess-cache-size-mb", "-1"], "mm-config-list": ["--mm-process-config", "[1]"],
+    "mm-config-image-int": ["--mm-process-config", '{"image": 1}'],
+    "mm-config-ok": ["--mm-process-config", '{"image": {}}'],
+    "image-processor-conflict": ["--disable-fast-image-processor", "--image-processor-backend", "torchvision"],
+    "grpc-threads-0": ["--grpc-port", "50051"], "grpc-env-port-70000": [],
+    "grpc-legacy-port-high": ["--smg-grpc-mode", "--port", "60000"],
+    "port-60000": ["--port", "60000"],  # 0.5.11-0.5.15 range-check --port + 10000 as the gRPC port whatever serves
+    "sidecar-legacy": ["--smg-grpc-mode", "--sidecar", "/bin/true"],
+    "sidecar-args-object": ["--sidecar", "/bin/true", "--grpc-port", "50051", "--sidecar-args", '{"a": 1}'],
+    "grpc-encoder-only": ["--grpc-port", "50051", "--encoder-only"],
+    "mm-transport-ipc": ["--mm-feature-transport", "cuda_ipc"], "mm-transport-vmm": ["--mm-feature-transport", "cuda_vmm"],
+    "mm-transport-ipc-sm90": ["--mm-feature-transport", "cuda_ipc"],
+    "mm-transport-ipc-nnodes2": ["--mm-feature-transport", "cuda_ipc", "--nnodes", "2"],
+    "mm-transport-vmm-pp2": ["--mm-feature-transport", "cuda_vmm", "--pp-size", "2"],
+    "mm-transport-legacy-env": [],
+    "fp4-indexer": ["--enable-deepseek-v4-fp4-indexer"], "fp4-indexer-sm100": ["--enable-deepseek-v4-fp4-indexer"],
+    "chat-template-kwargs-list": ["--default-chat-template-kwargs", "[1]"],
+    "mm-limit-modality": ["--limit-mm-data-per-request", '{"foo": 1}'],
+    "mm-limit-image": ["--limit-mm-data-per-request", '{"image": 1}'],
+    "preferred-watermark": ["--preferred-sampling-params", '{"watermark": 1}'],
+    # speculative_hook.py: UNO with an Elastic EP scale-up joiner (attn_dp_enabled_of counts it as attention DP)
+    "uno-ep-scale-joiner": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
+                            "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "scale",
+                            "--elastic-ep-join-rank-offset", "1", "--node-rank", "1", "--nnodes", "2"],
+})
+HOOK_CHECK_CASE.update({
+    "grpc-threads-0": {"env": {"SGLANG_GRPC_WORKER_THREADS": "0"}},
+    "grpc-env-port-70000": {"env": {"SGLANG_GRPC_PORT": "70000"}},
+    "mm-transport-ipc-sm90": {"gpu": "sm90"}, "mm-transport-ipc-nnodes2": {"gpu": "sm90"},
+    "mm-transport-vmm-pp2": dict(_NO_SPEC, gpu="sm90"),
+    "mm-transport-legacy-env": {"env": {"SGLANG_USE_CUDA_IPC_TRANSPORT": "1"}},
+    "fp4-indexer-sm100": {"gpu": "sm100"},
+    "uno-ep-scale-joiner": dict(_NO_SPEC, algorithm="UNO", window=None, sink=None),
+})
 # the KV cache hook's compatibility checks (handle_cache_compatibility, after the speculative hook): each
 # refusal with an accepted neighbour
 CACHE_EXTRA = {
@@ -692,6 +736,18 @@ PLATFORM_CHECK_EXTRA = {
                                     "--device", "xpu"],
     "rejection-deterministic": ["--speculative-use-rejection-sampling", "--enable-deterministic-inference"],
     "ngram-hpu": ["--device", "hpu"],
+    # -- specserve (session 14): a Gemma4 assistant draft with EAGLE3 (the speculative hook's alias resolution) --
+    "gemma4-eagle3": [],
+    # _handle_dspark in its order (sweep only: PLATFORM_SWEEP_ONLY)
+    "dspark-cpu": ["--device", "cpu"], "dspark-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "dspark-pp2": ["--pp-size", "2"], "dspark-no-draft": [], "dspark-block-0": ["--speculative-dspark-block-size", "0"],
+    "dspark-ndt-mismatch": ["--speculative-dspark-block-size", "4", "--speculative-num-draft-tokens", "3"],
+    "dspark-a2a-deepep": _DP_ATTN_TP2 + ["--enable-dp-lm-head", "--moe-a2a-backend", "deepep"],
+    "dspark-ragged-env": _DP_ATTN_TP2 + ["--enable-dp-lm-head"],
+    "dspark-attn-cp": ["--tp-size", "4", "--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head", "--attn-cp-size",
+                       "2"],
+    "dspark-spec-a2a": _DP_ATTN_TP2 + ["--enable-dp-lm-head", "--speculative-moe-a2a-backend", "deepep"],
+    "dspark-ndt-1": ["--speculative-num-draft-tokens", "1"], "dspark-no-gamma": [],
 }
 # a device this host lacks (XPU, HPU) resolves only with a GPU host's memory presented: sweep entries only, on a GPU
 # host (needs_override: a release without the platform override does not judge them)
@@ -723,7 +779,20 @@ PLATFORM_CHECK_CASE = {
                                 "num_draft_tokens": 4},
     "ngram-hpu": {"gpu": "sm120", "needs_override": True, "algorithm": "NGRAM", "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None,
                   "window": None, "sink": None, "max_running_requests": None},
+    # -- specserve (session 14) --
+    "gemma4-eagle3": {"algorithm": "EAGLE3", "draft": "gemma4-assistant", "num_steps": 3, "eagle_topk": 1,
+                      "num_draft_tokens": 4},
 }
+_DSPARK = {"algorithm": "DSPARK", "draft": "b16", "num_draft_tokens": None, "num_steps": None, "eagle_topk": None,
+           "window": None, "sink": None}
+PLATFORM_CHECK_CASE.update({k: dict(_DSPARK) for k in PLATFORM_CHECK_EXTRA if k.startswith("dspark-")})
+PLATFORM_CHECK_CASE["dspark-no-draft"]["draft"] = None
+# a draft config.json without any block size: no gamma (a given verify width stands, else gamma 7)
+for _k in ("dspark-ragged-env", "dspark-ndt-1", "dspark-no-gamma"):
+    PLATFORM_CHECK_CASE[_k]["draft"] = "no-block-size"
+PLATFORM_CHECK_CASE["dspark-ragged-env"]["env"] = {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1",
+                                                   "SGLANG_RAGGED_VERIFY_MODE": "compact"}
+PLATFORM_SWEEP_ONLY = PLATFORM_SWEEP_ONLY + tuple(k for k in PLATFORM_CHECK_EXTRA if k.startswith("dspark-"))
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
@@ -735,7 +804,7 @@ case_strategy = st.fixed_dictionaries({
     # the MoE and hybrid-SWA targets at a low weight (1 in 10 each is 2 of 20); the MLA target only in the sweep: its
     # default attention backend is not modelled
     "target": st.sampled_from(sorted(DENSE_TARGETS) * 6 + ["qwen3-hybrid-swa-8l", "qwen3-moe-8l"]),
-    "draft": st.sampled_from(sorted(DRAFTS) * 4 + [None]),
+    "draft": st.sampled_from(sorted(set(DRAFTS) - set(SWEEP_ONLY_DRAFTS)) * 4 + [None]),
     "num_draft_tokens": often_none(st.integers(-1, 20), 2),
     "dflash_block_size": often_none(st.integers(-1, 20), 5),
     "num_steps": often_none(st.integers(1, 5), 2),

@@ -256,6 +256,30 @@ TABLE = (
                       r"is not supported with CP-TP group sharing|CP/TP group sharing only supports|--[\w -=>!]+ is not "
                       r"supported with CP-TP group sharing|SGLANG_DISAGG_STAGING_BUFFER is not supported with CP-TP group "
                       r"sharing|\w+=\d+ must be divisible by --tp-size=\d+\.$)", None),
+    # -- specserve (session 14): serving_hook.py --
+    ("MM_CONFIG", r"^(mm_preprocess_cache_size_mb must be non-negative$|mm_process_config(\['(image|video|audio)'\])? must "
+                  r"be a dict, but got)", None),
+    ("IMAGE_PROCESSOR_CONFLICT", r"^--disable-fast-image-processor conflicts with --image-processor-backend=", None),
+    ("GRPC_ARGS", r"^(SGLANG_GRPC_WORKER_THREADS \(-?\d+\) must be >= 1|SGLANG_GRPC_PORT \(-?\d+\) must be between 1 and "
+                  r"65535)$", None),
+    ("GRPC_SIDECAR", r"^--sidecar-args must be a JSON array of strings\.$", None),
+    ("MM_FEATURE_TRANSPORT", r"^--mm-feature-transport=cuda_(vmm|ipc) (requires NVIDIA CUDA\.|does not support pipeline "
+                             r"parallelism\.|only supports a single node\.)$", None),
+    ("FP4_INDEXER_GPU", r"^--enable-deepseek-v4-fp4-indexer requires SM100", None),
+    ("CHAT_TEMPLATE_KWARGS", r"^--default-chat-template-kwargs must decode to a JSON object$", None),
+    ("MM_LIMIT_MODALITY", r"^Invalid modality '[^']*' in --limit-mm-data-per-request", None),
+    ("PREFERRED_SAMPLING_WATERMARK", r"^watermark is not supported in --preferred-sampling-params$", None),
+    # speculative_hook.py
+    ("GEMMA4_DRAFT_ALGORITHM", r"^Gemma4AssistantForCausalLM draft requires --speculative-algorithm NEXTN or EAGLE", None),
+    ("DSPARK_ARGS", r"^(DSpark speculative decoding only supports (CUDA|CUDA or NPU|CUDA, NPU or XPU) device\.$|DSpark with dp "
+                    r"attention requires --enable-dp-lm-head\.$|Currently DSpark speculative decoding only supports "
+                    r"pp_size == 1\.$|DSpark pipeline parallelism requires PD prefill;|DSpark dense speculative decoding "
+                    r"requires setting --speculative-draft-model-path\.$|DSpark requires --speculative-dspark-block-size "
+                    r"to be positive|DSpark speculative_num_draft_tokens must equal gamma \+ 1)", None),
+    ("DSPARK_ARGS", r"^(DSpark with dp attention (supports moe_a2a_backend|only supports the built-in TP MoE)|DSpark (DP MoE "
+                    r"or prefill coordination|with dp attention \+ moe_a2a_backend='\w+') requires "
+                    r"SGLANG_RAGGED_VERIFY_MODE=static\.$|DSpark with dp attention does not support context parallel|DSpark "
+                    r"ignores --speculative-moe-a2a-backend|DSpark speculative_num_draft_tokens must be >= 2)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -133,8 +133,33 @@ ENTRIES = {
     "sglang/srt/arg_groups/pd_disaggregation_hook.py": [
     ],
     "sglang/srt/arg_groups/serving_hook.py": [
+        # -- specserve (session 14) --
+        ('handle_ssl_validation', r'^SSL (key|certificate|CA certificates) file not found', "host",
+         "os.path.isfile on the key / certificate / CA path where SGLang runs (after the pairing checks): a host file "
+         "the static engine does not judge"),
+        ('handle_ssl_validation', r"requires the 'granian' package", "host",
+         "`import granian` with --enable-http2: an optional package absent from every kit here"),
+        ('handle_ssl_validation', r'^--enable-ssl-refresh is not supported with --enable-http2', "host",
+         "after the granian import (absent here) and the key / certificate files existing on the host"),
+        ('handle_load_balance_method', r'^Invalid disaggregation_mode', "shadowed",
+         "--disaggregation-mode has the parser choices null / prefill / decode, and no hook sets another value"),
+        ('handle_return_hidden_states_mode', r'^return_hidden_states_mode must be one of', "shadowed",
+         "--return-hidden-states-mode has the parser choices full / last (unset is None)"),
     ],
     "sglang/srt/arg_groups/speculative_hook.py": [
+        # -- specserve (session 14) --
+        ('_handle_dflash', r'requires SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION=0', "shadowed",
+         "handle_speculative_decoding refuses SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION for any algorithm but "
+         "single-layer EAGLE / EAGLE3 / DSPARK before the DFLASH branch runs"),
+        ('_handle_eagle_family', r'with multi-layer EAGLE .*requires --speculative-eagle-topk 1', "shadowed",
+         "the rejection-sampling check just before it refuses any --speculative-eagle-topk other than 1 first"),
+        ('_handle_dspark', r'could not resolve speculative_num_draft_tokens', "internal",
+         "unreachable: gamma defaults to 7 when neither the block size, the draft's gamma nor the draft token count "
+         "is set, and a set gamma declares the draft token count"),
+        ('get_fallback_backend', r'(must implement|returned unsupported DFLASH draft attention backend)', "runtime",
+         "only on an out-of-tree platform plugin (current_platform.is_out_of_tree())"),
+        ('_check_oot_speculative_algorithm', r'is not supported by', "runtime",
+         "only on an out-of-tree platform plugin (current_platform.is_out_of_tree())"),
     ],
     "sglang/srt/arg_groups/validation_hook.py": [
     ],
@@ -155,6 +180,18 @@ ENTRIES = {
         ('_handle_elastic_ep', r'^Elastic EP scale-up requires --moe-dp-size 1', "shadowed",
          "moe_dp_size > 1 needs attn_cp_size == moe_dp_size (the context-parallel hook), so the attn_cp_size == 1 "
          "check right before it refuses first"),
+        # -- specserve (session 14): the serving checks before srt/arg_groups/ (0.5.11-0.5.18) --
+        ('_handle_ssl_validation', r'^SSL (key|certificate|CA certificates) file not found', "host",
+         "os.path.isfile on the key / certificate / CA path where SGLang runs (after the pairing checks): a host file "
+         "the static engine does not judge"),
+        ('_handle_ssl_validation', r"requires the 'granian' package", "host",
+         "`import granian` with --enable-http2: an optional package absent from every kit here"),
+        ('_handle_ssl_validation', r'^--enable-ssl-refresh is not supported with --enable-http2', "host",
+         "after the granian import (absent here) and the key / certificate files existing on the host"),
+        ('_handle_load_balance_method', r'^Invalid disaggregation_mode', "shadowed",
+         "--disaggregation-mode has the parser choices null / prefill / decode, and no hook sets another value"),
+        ('_handle_return_hidden_states_mode', r'^return_hidden_states_mode must be one of', "shadowed",
+         "--return-hidden-states-mode has the parser choices full / last (unset is None)"),
     ],
 }
 

@@ -157,4 +157,24 @@ _SGLANG_MESSAGES = (
     ("CP_MODEL", r"Nemotron-H does not support --attn-cp-size|LongCat-Flash does not support --enable-prefill-cp|"
                  r"DeepSeek V3\.2 prefill CP does not support|MiMo V2 (prefill CP|CP-v2) only supports --cp-strategy"),
     ("CP_TP_SHARING", r"CP-TP group sharing|CP/TP group sharing only supports"),
+    # -- specserve (session 14): serving_hook.py (rules_serving.py) --
+    ("HTTP2_LIMITS", r"--http2-(max-concurrent-streams|initial-connection-window-size) must be between"),
+    ("MM_CONFIG", r"mm_preprocess_cache_size_mb must be non-negative|mm_process_config(\['\w+'\])? must be a dict"),
+    ("IMAGE_PROCESSOR_CONFLICT", r"--disable-fast-image-processor conflicts with --image-processor-backend"),
+    ("GRPC_ARGS", r"SGLANG_GRPC_WORKER_THREADS \(-?\d+\) must be >= 1|SGLANG_GRPC_PORT \(-?\d+\) must be "
+     r"between|--grpc-port is not supported with"),
+    ("GRPC_SIDECAR", r"--sidecar-args must be a JSON array of strings|--sidecar requires SGLang's native gRPC"),
+    ("MM_FEATURE_TRANSPORT", r"--mm-feature-transport=cuda_(ipc|vmm) (requires NVIDIA CUDA|does not support pipeline|only "
+     r"supports a single node)"),
+    ("FP4_INDEXER_GPU", r"--enable-deepseek-v4-fp4-indexer requires SM100"),
+    ("CHAT_TEMPLATE_KWARGS", r"--default-chat-template-kwargs must decode to a JSON object"),
+    ("MM_LIMIT_MODALITY", r"Invalid modality '.*' in --limit-mm-data-per-request"),
+    ("PREFERRED_SAMPLING_WATERMARK", r"watermark is not supported in --preferred-sampling-params"),
+    ("GEMMA4_DRAFT_ALGORITHM", r"Gemma4AssistantForCausalLM draft requires --speculative-algorithm NEXTN or EAGLE"),
+    ("DSPARK_ARGS", r"DSpark speculative decoding only supports|DSpark with dp attention requires --enable-dp-lm-head|"
+     r"DSpark speculative decoding only supports pp_size == 1|DSpark pipeline parallelism requires PD prefill|DSpark dense "
+     r"speculative decoding requires setting|DSpark requires --speculative-dspark-block-size to be positive|DSpark "
+     r"speculative_num_draft_tokens must equal gamma|DSpark with dp attention (supports moe_a2a_backend|only supports the "
+     r"built-in TP MoE|\+ moe_a2a_backend|does not support context parallel)|DSpark DP MoE or prefill coordination requires|"
+     r"DSpark ignores --speculative-moe-a2a-backend|DSpark speculative_num_draft_tokens must be >= 2"),
 )

@@ -227,6 +227,10 @@ _CHANGES = {
         "dcp_refuses_prefill_cp": True,
         "cp_divisor_attn_dp": True,
         "elastic_scale": "v22",  # -- parallel (session 14) --: attention DP by --attn-dp-size
+        # -- specserve (session 14) --
+        "preferred_sampling_watermark_check": True,  # serving_hook.py handle_other_validations
+        "dspark_rules": {"devices": ("cuda", "npu"), "attn_dp": "resolved", "pp": "prefill_ok", "subfolder": False,
+                         "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a_or_env"},
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
@@ -262,6 +266,9 @@ _CHANGES = {
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
         "elastic_scale": "v21",  # -- parallel (session 14) --: decode graph full or disabled, recapture checks
         "cp_boundary_models": True,  # -- parallel (session 14) --: _boundary_parallelism_overrides (Nemotron-H, LongCat)
+        # -- specserve (session 14) --
+        "dspark_rules": {"devices": ("cuda", "npu"), "attn_dp": "flag_dp", "pp": "prefill_ok", "subfolder": False,
+                         "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a"},
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
@@ -337,6 +344,10 @@ _CHANGES = {
         "parser": "0.5.18",
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
+        # -- specserve (session 14) --
+        "fp4_indexer_sms": (100, 120),  # "requires SM100 or SM120 GPUs" (0.5.20 on: or gfx95, a ROCm GPU)
+        "dspark_rules": {"devices": ("cuda", "npu"), "attn_dp": "flag_dp", "pp": "any", "subfolder": False,
+                         "dp_a2a": ("none", "megamoe"), "npu_exempt": True, "ragged": "a2a"},
     },
     "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
         # server_args.py _handle_a2a_moe: cutedsl with DeepEP takes low_latency only; the pplx backend appears
@@ -354,6 +365,8 @@ _CHANGES = {
         "dcp_hip_only": False,
         # server_args.py _handle_eplb_and_dispatch: static / lp dispatch needs an a2a backend
         "ep_dispatch_rank_invariant": True,
+        # -- specserve (session 14) --
+        "mm_transport_encoder_cpu": True,  # _handle_multimodal_feature_transport: --encoder-only -> cpu
     },
     "0.5.15.post1": {  # parser captured; traits as 0.5.15's
         "parser": "0.5.15.post1",
@@ -429,6 +442,8 @@ _CHANGES = {
         # server_args.py check_server_args: --moe-dense-tp-size may also equal --tp-size ("only supports None, 1,
         # or tp_size currently"; 0.5.11-0.5.12 say "only support 1 and None currently")
         "moe_dense_tp_size_any_tp": True,
+        # -- specserve (session 14) --
+        "fp4_indexer_sms": (100,),  # server_args.py _handle_environment_variables: is_sm100_supported()
     },
     "0.5.12.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.12.post1",
@@ -457,6 +472,9 @@ _CHANGES = {
         "pd_decode_radix_first": True,  # checked before the attention backends (observed in its resolver)
         "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
+        # -- specserve (session 14) --
+        # server_args.py (0.5.13 on arg_groups/speculative_hook.py) _resolve_speculative_algorithm_alias
+        "gemma4_draft_eagle3_refused": True,
     },
     "0.5.11": {
         # server_args.py _handle_speculative_decoding: the DFLASH window is validated inside the DFLASH branch, after
@@ -572,6 +590,14 @@ _CHANGES = {
         "expert_pack": None,  # -- parallel (session 14) --: --load-format expert_pack appears in 0.5.19
         "cp_boundary_models": False, "cp_dsv32_interleave": False, "cp_mimo_zigzag": False,  # -- parallel (session 14) --
         "cp_tp_sharing": False,  # -- parallel (session 14) --: CP-TP group sharing checks (0.5.23 modelled)
+        # -- specserve (session 14): serving_hook.py (rules_serving.py) --
+        # handle_environment_variables: --enable-deepseek-v4-fp4-indexer's GPUs (the flag from 0.5.13); an explicit
+        # cuda_ipc / cuda_vmm transport stays with --encoder-only; handle_other_validations: no watermark check
+        "fp4_indexer_sms": None,
+        "mm_transport_encoder_cpu": False,
+        "preferred_sampling_watermark_check": False,
+        "gemma4_draft_eagle3_refused": False,
+        "dspark_rules": None,
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
@@ -595,6 +621,9 @@ _CHANGES = {
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
         "elastic_scale": "v16",  # -- parallel (session 14) --: the elastic EP scale-up checks appear
         "cp_mimo_zigzag": "env",  # -- parallel (session 14) --: MiMo V2 CP-v2 zigzag, under SGLANG_ENABLE_CP_V2
+        # speculative_hook.py _handle_dspark: CUDA only; attention DP is the flag; any pp > 1 refused; no subfolder
+        "dspark_rules": {"devices": ("cuda",), "attn_dp": "flag", "pp": "any", "subfolder": False, "dp_a2a": ("none",),
+                         "npu_exempt": False, "ragged": None},
     },
     "0.5.23": {
         # arg_groups/moe_hook.py: trtllm_routed takes minimax_m3_nvfp4; FlashInfer MegaMOE validates more
@@ -648,6 +677,9 @@ _CHANGES = {
         "elastic_scale": "v23",  # -- parallel (session 14) --: topology, --moe-dense-tp-size, --dcp-size checks
         "expert_pack": "v23",  # -- parallel (session 14) --: expert_pack_hook.py checks --attn-dp-size too
         "cp_tp_sharing": True,  # -- parallel (session 14) --: cp_tp_group_sharing_hook.py, Qwen4-Exp added
+        # -- specserve (session 14): _handle_dspark adds XPU and the draft in a dspark/ subfolder of the target --
+        "dspark_rules": {"devices": ("cuda", "npu", "xpu"), "attn_dp": "resolved", "pp": "prefill_ok", "subfolder": True,
+                         "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a_or_env"},
     },
 }
 

@@ -55,10 +55,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         args = dict(args, speculative_algorithm=None)
     if not check_early_cache_flags.keys.isdisjoint(args):
         check_early_cache_flags(args)  # before the SSL check (0.5.20 on, where the flags are)
+    if not SV.check_multimodal.keys.isdisjoint(args):
+        SV.check_multimodal(args)  # handle_multimodal, right before the SSL hook
     if not _check_ssl.keys.isdisjoint(args):
         _check_ssl(args)  # before the model config is read (every release validates SSL early)
-    if not SV.check_serving.keys.isdisjoint(args):
-        SV.check_serving(args)  # the rest of the SSL hook, the ASR hook, handle_deprecated_args' gRPC checks
+    if not SV.check_serving.keys.isdisjoint(args) or (env and SV.GRPC_ENV in env):
+        SV.check_serving(args, env, rules)  # the rest of the SSL hook, the ASR hook, handle_deprecated_args' gRPC checks
     if rules["context_check_at_resolution"] and target_cfg is not None:
         # the model config is read before the other hooks: a context longer than the target's is refused here
         tgt_max = text_cfg(target_cfg).get("max_position_embeddings")
@@ -189,6 +191,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     else:
         algo_known = algo is None or algo in rules["algorithms"]
     r["speculative_algorithm"] = algo
+    if algo == "EAGLE3" and rules["gemma4_draft_eagle3_refused"]:
+        S.check_gemma4_draft(draft_cfg)  # _resolve_speculative_algorithm_alias, first in the speculative hook
     if not rules["pd_decode_radix_first"] and not _check_pd_decode_radix.keys.isdisjoint(args):
         _check_pd_decode_radix(args, rules, algo, version)
     allowed = rules["block_verification_algorithms"]
@@ -234,6 +238,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         S.resolve_uno(args, rules, r, result, prefill, decode)
     elif algo == "NGRAM" and rules["ngram_rules"]:
         S.resolve_ngram(args, rules, r, result)
+    elif algo == "DSPARK" and rules["dspark_rules"]:  # specserve (session 14): _handle_dspark's flag checks
+        S.resolve_dspark(args, env, rules, r, target_cfg, draft_cfg, result)
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
@@ -243,6 +249,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_encoder_disaggregation(args, rules, target_cfg)  # the encoder hook, right before the KV cache one
     if not SV.check_tokenizer_batching.keys.isdisjoint(args):
         SV.check_tokenizer_batching(args)
+    if not SV.check_environment.keys.isdisjoint(args) or (env and SV.MM_TRANSPORT_ENV in env):
+        SV.check_environment(args, env, rules, platform, r)  # handle_environment_variables, before the KV cache hook
     if not check_cache_compatibility.keys.isdisjoint(args):
         # the KV cache hook, after the speculative one and before check_server_args (every release)
         check_cache_compatibility(args, rules, algo)
@@ -251,6 +259,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg))
     if deterministic and not rules["deterministic_before_attention"]:
         check_deterministic_attention(args, rules, r, platform, target_cfg, result)  # 0.5.11: after the cache hook
+    if not SV.check_other_validations.keys.isdisjoint(args):
+        SV.check_other_validations(args, rules)  # handle_other_validations, the last resolution hook it models
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if not _check_node_split.keys.isdisjoint(args):

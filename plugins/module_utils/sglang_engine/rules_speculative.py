@@ -7,6 +7,8 @@ registry has UNO: 0.5.20 on). resolve.resolve() calls it where SGLang's dispatch
 checks of handle_speculative_decoding. Per-release differences are traits (releases.py). stdlib only."""
 from __future__ import annotations
 
+import os
+
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, get
 
 
@@ -84,6 +86,8 @@ def resolve_uno(args, rules, r, result, prefill, decode):
         raise _uno("UNO requires --tp-size 1 and --pp-size 1.", "tp_size")
     if rules["uno_attn_dp_resolved"]:  # attention DP as resolved (--dp-size > 1 with it, or --attn-dp-size > 1)
         attn_dp = (bool(args.get("enable_dp_attention")) and r["dp_size"] > 1) or get(args, "attn_dp_size", 1) > 1
+        # specserve (session 14): attn_dp_enabled_of counts an Elastic EP scale-up joiner too (ep_scale_joiner_of)
+        attn_dp = attn_dp or args.get("ep_join_mode") == "scale"
     else:  # 0.5.20-0.5.21 read the flag itself
         attn_dp = bool(args.get("enable_dp_attention"))
     if attn_dp or get(args, "attn_cp_size", 1) != 1:
@@ -155,3 +159,127 @@ def resolve_ngram(args, rules, r, result):
     if attn_dp:
         raise Refused("NGRAM_ARGS", "Currently ngram speculative decoding does not support dp attention.",
                       "enable_dp_attention")
+
+
+# -- specserve (session 14) --
+GEMMA4_DRAFT_ARCHS = ("Gemma4AssistantForCausalLM", "Gemma4UnifiedAssistantForCausalLM")
+
+
+def check_gemma4_draft(draft_cfg):
+    """_resolve_speculative_algorithm_alias (trait gemma4_draft_eagle3_refused, 0.5.12 on): a Gemma4 assistant draft
+    takes NEXTN / EAGLE (which SGLang turns into FROZEN_KV_MTP, not modelled), never EAGLE3. An unread draft config
+    is not judged."""
+    archs = (draft_cfg or {}).get("architectures") or []
+    if isinstance(archs, list) and any(a in GEMMA4_DRAFT_ARCHS for a in archs):
+        raise Refused("GEMMA4_DRAFT_ALGORITHM", "Gemma4AssistantForCausalLM draft requires --speculative-algorithm NEXTN "
+                      "or EAGLE; EAGLE3 is not supported for this draft architecture.", "speculative_algorithm")
+
+
+DSPARK_BUNDLE_KEYS = ("dspark_block_size", "dspark_markov_rank", "dspark_noise_token_id", "dspark_target_layer_ids")
+
+
+def _dspark(msg, field):
+    return Refused("DSPARK_ARGS", msg, field)
+
+
+def _env_bool(env, name):
+    """envs.EnvBool.get(): true / 1 / yes / y (any case) is True; unset or anything else the default, False."""
+    return str((env or {}).get(name, "")).lower() in ("true", "1", "yes", "y")
+
+
+def _draft_block_keys(draft_cfg):
+    """Whether the draft's config.json names a block size anywhere SGLang's DSpark / DFlash parsers look."""
+    for where in (draft_cfg, draft_cfg.get("dflash_config"), draft_cfg.get("dspark_config"), draft_cfg.get("text_config")):
+        if isinstance(where, dict) and any(where.get(k) is not None for k in ("block_size", "dspark_block_size")):
+            return True
+    return False
+
+
+def resolve_dspark(args, env, rules, r, target_cfg, draft_cfg, result):
+    """_handle_dspark (trait dspark_rules, 0.5.16 on) in its order, as far as flags and the target's config.json
+    decide: the device, --enable-dp-lm-head under attention DP, pipeline parallelism (PD prefill only from 0.5.21),
+    the draft path (a draft bundled in the target's config.json by its dspark_* keys; 0.5.23: or a dspark/
+    subfolder of a local target dir), num_steps and topk set to 1, and with --speculative-dspark-block-size the gamma
+    (positive) and the verify width gamma + 1, or a draft config.json without any block size (the verify width as
+    given, >= 2; else gamma 7). Under attention DP: the MoE a2a backends it takes, SGLANG_RAGGED_VERIFY_MODE static
+    with an a2a backend (from 0.5.18) or prefill coordination (from 0.5.22), no context parallelism, a matching
+    --speculative-moe-a2a-backend (an NPU exempt from 0.5.18). Past that (a gamma read from the draft's
+    config.json, the defaults and backend checks after the verify width) the rest is passed through with
+    ALGORITHM_NOT_MODELLED."""
+    how = rules["dspark_rules"]
+    device = str(r.get("device") or "cuda")
+    if not device.startswith(how["devices"]):
+        raise _dspark("DSpark speculative decoding only supports %s device, got --device %s." % (
+            " / ".join(d.upper() for d in how["devices"]), device), "device")
+    if how["attn_dp"] == "flag":
+        attn_dp = bool(args.get("enable_dp_attention"))
+    elif how["attn_dp"] == "flag_dp":
+        attn_dp = bool(args.get("enable_dp_attention")) and r["dp_size"] > 1
+    else:  # cfg.attn_dp_size > 1 (the deprecated spelling turned into it)
+        attn_dp = get(args, "attn_dp_size", 1) > 1 or (bool(args.get("enable_dp_attention")) and r["dp_size"] > 1)
+
+    def rest(what):
+        result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm DSPARK: %s is passed through (not modelled); check "
+                    "it with mode: installed." % what)
+
+    if attn_dp:
+        if not args.get("enable_dp_lm_head"):
+            raise _dspark("DSpark with dp attention requires --enable-dp-lm-head.", "enable_dp_lm_head")
+        exempt = how["npu_exempt"] and device.startswith("npu")
+        a2a = args.get("moe_a2a_backend") or "none"
+        if not exempt and a2a not in how["dp_a2a"]:
+            raise _dspark("DSpark with dp attention supports moe_a2a_backend %s, got %r." % (
+                " / ".join(how["dp_a2a"]), a2a), "moe_a2a_backend")
+        coordinated = how["ragged"] == "a2a_or_env" and _env_bool(env, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION")
+        if not exempt and how["ragged"] and (a2a != "none" or coordinated):
+            mode = (env or {}).get("SGLANG_RAGGED_VERIFY_MODE", "static")
+            if mode not in ("static", "cap-accept", "compact"):
+                return rest("an invalid SGLANG_RAGGED_VERIFY_MODE")
+            if mode != "static":
+                raise _dspark("DSpark DP MoE or prefill coordination requires SGLANG_RAGGED_VERIFY_MODE=static.", "env")
+        if get(args, "attn_cp_size", 1) > 1:
+            raise _dspark("DSpark with dp attention does not support context parallel (attn_cp_size=%s)."
+                          % args["attn_cp_size"], "attn_cp_size")
+        spec_a2a = args.get("speculative_moe_a2a_backend")
+        if not exempt and spec_a2a is not None and spec_a2a != a2a:
+            raise _dspark("DSpark ignores --speculative-moe-a2a-backend; with dp attention it must match the target "
+                          "moe_a2a_backend=%r (got %r)." % (a2a, spec_a2a), "speculative_moe_a2a_backend")
+    if r["pp_size"] != 1 and (how["pp"] == "any" or args.get("disaggregation_mode") != "prefill"):
+        raise _dspark("DSpark speculative decoding requires pp_size == 1%s." % (
+            "" if how["pp"] == "any" else " off a PD prefill server"), "pp_size")
+    if args.get("speculative_draft_model_path") is None:
+        if not isinstance(target_cfg, dict):
+            return rest("the draft path (the target's config.json was not read)")
+        if any(target_cfg.get(k) is not None for k in DSPARK_BUNDLE_KEYS):
+            return rest("the draft bundled in the target checkpoint")
+        if how["subfolder"]:
+            path = str(args.get("model_path") or "")
+            if not os.path.isdir(path):
+                return rest("the draft path (a dspark/ subfolder of a target that is not a local directory)")
+            if os.path.isfile(os.path.join(path, "dspark", "config.json")):
+                return rest("the draft in the target's dspark/ subfolder")
+        raise _dspark("DSpark dense speculative decoding requires setting --speculative-draft-model-path.",
+                      "speculative_draft_model_path")
+    for key in ("speculative_num_steps", "speculative_eagle_topk"):
+        if args.get(key) not in (None, 1):
+            result.warn("SGLANG_OVERRIDE", "DSpark only supports %s == 1; SGLang overrides %s." % (key, args[key]))
+        r[key] = 1
+    block = args.get("speculative_dspark_block_size")
+    ndt = args.get("speculative_num_draft_tokens")
+    if block is None:
+        if not isinstance(draft_cfg, dict) or _draft_block_keys(draft_cfg):
+            return rest("the gamma read from the draft's config.json")
+        # no gamma in the draft's config.json: a given verify width stands (>= 2), else gamma defaults to 7
+        if ndt is not None and ndt < 2:
+            raise _dspark("DSpark speculative_num_draft_tokens must be >= 2 (= gamma + 1), got %s." % ndt,
+                          "speculative_num_draft_tokens")
+        r["speculative_num_draft_tokens"] = 8 if ndt is None else ndt
+        return rest("the checks after the verify width")
+    if block <= 0:
+        raise _dspark("DSpark requires --speculative-dspark-block-size to be positive, got %s." % block,
+                      "speculative_dspark_block_size")
+    if ndt is not None and ndt != block + 1:
+        raise _dspark("DSpark speculative_num_draft_tokens must equal gamma + 1 (= %s for gamma=%s), but got "
+                      "speculative_num_draft_tokens=%s." % (block + 1, block, ndt), "speculative_num_draft_tokens")
+    r["speculative_num_draft_tokens"] = block + 1
+    return rest("the checks after the verify width")
