@@ -610,6 +610,49 @@ PLATFORM_CHECK_CASE = {
                   "window": None, "sink": None, "max_running_requests": None},
 }
 
+# -- attn (session 14) --
+# the attention hooks' flag checks (sglang_engine/rules_attention.py, rules_platform.py, rules_mamba.py): the
+# linear-attention hook (FlashKDA, ReplaySSM, ReplaySSM spec-verify), multi-item scoring, deterministic inference for
+# the DeepSeek family, the FlashInfer Mamba backend; each refusal in SGLang's order with an accepted neighbour. Sweep
+# only (a GPU host's draw would import flashinfer.mamba on this host); ATTN_CHECK_CASE: what an entry changes
+_REPLAYSSM_SPEC = ["--enable-linear-replayssm-spec"]
+_MLA = {"target": "deepseek-v3-8l"}
+ATTN_CHECK_EXTRA = {
+    "linear-decode-flashkda": ["--linear-attn-decode-backend", "flashkda"],
+    "linear-base-flashkda": ["--linear-attn-backend", "flashkda"],
+    "replayssm-cutedsl": ["--enable-linear-replayssm", "--linear-attn-decode-backend", "cutedsl"],
+    "replayssm-sm100-bf16": ["--enable-linear-replayssm", "--mamba-ssm-dtype", "bfloat16"],
+    "replayssm-pd-decode": ["--enable-linear-replayssm", "--disaggregation-mode", "decode"],
+    "replayssm-cache-len-0": ["--enable-linear-replayssm", "--linear-replayssm-cache-len", "0"],
+    "replayssm": ["--enable-linear-replayssm"],
+    "replayssm-spec-topk4": _REPLAYSSM_SPEC,
+    "replayssm-spec-cutedsl": _REPLAYSSM_SPEC + ["--linear-attn-decode-backend", "cutedsl"],
+    "replayssm-spec-ragged": _REPLAYSSM_SPEC,
+    "replayssm-spec-ragged-verify": _REPLAYSSM_SPEC + ["--linear-attn-verify-backend", "triton"],
+    "replayssm-spec-ragged-bad": _REPLAYSSM_SPEC,
+    "replayssm-spec-pd-prefill": _REPLAYSSM_SPEC + ["--disaggregation-mode", "prefill"],
+    "replayssm-spec-both": _REPLAYSSM_SPEC + ["--enable-linear-replayssm"],
+    "replayssm-spec": _REPLAYSSM_SPEC,
+    "mis": ["--enable-mis"], "mis-flashinfer": ["--enable-mis"],
+    "deterministic-mla-flashinfer": ["--enable-deterministic-inference"],
+    "deterministic-mla-fa4": ["--enable-deterministic-inference"],
+    "deterministic-mla-fa4-sm100": ["--enable-deterministic-inference"],
+    "deterministic-mla-triton": ["--enable-deterministic-inference"],
+    "mamba-flashinfer": ["--mamba-backend", "flashinfer"],
+}
+ATTN_CHECK_CASE = {
+    "replayssm-sm100-bf16": {"gpu": "sm100"},
+    "replayssm-spec-topk4": {"eagle_topk": 4},
+    "replayssm-spec-ragged": {"env": {"SGLANG_RAGGED_VERIFY_MODE": "compact"}},
+    "replayssm-spec-ragged-verify": {"env": {"SGLANG_RAGGED_VERIFY_MODE": "compact"}},
+    "replayssm-spec-ragged-bad": {"env": {"SGLANG_RAGGED_VERIFY_MODE": "bogus"}},
+    "mis-flashinfer": {"attention_backend": "flashinfer"},
+    "deterministic-mla-flashinfer": dict(_MLA, attention_backend="flashinfer"),
+    "deterministic-mla-fa4": dict(_MLA, attention_backend="fa4"),
+    "deterministic-mla-fa4-sm100": dict(_MLA, attention_backend="fa4", gpu="sm100"),
+    "deterministic-mla-triton": dict(_MLA, attention_backend="triton"),
+}
+
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
 STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-bs", "mamba-scheduler", "garbage-int",
@@ -702,6 +745,8 @@ def sweep_cases():
             out.append(dict(base, kv_pool=v, **KV_POOL_CASE.get(v, {})))
         for v in sorted(PLATFORM_CHECK_EXTRA):
             out.append(dict(base, platform_check=v, **PLATFORM_CHECK_CASE.get(v, {})))
+        for v in sorted(ATTN_CHECK_EXTRA):  # -- attn (session 14) --
+            out.append(dict(base, attn_check=v, **ATTN_CHECK_CASE.get(v, {})))
     # the DFLASH settings SGLang overrides with a warning (topk / num_steps != 1), on the DFLASH base: every release's
     # run has them whatever the draw (test_overrides_flagged_where_sglang_warns needs some)
     for topk, steps in ((2, 1), (4, 1), (8, 1), (1, 2), (1, 3), (4, 3)):
@@ -797,6 +842,7 @@ def argv_for(case, dirs):
     argv.extend(MOE_CHECK_EXTRA.get(case.get("moe_check") or "none", []))
     argv.extend(KV_POOL_EXTRA.get(case.get("kv_pool") or "none", []))
     argv.extend(PLATFORM_CHECK_EXTRA.get(case.get("platform_check") or "none", []))
+    argv.extend(ATTN_CHECK_EXTRA.get(case.get("attn_check") or "none", []))  # -- attn (session 14) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

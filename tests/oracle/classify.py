@@ -228,6 +228,23 @@ TABLE = (
                    r"joiners require --elastic-ep-join-rank-offset|--elastic-ep-join-rank-offset is only valid with|elastic "
                    r"EP join rank offset must be >= 0|--max-ep-size (requires --elastic-ep-backend|must be a positive)|"
                    r"--elastic-ep-initial-size is only valid for an Elastic EP)", None),
+    # -- attn (session 14) --
+    ("LINEAR_ATTN_FLAGS", r"^(--linear-attn-decode-backend flashkda is not supported: FlashKDA is prefill-only|"
+                          r"--enable-linear-replayssm requires (the Triton linear-attn decode backend|Triton, or Helion "
+                          r"for KDA)|--enable-linear-replayssm is not supported under PD disaggregation|"
+                          r"--linear-replayssm-cache-len must be >= 1|--enable-linear-replayssm-spec (requires a linear "
+                          r"draft chain|requires the triton or flashinfer linear-attn decode backend|with "
+                          r"SGLANG_RAGGED_VERIFY_MODE=[\w-]+ requires the KDA|is not supported on a PD prefill server|"
+                          r"and --enable-linear-replayssm are mutually exclusive))", None),
+    ("RAGGED_VERIFY_MODE", r"^invalid SGLANG_RAGGED_VERIFY_MODE=", None),
+    ("MULTI_ITEM_SCORING_BACKEND", r"^Multi-item scoring requires flashinfer attention backend for custom attention "
+                                   r"mask support", None),
+    ("DETERMINISTIC_MLA_BACKEND", r"^(Currently only \[.*\] attention backends are supported for deterministic "
+                                  r"inference with (DeepSeek|absorbed-MLA) models\. But you're using|Deterministic "
+                                  r"inference with (DeepSeek|absorbed-MLA) models on the fa4 attention backend requires "
+                                  r"SM100/SM110)", None),
+    ("MAMBA_FLASHINFER", r"^FlashInfer mamba module not available, please check (the )?[Ff]lash[Ii]nfer installation",
+     None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -145,4 +145,14 @@ _SGLANG_MESSAGES = (
     ("PAGE_MAJOR_KV_LAYOUT", r"--enable-page-major-kv-layout"),
     ("UNIFIED_MEMORY", r"--enable-unified-memory "),
     ("INT8_MAMBA_CHECKPOINT", r"--enable-int8-mamba-checkpoint (is not supported|only supports)"),
+    # -- attn (session 14) --
+    ("LINEAR_ATTN_FLAGS", r"--linear-attn-decode-backend flashkda is not supported|--enable-linear-replayssm "
+     r"(requires (the Triton|Triton, or Helion)|is not supported under PD)|--linear-replayssm-cache-len must be >= 1|"
+     r"--enable-linear-replayssm-spec (requires a linear draft chain|requires the triton or flashinfer|with "
+     r"SGLANG_RAGGED_VERIFY_MODE|is not supported on a PD prefill|and --enable-linear-replayssm are mutually)"),
+    ("RAGGED_VERIFY_MODE", r"invalid SGLANG_RAGGED_VERIFY_MODE"),
+    ("MULTI_ITEM_SCORING_BACKEND", r"Multi-item scoring requires flashinfer attention backend"),
+    ("DETERMINISTIC_MLA_BACKEND", r"attention backends are supported for deterministic inference with (DeepSeek|"
+     r"absorbed-MLA) models|Deterministic inference with (DeepSeek|absorbed-MLA) models on the fa4"),
+    ("MAMBA_FLASHINFER", r"FlashInfer mamba module not available"),
 )

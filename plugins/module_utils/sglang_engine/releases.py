@@ -151,6 +151,8 @@ _METRICS_V1 = {
 #   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
 #                            one), or {"dflash_topk_one": DFLASH counts as top-k one} (rules_platform.py)
 #   deterministic_attention_backends  the attention backends --enable-deterministic-inference accepts
+#   deterministic_mla_backends  the attention backends deterministic inference takes for the DeepSeek family
+#   deterministic_mla_fa4_sm100  deterministic inference on fa4 for the DeepSeek family needs SM100/SM110
 #   deterministic_before_attention    the deterministic-inference hook runs before the attention hook (fills a missing
 #                            backend by GPU); else (0.5.11) after the KV cache hook, on the resolved backend
 #   trtllm_mha_prefill_cp    None, or a trtllm_mha prefill off SM100 refuses context parallelism: "cp_size"
@@ -345,6 +347,10 @@ _CHANGES = {
         "dcp_hip_only": False,
         # server_args.py _handle_eplb_and_dispatch: static / lp dispatch needs an a2a backend
         "ep_dispatch_rank_invariant": True,
+        # server_args.py _handle_deterministic_inference: the DeepSeek family takes RADIX_SUPPORTED_DETERMINISTIC_
+        # ATTENTION_BACKEND, fa4 only on SM100/SM110 (rules_platform.py)
+        "deterministic_mla_backends": ("ascend", "fa3", "fa4", "triton"),
+        "deterministic_mla_fa4_sm100": True,
     },
     "0.5.15.post1": {  # parser captured; traits as 0.5.15's
         "parser": "0.5.15.post1",
@@ -541,6 +547,9 @@ _CHANGES = {
         "sm100_default_attention": None,
         "deterministic_attention_backends": ("flashinfer", "fa3", "triton"),
         "deterministic_before_attention": False,  # 0.5.11's __post_init__ runs it after _handle_cache_compatibility
+        # the DeepSeek family's deterministic backends (a literal list until 0.5.16) and the fa4 SM100/SM110 check
+        "deterministic_mla_backends": ("fa3", "triton"),
+        "deterministic_mla_fa4_sm100": False,
         "trtllm_mha_prefill_cp": None,
         "rejection_sampling_deterministic": None,
         "dflash_trtllm_draft_sm100_fa4": False,

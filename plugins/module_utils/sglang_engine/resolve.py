@@ -10,7 +10,9 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cache import (
     check_cache_compatibility, check_early_cache_flags)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import (
-    check_int8_mamba_checkpoint, check_mamba_backend_flags)
+    check_int8_mamba_checkpoint, check_mamba_backend_flags, check_mamba_flashinfer)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_attention import (
+    check_linear_attn_backend, check_multi_item_scoring)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
     check_encoder_disaggregation, check_pd_host_receive)
@@ -135,11 +137,17 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                           "--attn-cp-size." % (("sm_%s" % sm) if sm else "no visible GPU"), "attention_backend")
     if not check_mamba_backend_flags.keys.isdisjoint(args):
         check_mamba_backend_flags(args, rules, platform)  # the Mamba backend hook, right after the attention one
+    if not check_mamba_flashinfer.keys.isdisjoint(args):
+        check_mamba_flashinfer(args, platform)  # the Mamba backend hook's last check
     if not check_int8_mamba_checkpoint.keys.isdisjoint(args):
         check_int8_mamba_checkpoint(args, rules)
+    if not check_linear_attn_backend.keys.isdisjoint(args):
+        check_linear_attn_backend(args, platform, env)  # the linear-attention hook, right after the Mamba ones
     # the KV4 / MXFP8 checks, the prefill-only backend check and the HiCache hook, before the data-parallel hook
     if not KV.check_kv_dtype_platform.keys.isdisjoint(args):
         KV.check_kv_dtype_platform(args, rules, platform, r["attention_backend"], prefill, decode)
+    if not check_multi_item_scoring.keys.isdisjoint(args):
+        check_multi_item_scoring(args, prefill, decode)  # after the KV4 / MXFP8 checks, before the prefill-only one
     if not KV.check_prefill_only_backend.keys.isdisjoint(args):
         KV.check_prefill_only_backend(args, prefill)
     if not KV.check_hicache_hook.keys.isdisjoint(args):

@@ -54,3 +54,13 @@ def check_int8_mamba_checkpoint(args, rules):
     if args.get("enable_lmcache") and rules["int8_mamba_lmcache_check"]:
         raise Refused("INT8_MAMBA_CHECKPOINT", "--enable-int8-mamba-checkpoint is not supported together with "
                       "--enable-lmcache.", "enable_lmcache")
+
+
+@gate("mamba_backend")
+def check_mamba_flashinfer(args, platform):
+    """--mamba-backend flashinfer, the Mamba backend hook's last check (every release): refused where FlashInfer is
+    not available, as on a host without a visible GPU (has_flashinfer / is_flashinfer_available is false there). On
+    a GPU host SGLang imports flashinfer.mamba: the host's install, not modelled."""
+    if args.get("mamba_backend") == "flashinfer" and platform.get("gpus_known") and platform.get("sm") is None:
+        raise Refused("MAMBA_FLASHINFER", "--mamba-backend flashinfer: the FlashInfer mamba module is not available "
+                      "(no FlashInfer on a host without a visible GPU). Use --mamba-backend triton.", "mamba_backend")
