@@ -639,6 +639,24 @@ ATTN_CHECK_EXTRA = {
     "deterministic-mla-fa4-sm100": ["--enable-deterministic-inference"],
     "deterministic-mla-triton": ["--enable-deterministic-inference"],
     "mamba-flashinfer": ["--mamba-backend", "flashinfer"],
+    # the PD hook (sglang_engine/rules_pd.py)
+    "pd-prefill-fake": ["--disaggregation-mode", "prefill", "--disaggregation-transfer-backend", "fake"],
+    "pd-decode-fake": ["--disaggregation-mode", "decode", "--disaggregation-transfer-backend", "fake"],
+    "pd-decode-staging-fake": ["--disaggregation-mode", "decode", "--disaggregation-transfer-backend", "fake"],
+    "pd-decode-staging": ["--disaggregation-mode", "decode"],
+    "pd-decode-radix-fake": ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-radix-cache",
+                             "--disaggregation-transfer-backend", "fake"],
+    "pd-decode-radix-hisparse": ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-radix-cache",
+                                 "--enable-hisparse"],
+    "pd-host-receive-role-switch": ["--disaggregation-mode", "decode", "--disaggregation-decode-host-receive-threshold",
+                                    "0.5", "--enable-pd-role-switch"],
+    "pd-role-switch": ["--disaggregation-mode", "prefill", "--enable-pd-role-switch"],
+    "pd-role-switch-nospec": ["--disaggregation-mode", "prefill", "--enable-pd-role-switch"],
+    "pd-prefill-complete": ["--disaggregation-decode-allocation-policy", "prefill_complete"],
+    "pd-prefill-complete-prefill": ["--disaggregation-mode", "prefill", "--disaggregation-decode-allocation-policy",
+                                    "prefill_complete"],
+    "pd-rust-bootstrap": ["--disaggregation-mode", "prefill", "--disaggregation-bootstrap-port", "9999"],
+    "pd-rust-bootstrap-default": ["--disaggregation-mode", "prefill"],
 }
 ATTN_CHECK_CASE = {
     "replayssm-sm100-bf16": {"gpu": "sm100"},
@@ -651,6 +669,12 @@ ATTN_CHECK_CASE = {
     "deterministic-mla-fa4": dict(_MLA, attention_backend="fa4"),
     "deterministic-mla-fa4-sm100": dict(_MLA, attention_backend="fa4", gpu="sm100"),
     "deterministic-mla-triton": dict(_MLA, attention_backend="triton"),
+    "pd-decode-staging-fake": {"env": {"SGLANG_DISAGG_STAGING_BUFFER": "1"}},
+    "pd-decode-staging": {"env": {"SGLANG_DISAGG_STAGING_BUFFER": "1"}},
+    "pd-role-switch-nospec": {"algorithm": None, "draft": None, "num_steps": None, "eagle_topk": None,
+                              "num_draft_tokens": None},
+    "pd-rust-bootstrap": {"env": {"SGLANG_RUST_SERVER": "1"}},
+    "pd-rust-bootstrap-default": {"env": {"SGLANG_RUST_SERVER": "1"}},
 }
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},

@@ -245,6 +245,15 @@ TABLE = (
                                   r"SM100/SM110)", None),
     ("MAMBA_FLASHINFER", r"^FlashInfer mamba module not available, please check (the )?[Ff]lash[Ii]nfer installation",
      None),
+    ("PD_PREFILL_COMPLETE", r"^--disaggregation-decode-allocation-policy prefill_complete does not yet support ", None),
+    ("PD_DECODE_RADIX_CONFLICT", r"^--disaggregation-decode-enable-radix-cache is incompatible with (--enable-hisparse|"
+                                 r"--disaggregation-transfer-backend fake)$", None),
+    ("PD_PREFILL_FAKE", r"^Prefill server does not support 'fake' as the transfer backend$", None),
+    ("PD_RUST_BOOTSTRAP_PORT", r"^SGLANG_RUST_SERVER serves the PD KV bootstrap registry on the api port itself; "
+                               r"--disaggregation-bootstrap-port \d+ conflicts with --port", None),
+    ("PD_STAGING_BUFFER", r"^SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend='mooncake'", None),
+    ("PD_ROLE_SWITCH", r"^--enable-pd-role-switch does not rebuild role-specific state for the following features: ",
+     None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -155,4 +155,11 @@ _SGLANG_MESSAGES = (
     ("DETERMINISTIC_MLA_BACKEND", r"attention backends are supported for deterministic inference with (DeepSeek|"
      r"absorbed-MLA) models|Deterministic inference with (DeepSeek|absorbed-MLA) models on the fa4"),
     ("MAMBA_FLASHINFER", r"FlashInfer mamba module not available"),
+    ("PD_PREFILL_COMPLETE", r"prefill_complete does not yet support"),
+    ("PD_DECODE_RADIX_CONFLICT", r"disaggregation-decode-enable-radix-cache is incompatible with --(enable-hisparse|"
+     r"disaggregation-transfer-backend fake)"),
+    ("PD_PREFILL_FAKE", r"Prefill server does not support 'fake'"),
+    ("PD_RUST_BOOTSTRAP_PORT", r"SGLANG_RUST_SERVER serves the PD KV bootstrap registry"),
+    ("PD_STAGING_BUFFER", r"SGLANG_DISAGG_STAGING_BUFFER requires"),
+    ("PD_ROLE_SWITCH", r"enable-pd-role-switch does not rebuild role-specific state"),
 )

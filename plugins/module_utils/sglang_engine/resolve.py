@@ -15,7 +15,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
     check_linear_attn_backend, check_multi_item_scoring)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
-    check_encoder_disaggregation, check_pd_host_receive)
+    check_encoder_disaggregation, check_pd_host_receive, check_pd_prefill_complete, check_pd_roles)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
     LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, gate, get, is_int, truthy_env)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_serving as SV
@@ -67,8 +67,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         if want is not None and is_int(tgt_max) and want > tgt_max and not truthy_env(env, LONG_CONTEXT_ENV):
             raise Refused("CONTEXT_TOO_LONG", "context_length %s exceeds the target's max_position_embeddings %s. "
                           "Lower context_length or set env %s=1." % (want, tgt_max, LONG_CONTEXT_ENV), "context_length")
+    if not check_pd_prefill_complete.keys.isdisjoint(args):
+        check_pd_prefill_complete(args, env)  # the PD hook's first check (0.5.22 on, where the policy is)
     if not check_pd_host_receive.keys.isdisjoint(args):
         check_pd_host_receive(args)  # the PD hook, after the SSL check
+    if not check_pd_roles.keys.isdisjoint(args):
+        check_pd_roles(args, rules, env)  # the rest of the PD hook
     if r["attention_backend"] is None and str(r["device"] or "").split(":", maxsplit=1)[0] == "cpu" and \
             rules["cpu_default_attention"]:
         r["attention_backend"] = rules["cpu_default_attention"]  # the CPU backends hook, before the ones below
