@@ -248,6 +248,8 @@ TABLE = (
     ("PD_PREFILL_COMPLETE", r"^--disaggregation-decode-allocation-policy prefill_complete does not yet support ", None),
     ("PD_DECODE_RADIX_CONFLICT", r"^--disaggregation-decode-enable-radix-cache is incompatible with (--enable-hisparse|"
                                  r"--disaggregation-transfer-backend fake)$", None),
+    ("PD_DECODE_RADIX_BACKEND", r"^--disaggregation-decode-enable-radix-cache currently requires "
+                                r"--disaggregation-transfer-backend in \('nixl', 'mooncake'\), but got", None),
     ("PD_PREFILL_FAKE", r"^Prefill server does not support 'fake' as the transfer backend$", None),
     ("PD_RUST_BOOTSTRAP_PORT", r"^SGLANG_RUST_SERVER serves the PD KV bootstrap registry on the api port itself; "
                                r"--disaggregation-bootstrap-port \d+ conflicts with --port", None),

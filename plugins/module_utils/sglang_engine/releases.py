@@ -378,6 +378,7 @@ _CHANGES = {
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
         "pd_radix_fake_check": True,  # the PD hook: decode radix cache with the fake backend
+        "pd_radix_backends": None,
         # server_args.py _handle_moe_kernel_config: --quantization nvfp4_online (SM100 only) and its runners
         "moe_nvfp4_online_runners": ("flashinfer_trtllm", "flashinfer_trtllm_routed"),
         "moe_trtllm_quant": ("modelopt_fp4", "nvfp4_online", "fp8", "mxfp8", "modelopt_fp8", "modelopt_mixed",
@@ -437,6 +438,7 @@ _CHANGES = {
     },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
         "pd_staging_backends": ("mooncake", "nixl"),  # the PD hook: SGLANG_DISAGG_STAGING_BUFFER
+        "pd_radix_backends": ("nixl", "mooncake"),  # the PD hook: a decode server's radix cache (0.5.12-0.5.13)
         # server_args.py _handle_a2a_moe: --moe-a2a-backend megamoe appears and spans the TP group
         "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori", "megamoe"),
         # server_args.py: _handle_deterministic_inference moves right before the attention backend hook
@@ -557,6 +559,7 @@ _CHANGES = {
         # the PD hook (rules_pd.py check_pd_roles): the decode radix cache's fake-backend refusal (0.5.14 on), the
         # Rust server's bootstrap port (0.5.17 on), the staging buffer's backends, the role-switch checks (0.5.21 on)
         "pd_radix_fake_check": False,
+        "pd_radix_backends": None,
         "pd_rust_bootstrap": False,
         "pd_staging_backends": ("mooncake",),
         "pd_role_switch_checks": False,

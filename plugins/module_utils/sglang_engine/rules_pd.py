@@ -111,7 +111,7 @@ def check_pd_prefill_complete(args, env):
                "ep_size", "dcp_size", "moe_a2a_backend", "enable_dp_attention", "attn_dp_size", "dp_size"))
 def check_pd_roles(args, rules, env):
     """The PD hook past its host-receive checks, in SGLang's order: a decode server's radix cache refuses HiSparse and
-    (trait pd_radix_fake_check) the fake transfer backend; a prefill server refuses the fake backend and, with
+    (trait pd_radix_fake_check) the fake transfer backend, or takes the backends of trait pd_radix_backends; a prefill server refuses the fake backend and, with
     SGLANG_RUST_SERVER (trait pd_rust_bootstrap), a bootstrap port other than the default or --port (the Mooncake
     backend; the others' bootstrap servers are not modelled); both roles: SGLANG_DISAGG_STAGING_BUFFER's transfer
     backends (trait pd_staging_backends), then --enable-pd-role-switch (trait pd_role_switch_checks) with
@@ -125,6 +125,11 @@ def check_pd_roles(args, rules, env):
         if args.get("enable_hisparse"):
             raise Refused("PD_DECODE_RADIX_CONFLICT", "--disaggregation-decode-enable-radix-cache is incompatible with "
                           "--enable-hisparse.", "disaggregation_decode_enable_radix_cache")
+        allowed = rules["pd_radix_backends"]
+        if allowed is not None and backend not in allowed:
+            raise Refused("PD_DECODE_RADIX_BACKEND", "--disaggregation-decode-enable-radix-cache currently requires "
+                          "--disaggregation-transfer-backend in %s (SGLang %s), got %s." % (
+                              ", ".join(allowed), rules["version"], backend), "disaggregation_transfer_backend")
         if backend == "fake" and rules["pd_radix_fake_check"]:
             raise Refused("PD_DECODE_RADIX_CONFLICT", "--disaggregation-decode-enable-radix-cache is incompatible with "
                           "--disaggregation-transfer-backend fake.", "disaggregation_transfer_backend")
