@@ -18,6 +18,8 @@ TARGETS = {
     # a hybrid sliding-window target: Qwen3's architecture whose text config opts in to SGLang's hybrid-SWA pool
     # (model_config.is_hybrid_swa_model reads is_hybrid_swa; TARGET_FIELDS), for the KV cache hook's unified pool
     "qwen3-hybrid-swa-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
+    # -- attn (session 14) -- a hybrid linear-attention (GDN) / MoE target: the model hook's Mamba radix cache
+    "qwen3-next-8l": ("Qwen3NextForCausalLM", 8, 151936, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -33,6 +35,12 @@ TARGET_FIELDS = {
     "qwen3-hybrid-swa-8l": {"is_hybrid_swa": True, "sliding_window": 128,
                             "layer_types": ["sliding_attention", "full_attention"] * 4,
                             "hybrid_layer_pattern": [1, 0] * 4},
+    # -- attn (session 14) -- Qwen3-Next's config fields, scaled down (three linear-attention layers per full one)
+    "qwen3-next-8l": {"model_type": "qwen3_next", "full_attention_interval": 4, "linear_num_value_heads": 8,
+                      "linear_num_key_heads": 4, "linear_key_head_dim": 32, "linear_value_head_dim": 32,
+                      "linear_conv_kernel_dim": 4, "num_experts": 8, "num_experts_per_tok": 2,
+                      "moe_intermediate_size": 128, "shared_expert_intermediate_size": 128, "decoder_sparse_step": 1,
+                      "norm_topk_prob": True, "mlp_only_layers": []},
 }
 
 DRAFTS = {
@@ -657,6 +665,18 @@ ATTN_CHECK_EXTRA = {
                                     "prefill_complete"],
     "pd-rust-bootstrap": ["--disaggregation-mode", "prefill", "--disaggregation-bootstrap-port", "9999"],
     "pd-rust-bootstrap-default": ["--disaggregation-mode", "prefill"],
+    # the model hook's Mamba radix cache on the hybrid GDN target (rules_mamba.py), no speculation
+    "mamba-radix-cpu": [], "mamba-radix-sm90": [], "mamba-radix-no-overlap-sm90": ["--disable-overlap-schedule"],
+    "mamba-no-buffer-page16-sm90": ["--mamba-radix-cache-strategy", "no_buffer", "--page-size", "16"],
+    "mamba-no-buffer-overlap-sm90": ["--mamba-radix-cache-strategy", "no_buffer"],
+    "mamba-no-buffer-trtllm-sm90": ["--mamba-radix-cache-strategy", "no_buffer", "--disable-overlap-schedule"],
+    "mamba-extra-buffer-cutedsl-sm90": ["--mamba-radix-cache-strategy", "extra_buffer", "--linear-attn-backend",
+                                        "cutedsl"],
+    "mamba-extra-lazy-pd-sm90": ["--mamba-radix-cache-strategy", "extra_buffer_lazy", "--disaggregation-mode",
+                                 "prefill"],
+    "mamba-extra-lazy-pd-decode-sm90": ["--mamba-radix-cache-strategy", "extra_buffer_lazy", "--disaggregation-mode",
+                                        "decode"],
+    "mamba-replayssm-extra-sm90": ["--enable-linear-replayssm", "--mamba-radix-cache-strategy", "extra_buffer"],
 }
 ATTN_CHECK_CASE = {
     "replayssm-sm100-bf16": {"gpu": "sm100"},
@@ -676,6 +696,13 @@ ATTN_CHECK_CASE = {
     "pd-rust-bootstrap": {"env": {"SGLANG_RUST_SERVER": "1"}},
     "pd-rust-bootstrap-default": {"env": {"SGLANG_RUST_SERVER": "1"}},
 }
+_NEXT = {"target": "qwen3-next-8l", "algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None,
+         "eagle_topk": None}
+_NEXT_SM90 = dict(_NEXT, gpu="sm90", needs_override=True)
+ATTN_CHECK_CASE.update({k: dict(_NEXT_SM90) for k in ATTN_CHECK_EXTRA if k.startswith("mamba-") and k.endswith("-sm90")})
+ATTN_CHECK_CASE["mamba-radix-cpu"] = dict(_NEXT)
+ATTN_CHECK_CASE["mamba-no-buffer-trtllm-sm90"] = dict(_NEXT_SM90, attention_backend="trtllm_mha")
+ATTN_CHECK_CASE["mamba-radix-sm90"] = dict(_NEXT_SM90, attention_backend=None)
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]

@@ -232,6 +232,7 @@ TABLE = (
     ("LINEAR_ATTN_FLAGS", r"^(--linear-attn-decode-backend flashkda is not supported: FlashKDA is prefill-only|"
                           r"--enable-linear-replayssm requires (the Triton linear-attn decode backend|Triton, or Helion "
                           r"for KDA)|--enable-linear-replayssm is not supported under PD disaggregation|"
+                          r"--enable-linear-replayssm requires --mamba-radix-cache-strategy no_buffer \(the default\)|"
                           r"--linear-replayssm-cache-len must be >= 1|--enable-linear-replayssm-spec (requires a linear "
                           r"draft chain|requires the triton or flashinfer linear-attn decode backend|with "
                           r"SGLANG_RAGGED_VERIFY_MODE=[\w-]+ requires the KDA|is not supported on a PD prefill server|"
@@ -245,6 +246,12 @@ TABLE = (
                                   r"SM100/SM110)", None),
     ("MAMBA_FLASHINFER", r"^FlashInfer mamba module not available, please check (the )?[Ff]lash[Ii]nfer installation",
      None),
+    ("MAMBA_RADIX_CACHE", r"^(extra_buffer is not supported for \w+; use no_buffer\.|extra_buffer requires platform "
+                          r"support for Mamba cache state snapshots\.|extra_buffer needs CUDA/MUSA/NPU/ROCm/XPU \(FLA\)\.|"
+                          r"extra_buffer_lazy unsupported under PD disaggregation; use --mamba-radix-cache-strategy "
+                          r"extra_buffer\.|no_buffer only supports page_size=1\.|no_buffer do not support overlap "
+                          r"schedule\. Try to set disable_overlap_schedule=True\.|no_buffer do not support trtllm_mha "
+                          r"attention backend\.)$", None),
     ("PD_PREFILL_COMPLETE", r"^--disaggregation-decode-allocation-policy prefill_complete does not yet support ", None),
     ("PD_DECODE_RADIX_CONFLICT", r"^--disaggregation-decode-enable-radix-cache is incompatible with (--enable-hisparse|"
                                  r"--disaggregation-transfer-backend fake)$", None),

@@ -147,7 +147,8 @@ _SGLANG_MESSAGES = (
     ("INT8_MAMBA_CHECKPOINT", r"--enable-int8-mamba-checkpoint (is not supported|only supports)"),
     # -- attn (session 14) --
     ("LINEAR_ATTN_FLAGS", r"--linear-attn-decode-backend flashkda is not supported|--enable-linear-replayssm "
-     r"(requires (the Triton|Triton, or Helion)|is not supported under PD)|--linear-replayssm-cache-len must be >= 1|"
+     r"(requires (the Triton|Triton, or Helion|--mamba-(radix-cache|scheduler)-strategy no_buffer)|is not supported "
+     r"under PD)|--linear-replayssm-cache-len must be >= 1|"
      r"--enable-linear-replayssm-spec (requires a linear draft chain|requires the triton or flashinfer|with "
      r"SGLANG_RAGGED_VERIFY_MODE|is not supported on a PD prefill|and --enable-linear-replayssm are mutually)"),
     ("RAGGED_VERIFY_MODE", r"invalid SGLANG_RAGGED_VERIFY_MODE"),
@@ -155,6 +156,8 @@ _SGLANG_MESSAGES = (
     ("DETERMINISTIC_MLA_BACKEND", r"attention backends are supported for deterministic inference with (DeepSeek|"
      r"absorbed-MLA) models|Deterministic inference with (DeepSeek|absorbed-MLA) models on the fa4"),
     ("MAMBA_FLASHINFER", r"FlashInfer mamba module not available"),
+    ("MAMBA_RADIX_CACHE", r"^extra_buffer (is not supported for|requires platform support|needs CUDA)|"
+     r"extra_buffer_lazy unsupported under PD|^no_buffer (only supports page_size|do not support)"),
     ("PD_PREFILL_COMPLETE", r"prefill_complete does not yet support"),
     ("PD_DECODE_RADIX_CONFLICT", r"disaggregation-decode-enable-radix-cache is incompatible with --(enable-hisparse|"
      r"disaggregation-transfer-backend fake)"),

@@ -292,6 +292,7 @@ _CHANGES = {
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
+        "mamba_radix_archs": ("Qwen3NextForCausalLM",),  # the model hook's Mamba radix cache (rules_mamba.py)
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
@@ -563,6 +564,8 @@ _CHANGES = {
         "pd_rust_bootstrap": False,
         "pd_staging_backends": ("mooncake",),
         "pd_role_switch_checks": False,
+        # the model hook's Mamba radix cache for these hybrid architectures (rules_mamba.py; 0.5.19 on)
+        "mamba_radix_archs": None,
         "trtllm_mha_prefill_cp": None,
         "rejection_sampling_deterministic": None,
         "dflash_trtllm_draft_sm100_fa4": False,

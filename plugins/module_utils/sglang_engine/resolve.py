@@ -10,7 +10,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cache import (
     check_cache_compatibility, check_early_cache_flags)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import (
-    check_int8_mamba_checkpoint, check_mamba_backend_flags, check_mamba_flashinfer)
+    check_int8_mamba_checkpoint, check_mamba_backend_flags, check_mamba_flashinfer, check_mamba_radix_cache)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_attention import (
     check_linear_attn_backend, check_multi_item_scoring)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
@@ -106,6 +106,10 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_parallel_early(args, rules, platform)  # DCP, DWDP: after PD disaggregation, before the attention hook
     if not check_model_specific.keys.isdisjoint(args):
         check_model_specific(args, target_cfg)  # the model-specific adjustments, before the attention hook
+    mamba_strategy = None
+    if rules["mamba_radix_archs"] and target_cfg and (target_cfg.get("architectures") or [None])[0] in \
+            rules["mamba_radix_archs"]:
+        mamba_strategy = check_mamba_radix_cache(args, rules, r, platform, target_cfg)  # the model hook's
     if not KV.check_nvfp4_prefill_dequant.keys.isdisjoint(args):
         # right before the attention backend hook (0.5.21 on, with its flag): NVFP4 picks the prefill/decode pair
         nvfp4 = KV.check_nvfp4_prefill_dequant(args, rules, platform)
@@ -146,7 +150,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if not check_int8_mamba_checkpoint.keys.isdisjoint(args):
         check_int8_mamba_checkpoint(args, rules)
     if not check_linear_attn_backend.keys.isdisjoint(args):
-        check_linear_attn_backend(args, platform, env)  # the linear-attention hook, right after the Mamba ones
+        check_linear_attn_backend(args, platform, env, mamba_strategy)  # the linear-attention hook, after the Mamba ones
     # the KV4 / MXFP8 checks, the prefill-only backend check and the HiCache hook, before the data-parallel hook
     if not KV.check_kv_dtype_platform.keys.isdisjoint(args):
         KV.check_kv_dtype_platform(args, rules, platform, r["attention_backend"], prefill, decode)

@@ -18,12 +18,12 @@ RAGGED_VERIFY_MODES = ("static", "cap-accept", "compact")
 @gate("linear_attn_decode_backend", "enable_linear_replayssm", "enable_linear_replayssm_spec",
       context=("linear_attn_backend", "mamba_ssm_dtype", "disaggregation_mode", "linear_replayssm_cache_len",
                "speculative_eagle_topk", "speculative_algorithm", "linear_attn_verify_backend"))
-def check_linear_attn_backend(args, platform, env):
+def check_linear_attn_backend(args, platform, env, mamba_strategy=None):
     """In SGLang's order. The decode backend: --linear-attn-decode-backend, else FlashInfer on an SM100 host with
     --mamba-ssm-dtype bfloat16 (not with the Helion base), else --linear-attn-backend (FlashKDA, prefill-only,
     inherited as triton). The SM100+ FlashInfer dtype / CUDA 13 checks read torch.cuda on the host itself, not the
-    platform facts: not modelled. ReplaySSM's extra_buffer refusal needs a Mamba target (the model hook refuses
-    extra_buffer for any other first): not modelled."""
+    platform facts: not modelled. ReplaySSM's extra_buffer refusal reads the Mamba radix cache strategy the model
+    hook resolved (rules_mamba.check_mamba_radix_cache: `mamba_strategy`, None where not modelled)."""
     given = args.get("linear_attn_decode_backend")
     base = get(args, "linear_attn_backend", "triton")
     decode = given
@@ -40,6 +40,10 @@ def check_linear_attn_backend(args, platform, env):
         if decode not in ("triton", "helion"):
             raise Refused("LINEAR_ATTN_FLAGS", "--enable-linear-replayssm requires the Triton (or, for KDA, Helion) "
                           "linear-attn decode backend, got %r." % decode, "linear_attn_decode_backend")
+        if mamba_strategy in ("extra_buffer", "extra_buffer_lazy"):
+            raise Refused("LINEAR_ATTN_FLAGS", "--enable-linear-replayssm requires --mamba-radix-cache-strategy "
+                          "no_buffer, got %s (the extra_buffer donation path is not supported)." % mamba_strategy,
+                          "mamba_radix_cache_strategy")
         mode = get(args, "disaggregation_mode", "null")
         if mode != "null":
             raise Refused("LINEAR_ATTN_FLAGS", "--enable-linear-replayssm is not supported under PD disaggregation "

@@ -64,3 +64,51 @@ def check_mamba_flashinfer(args, platform):
     if args.get("mamba_backend") == "flashinfer" and platform.get("gpus_known") and platform.get("sm") is None:
         raise Refused("MAMBA_FLASHINFER", "--mamba-backend flashinfer: the FlashInfer mamba module is not available "
                       "(no FlashInfer on a host without a visible GPU). Use --mamba-backend triton.", "mamba_backend")
+
+
+def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
+    """The model hook's Mamba radix cache (handle_mamba_radix_cache, mamba_hook.py's validators), for the hybrid
+    architectures of trait mamba_radix_archs (0.5.19 on; None: not modelled): the radix cache on (not disabled, not
+    a PD decode server without its radix cache), --mamba-radix-cache-strategy auto picks extra_buffer with the overlap
+    scheduler or paging when the architecture supports it on the triton linear-attention backend, else no_buffer
+    (which switches the overlap scheduler off). extra_buffer: the architecture's support, a platform with Mamba
+    state snapshots (a CUDA GPU), no lazy slots under PD; no_buffer: page size 1, no overlap, no trtllm_mha.
+    Speculation and --mamba-track-interval (the track-interval asserts) are not judged. Returns the resolved
+    strategy (None: no Mamba radix cache, or not judged)."""
+    arch = ((target_cfg or {}).get("architectures") or [None])[0]
+    if arch not in (rules["mamba_radix_archs"] or ()) or args.get("speculative_algorithm") is not None or \
+            args.get("mamba_track_interval") is not None:
+        return None
+    mode = get(args, "disaggregation_mode", "null")
+    if args.get("disable_radix_cache") or (mode == "decode" and not args.get("disaggregation_decode_enable_radix_cache")):
+        return None
+    page = args.get("page_size")
+    supported = get(args, "linear_attn_backend", "triton") == "triton"
+    strategy = get(args, "mamba_radix_cache_strategy", "auto")
+    if strategy == "auto":
+        strategy = "extra_buffer" if supported and (not r["disable_overlap_schedule"] or (page or 1) > 1) else "no_buffer"
+        if strategy == "no_buffer":
+            r["disable_overlap_schedule"] = True
+    if strategy in ("extra_buffer", "extra_buffer_lazy"):
+        if not supported:
+            raise Refused("MAMBA_RADIX_CACHE", "--mamba-radix-cache-strategy extra_buffer is not supported for %s on "
+                          "the %s linear-attention backend: use no_buffer." % (
+                              arch, get(args, "linear_attn_backend", "triton")), "mamba_radix_cache_strategy")
+        if platform.get("gpus_known") and platform.get("sm") is None:
+            raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's extra_buffer strategy (the default for %s with "
+                          "the overlap scheduler) needs a CUDA GPU for its state snapshots: use --mamba-radix-cache-"
+                          "strategy no_buffer with --disable-overlap-schedule." % arch, "mamba_radix_cache_strategy")
+        if strategy == "extra_buffer_lazy" and mode != "null":
+            raise Refused("MAMBA_RADIX_CACHE", "extra_buffer_lazy is unsupported under PD disaggregation; use "
+                          "--mamba-radix-cache-strategy extra_buffer.", "mamba_radix_cache_strategy")
+        return strategy
+    if page not in (None, 1):
+        raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's no_buffer strategy supports page_size 1 only, got "
+                      "%s." % page, "page_size")
+    if not r["disable_overlap_schedule"]:
+        raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's no_buffer strategy does not support the overlap "
+                      "scheduler: add --disable-overlap-schedule.", "disable_overlap_schedule")
+    if args.get("attention_backend") == "trtllm_mha":
+        raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's no_buffer strategy does not support the "
+                      "trtllm_mha attention backend.", "attention_backend")
+    return strategy
