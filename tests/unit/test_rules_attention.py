@@ -39,8 +39,8 @@ def test_linear_replayssm():
 def test_linear_replayssm_spec():
     spec = ("--enable-linear-replayssm-spec",)
     assert code("0.5.23", *spec) is None
-    assert code("0.5.23", *(spec + EAGLE3[:-4] + ("--speculative-eagle-topk", "4", "--speculative-num-draft-tokens",
-                                                   "8"))) == "LINEAR_ATTN_FLAGS"
+    tree = EAGLE3[:-4] + ("--speculative-eagle-topk", "4", "--speculative-num-draft-tokens", "8")
+    assert code("0.5.23", *spec, *tree) == "LINEAR_ATTN_FLAGS"
     assert code("0.5.23", *spec, "--linear-attn-decode-backend", "cutedsl") == "LINEAR_ATTN_FLAGS"
     assert code("0.5.23", *spec, "--disaggregation-mode", "prefill") == "LINEAR_ATTN_FLAGS"
     assert code("0.5.23", *spec, "--enable-linear-replayssm") == "LINEAR_ATTN_FLAGS"
@@ -96,3 +96,25 @@ def test_pd_hook_checks():
     assert code("0.5.23", *policy) == "PD_PREFILL_COMPLETE"
     assert code("0.5.23", *prefill, *policy) is None
     assert code("0.5.23", *prefill, *policy, "--tp-size", "2") == "PD_PREFILL_COMPLETE"
+
+
+NEXT = {"architectures": ["Qwen3NextForCausalLM"], "model_type": "qwen3_next", "num_hidden_layers": 8}
+
+
+def test_mamba_radix_cache_on_a_hybrid_gdn_target():
+    assert code("0.5.23", target_config=NEXT) == "MAMBA_RADIX_CACHE"  # extra_buffer by default: no GPU, no snapshots
+    assert code("0.5.23", target_config=NEXT, gpus=H200) is None
+    r = run("0.5.23", "--disable-overlap-schedule", target_config=NEXT)  # auto: no_buffer without overlap or paging
+    assert r.sglang_verdict["accepted"] and r.resolved["disable_overlap_schedule"]
+    no_buffer = ("--mamba-radix-cache-strategy", "no_buffer")
+    assert code("0.5.23", *no_buffer, target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"  # overlap on
+    assert code("0.5.23", *no_buffer, "--disable-overlap-schedule", "--page-size", "16", target_config=NEXT,
+                gpus=H200) == "MAMBA_RADIX_CACHE"
+    assert code("0.5.23", "--mamba-radix-cache-strategy", "extra_buffer", "--linear-attn-backend", "cutedsl",
+                target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
+    assert code("0.5.23", "--mamba-radix-cache-strategy", "extra_buffer_lazy", "--disaggregation-mode", "prefill",
+                target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
+    assert code("0.5.23", "--enable-linear-replayssm", target_config=NEXT, gpus=H200) == "LINEAR_ATTN_FLAGS"
+    assert code("0.5.23", "--enable-linear-replayssm", *no_buffer, "--disable-overlap-schedule", target_config=NEXT,
+                gpus=H200) is None
+    assert code("0.5.18", target_config=NEXT) is None  # not modelled before 0.5.19
