@@ -247,7 +247,7 @@ TABLE = (
     ("MAMBA_FLASHINFER", r"^FlashInfer mamba module not available, please check (the )?[Ff]lash[Ii]nfer installation",
      None),
     ("MAMBA_RADIX_CACHE", r"^(extra_buffer is not supported for \w+; use no_buffer\.|extra_buffer requires platform "
-                          r"support for Mamba cache state snapshots\.|extra_buffer needs CUDA/MUSA/NPU/ROCm/XPU \(FLA\)\.|"
+                          r"support for Mamba cache state snapshots\.|extra_buffer needs CUDA(/[A-Za-z]+)+ \(FLA\)\.|"
                           r"extra_buffer_lazy unsupported under PD disaggregation; use --mamba-radix-cache-strategy "
                           r"extra_buffer\.|no_buffer only supports page_size=1\.|no_buffer do not support overlap "
                           r"schedule\. Try to set disable_overlap_schedule=True\.|no_buffer do not support trtllm_mha "

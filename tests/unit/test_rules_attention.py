@@ -117,4 +117,5 @@ def test_mamba_radix_cache_on_a_hybrid_gdn_target():
     assert code("0.5.23", "--enable-linear-replayssm", target_config=NEXT, gpus=H200) == "LINEAR_ATTN_FLAGS"
     assert code("0.5.23", "--enable-linear-replayssm", *no_buffer, "--disable-overlap-schedule", target_config=NEXT,
                 gpus=H200) is None
-    assert code("0.5.18", target_config=NEXT) is None  # not modelled before 0.5.19
+    assert code("0.5.16", target_config=NEXT) == "MAMBA_RADIX_CACHE"
+    assert code("0.5.13", target_config=NEXT) is None  # not modelled before 0.5.14

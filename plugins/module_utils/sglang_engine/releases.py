@@ -292,7 +292,6 @@ _CHANGES = {
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
-        "mamba_radix_archs": ("Qwen3NextForCausalLM",),  # the model hook's Mamba radix cache (rules_mamba.py)
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
@@ -379,6 +378,7 @@ _CHANGES = {
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
         "pd_radix_fake_check": True,  # the PD hook: decode radix cache with the fake backend
+        "mamba_radix_archs": ("Qwen3NextForCausalLM",),  # the model hook's Mamba radix cache (rules_mamba.py)
         "pd_radix_backends": None,
         # server_args.py _handle_moe_kernel_config: --quantization nvfp4_online (SM100 only) and its runners
         "moe_nvfp4_online_runners": ("flashinfer_trtllm", "flashinfer_trtllm_routed"),
@@ -564,7 +564,7 @@ _CHANGES = {
         "pd_rust_bootstrap": False,
         "pd_staging_backends": ("mooncake",),
         "pd_role_switch_checks": False,
-        # the model hook's Mamba radix cache for these hybrid architectures (rules_mamba.py; 0.5.19 on)
+        # the model hook's Mamba radix cache for these hybrid architectures (rules_mamba.py; 0.5.14 on)
         "mamba_radix_archs": None,
         "trtllm_mha_prefill_cp": None,
         "rejection_sampling_deterministic": None,

@@ -68,7 +68,8 @@ def check_mamba_flashinfer(args, platform):
 
 def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
     """The model hook's Mamba radix cache (handle_mamba_radix_cache, mamba_hook.py's validators), for the hybrid
-    architectures of trait mamba_radix_archs (0.5.19 on; None: not modelled): the radix cache on (not disabled, not
+    architectures of trait mamba_radix_archs (0.5.14 on; None: not modelled; 0.5.14-0.5.18 check lazy slots under PD
+    later, in check_server_args): the radix cache on (not disabled, not
     a PD decode server without its radix cache), --mamba-radix-cache-strategy auto picks extra_buffer with the overlap
     scheduler or paging when the architecture supports it on the triton linear-attention backend, else no_buffer
     (which switches the overlap scheduler off). extra_buffer: the architecture's support, a platform with Mamba
