@@ -677,6 +677,9 @@ ATTN_CHECK_EXTRA = {
     "mamba-extra-lazy-pd-decode-sm90": ["--mamba-radix-cache-strategy", "extra_buffer_lazy", "--disaggregation-mode",
                                         "decode"],
     "mamba-replayssm-extra-sm90": ["--enable-linear-replayssm", "--mamba-radix-cache-strategy", "extra_buffer"],
+    "mamba-track-draft-sm90": ["--speculative-num-draft-tokens", "16", "--mamba-track-interval", "8"],
+    "mamba-track-page-sm90": ["--page-size", "16", "--mamba-track-interval", "24"],
+    "mamba-track-page-ok-sm90": ["--page-size", "16", "--mamba-track-interval", "32"],
 }
 ATTN_CHECK_CASE = {
     "replayssm-sm100-bf16": {"gpu": "sm100"},

@@ -252,6 +252,8 @@ TABLE = (
                           r"extra_buffer\.|no_buffer only supports page_size=1\.|no_buffer do not support overlap "
                           r"schedule\. Try to set disable_overlap_schedule=True\.|no_buffer do not support trtllm_mha "
                           r"attention backend\.)$", None),
+    ("MAMBA_RADIX_CACHE", r"^AssertionError$", r"^assert (view|self)\.mamba_track_interval (>= (view|self)\."
+                                               r"speculative_num_draft_tokens|% (view|self)\.page_size == 0)$"),
     ("PD_PREFILL_COMPLETE", r"^--disaggregation-decode-allocation-policy prefill_complete does not yet support ", None),
     ("PD_DECODE_RADIX_CONFLICT", r"^--disaggregation-decode-enable-radix-cache is incompatible with (--enable-hisparse|"
                                  r"--disaggregation-transfer-backend fake)$", None),

@@ -117,5 +117,10 @@ def test_mamba_radix_cache_on_a_hybrid_gdn_target():
     assert code("0.5.23", "--enable-linear-replayssm", target_config=NEXT, gpus=H200) == "LINEAR_ATTN_FLAGS"
     assert code("0.5.23", "--enable-linear-replayssm", *no_buffer, "--disable-overlap-schedule", target_config=NEXT,
                 gpus=H200) is None
+    assert code("0.5.23", "--page-size", "16", "--mamba-track-interval", "24", target_config=NEXT,
+                gpus=H200) == "MAMBA_RADIX_CACHE"
+    assert code("0.5.23", "--page-size", "16", "--mamba-track-interval", "32", target_config=NEXT, gpus=H200) is None
+    assert code("0.5.23", "--speculative-num-draft-tokens", "16", "--mamba-track-interval", "8", target_config=NEXT,
+                gpus=H200) == "MAMBA_RADIX_CACHE"
     assert code("0.5.16", target_config=NEXT) == "MAMBA_RADIX_CACHE"
     assert code("0.5.13", target_config=NEXT) is None  # not modelled before 0.5.14

@@ -74,11 +74,11 @@ def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
     scheduler or paging when the architecture supports it on the triton linear-attention backend, else no_buffer
     (which switches the overlap scheduler off). extra_buffer: the architecture's support, a platform with Mamba
     state snapshots (a CUDA GPU), no lazy slots under PD; no_buffer: page size 1, no overlap, no trtllm_mha.
-    Speculation and --mamba-track-interval (the track-interval asserts) are not judged. Returns the resolved
+    extra_buffer's --mamba-track-interval asserts (at least the draft tokens given, a multiple of the page size) are
+    judged without speculation; speculation (its hooks write the draft tokens later) is not judged. Returns the resolved
     strategy (None: no Mamba radix cache, or not judged)."""
     arch = ((target_cfg or {}).get("architectures") or [None])[0]
-    if arch not in (rules["mamba_radix_archs"] or ()) or args.get("speculative_algorithm") is not None or \
-            args.get("mamba_track_interval") is not None:
+    if arch not in (rules["mamba_radix_archs"] or ()) or args.get("speculative_algorithm") is not None:
         return None
     mode = get(args, "disaggregation_mode", "null")
     if args.get("disable_radix_cache") or (mode == "decode" and not args.get("disaggregation_decode_enable_radix_cache")):
@@ -102,6 +102,14 @@ def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
         if strategy == "extra_buffer_lazy" and mode != "null":
             raise Refused("MAMBA_RADIX_CACHE", "extra_buffer_lazy is unsupported under PD disaggregation; use "
                           "--mamba-radix-cache-strategy extra_buffer.", "mamba_radix_cache_strategy")
+        interval = get(args, "mamba_track_interval", 256)
+        draft = args.get("speculative_num_draft_tokens")
+        if draft is not None and interval < draft:
+            raise Refused("MAMBA_RADIX_CACHE", "--mamba-track-interval %s must be at least --speculative-num-draft-tokens "
+                          "%s with the extra_buffer Mamba radix cache." % (interval, draft), "mamba_track_interval")
+        if page is not None and interval % page:
+            raise Refused("MAMBA_RADIX_CACHE", "--mamba-track-interval %s must be a multiple of --page-size %s with the "
+                          "extra_buffer Mamba radix cache." % (interval, page), "mamba_track_interval")
         return strategy
     if page not in (None, 1):
         raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's no_buffer strategy supports page_size 1 only, got "
