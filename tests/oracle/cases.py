@@ -24,6 +24,8 @@ TARGETS = {
     "mimo-v2-flash-8l": ("MiMoV2FlashForCausalLM", 8, 1000, 4096),
     "qwen4-exp-4l": ("Qwen4ExpForConditionalGeneration", 4, 1000, 4096),
     "kimi-k3-8l": ("KimiK3ForConditionalGeneration", 8, 1000, 4096),
+    # -- attn (session 14) -- a hybrid linear-attention (GDN) / MoE target: the model hook's Mamba radix cache
+    "qwen3-next-8l": ("Qwen3NextForCausalLM", 8, 151936, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -49,6 +51,12 @@ TARGET_FIELDS = {
                      "full_attention_interval": 2, "linear_num_key_heads": 4, "linear_num_value_heads": 8,
                      "linear_key_head_dim": 32, "linear_value_head_dim": 32, "num_experts": 8, "num_experts_per_tok": 2,
                      "moe_intermediate_size": 128},
+    # -- attn (session 14) -- Qwen3-Next's config fields, scaled down (three linear-attention layers per full one)
+    "qwen3-next-8l": {"model_type": "qwen3_next", "full_attention_interval": 4, "linear_num_value_heads": 8,
+                      "linear_num_key_heads": 4, "linear_key_head_dim": 32, "linear_value_head_dim": 32,
+                      "linear_conv_kernel_dim": 4, "num_experts": 8, "num_experts_per_tok": 2,
+                      "moe_intermediate_size": 128, "shared_expert_intermediate_size": 128, "decoder_sparse_step": 1,
+                      "norm_topk_prob": True, "mlp_only_layers": []},
 }
 # Kimi-K3 by architecture on the DeepSeek-V3 (MLA, MoE) config (its own kimi_k3 config nests a text config)
 TARGET_FIELDS["kimi-k3-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"])
@@ -794,6 +802,95 @@ PLATFORM_CHECK_CASE["dspark-ragged-env"]["env"] = {"SGLANG_ENABLE_DP_SPEC_PREFIL
                                                    "SGLANG_RAGGED_VERIFY_MODE": "compact"}
 PLATFORM_SWEEP_ONLY = PLATFORM_SWEEP_ONLY + tuple(k for k in PLATFORM_CHECK_EXTRA if k.startswith("dspark-"))
 
+# -- attn (session 14) --
+# the attention hooks' flag checks (sglang_engine/rules_attention.py, rules_platform.py, rules_mamba.py): the
+# linear-attention hook (FlashKDA, ReplaySSM, ReplaySSM spec-verify), multi-item scoring, deterministic inference for
+# the DeepSeek family, the FlashInfer Mamba backend; each refusal in SGLang's order with an accepted neighbour. Sweep
+# only (a GPU host's draw would import flashinfer.mamba on this host); ATTN_CHECK_CASE: what an entry changes
+_REPLAYSSM_SPEC = ["--enable-linear-replayssm-spec"]
+_MLA = {"target": "deepseek-v3-8l"}
+ATTN_CHECK_EXTRA = {
+    "linear-decode-flashkda": ["--linear-attn-decode-backend", "flashkda"],
+    "linear-base-flashkda": ["--linear-attn-backend", "flashkda"],
+    "replayssm-cutedsl": ["--enable-linear-replayssm", "--linear-attn-decode-backend", "cutedsl"],
+    "replayssm-sm100-bf16": ["--enable-linear-replayssm", "--mamba-ssm-dtype", "bfloat16"],
+    "replayssm-pd-decode": ["--enable-linear-replayssm", "--disaggregation-mode", "decode"],
+    "replayssm-cache-len-0": ["--enable-linear-replayssm", "--linear-replayssm-cache-len", "0"],
+    "replayssm": ["--enable-linear-replayssm"],
+    "replayssm-spec-topk4": _REPLAYSSM_SPEC,
+    "replayssm-spec-cutedsl": _REPLAYSSM_SPEC + ["--linear-attn-decode-backend", "cutedsl"],
+    "replayssm-spec-ragged": _REPLAYSSM_SPEC,
+    "replayssm-spec-ragged-verify": _REPLAYSSM_SPEC + ["--linear-attn-verify-backend", "triton"],
+    "replayssm-spec-ragged-bad": _REPLAYSSM_SPEC,
+    "replayssm-spec-pd-prefill": _REPLAYSSM_SPEC + ["--disaggregation-mode", "prefill"],
+    "replayssm-spec-both": _REPLAYSSM_SPEC + ["--enable-linear-replayssm"],
+    "replayssm-spec": _REPLAYSSM_SPEC,
+    "mis": ["--enable-mis"], "mis-flashinfer": ["--enable-mis"],
+    "deterministic-mla-flashinfer": ["--enable-deterministic-inference"],
+    "deterministic-mla-fa4": ["--enable-deterministic-inference"],
+    "deterministic-mla-fa4-sm100": ["--enable-deterministic-inference"],
+    "deterministic-mla-triton": ["--enable-deterministic-inference"],
+    "mamba-flashinfer": ["--mamba-backend", "flashinfer"],
+    # the PD hook (sglang_engine/rules_pd.py)
+    "pd-prefill-fake": ["--disaggregation-mode", "prefill", "--disaggregation-transfer-backend", "fake"],
+    "pd-decode-fake": ["--disaggregation-mode", "decode", "--disaggregation-transfer-backend", "fake"],
+    "pd-decode-staging-fake": ["--disaggregation-mode", "decode", "--disaggregation-transfer-backend", "fake"],
+    "pd-decode-staging": ["--disaggregation-mode", "decode"],
+    "pd-decode-radix-fake": ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-radix-cache",
+                             "--disaggregation-transfer-backend", "fake"],
+    "pd-decode-radix-hisparse": ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-radix-cache",
+                                 "--enable-hisparse"],
+    "pd-host-receive-role-switch": ["--disaggregation-mode", "decode", "--disaggregation-decode-host-receive-threshold",
+                                    "0.5", "--enable-pd-role-switch"],
+    "pd-role-switch": ["--disaggregation-mode", "prefill", "--enable-pd-role-switch"],
+    "pd-role-switch-nospec": ["--disaggregation-mode", "prefill", "--enable-pd-role-switch"],
+    "pd-prefill-complete": ["--disaggregation-decode-allocation-policy", "prefill_complete"],
+    "pd-prefill-complete-prefill": ["--disaggregation-mode", "prefill", "--disaggregation-decode-allocation-policy",
+                                    "prefill_complete"],
+    "pd-rust-bootstrap": ["--disaggregation-mode", "prefill", "--disaggregation-bootstrap-port", "9999"],
+    "pd-rust-bootstrap-default": ["--disaggregation-mode", "prefill"],
+    # the model hook's Mamba radix cache on the hybrid GDN target (rules_mamba.py), no speculation
+    "mamba-radix-cpu": [], "mamba-radix-sm90": [], "mamba-radix-no-overlap-sm90": ["--disable-overlap-schedule"],
+    "mamba-no-buffer-page16-sm90": ["--mamba-radix-cache-strategy", "no_buffer", "--page-size", "16"],
+    "mamba-no-buffer-overlap-sm90": ["--mamba-radix-cache-strategy", "no_buffer"],
+    "mamba-no-buffer-trtllm-sm90": ["--mamba-radix-cache-strategy", "no_buffer", "--disable-overlap-schedule"],
+    "mamba-extra-buffer-cutedsl-sm90": ["--mamba-radix-cache-strategy", "extra_buffer", "--linear-attn-backend",
+                                        "cutedsl"],
+    "mamba-extra-lazy-pd-sm90": ["--mamba-radix-cache-strategy", "extra_buffer_lazy", "--disaggregation-mode",
+                                 "prefill"],
+    "mamba-extra-lazy-pd-decode-sm90": ["--mamba-radix-cache-strategy", "extra_buffer_lazy", "--disaggregation-mode",
+                                        "decode"],
+    "mamba-replayssm-extra-sm90": ["--enable-linear-replayssm", "--mamba-radix-cache-strategy", "extra_buffer"],
+    "mamba-track-draft-sm90": ["--speculative-num-draft-tokens", "16", "--mamba-track-interval", "8"],
+    "mamba-track-page-sm90": ["--page-size", "16", "--mamba-track-interval", "24"],
+    "mamba-track-page-ok-sm90": ["--page-size", "16", "--mamba-track-interval", "32"],
+}
+ATTN_CHECK_CASE = {
+    "replayssm-sm100-bf16": {"gpu": "sm100"},
+    "replayssm-spec-topk4": {"eagle_topk": 4},
+    "replayssm-spec-ragged": {"env": {"SGLANG_RAGGED_VERIFY_MODE": "compact"}},
+    "replayssm-spec-ragged-verify": {"env": {"SGLANG_RAGGED_VERIFY_MODE": "compact"}},
+    "replayssm-spec-ragged-bad": {"env": {"SGLANG_RAGGED_VERIFY_MODE": "bogus"}},
+    "mis-flashinfer": {"attention_backend": "flashinfer"},
+    "deterministic-mla-flashinfer": dict(_MLA, attention_backend="flashinfer"),
+    "deterministic-mla-fa4": dict(_MLA, attention_backend="fa4"),
+    "deterministic-mla-fa4-sm100": dict(_MLA, attention_backend="fa4", gpu="sm100"),
+    "deterministic-mla-triton": dict(_MLA, attention_backend="triton"),
+    "pd-decode-staging-fake": {"env": {"SGLANG_DISAGG_STAGING_BUFFER": "1"}},
+    "pd-decode-staging": {"env": {"SGLANG_DISAGG_STAGING_BUFFER": "1"}},
+    "pd-role-switch-nospec": {"algorithm": None, "draft": None, "num_steps": None, "eagle_topk": None,
+                              "num_draft_tokens": None},
+    "pd-rust-bootstrap": {"env": {"SGLANG_RUST_SERVER": "1"}},
+    "pd-rust-bootstrap-default": {"env": {"SGLANG_RUST_SERVER": "1"}},
+}
+_NEXT = {"target": "qwen3-next-8l", "algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None,
+         "eagle_topk": None}
+_NEXT_SM90 = dict(_NEXT, gpu="sm90", needs_override=True)
+ATTN_CHECK_CASE.update({k: dict(_NEXT_SM90) for k in ATTN_CHECK_EXTRA if k.startswith("mamba-") and k.endswith("-sm90")})
+ATTN_CHECK_CASE["mamba-radix-cpu"] = dict(_NEXT)
+ATTN_CHECK_CASE["mamba-no-buffer-trtllm-sm90"] = dict(_NEXT_SM90, attention_backend="trtllm_mha")
+ATTN_CHECK_CASE["mamba-radix-sm90"] = dict(_NEXT_SM90, attention_backend=None)
+
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
 STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-bs", "mamba-scheduler", "garbage-int",
@@ -889,6 +986,8 @@ def sweep_cases():
         if base is SWEEP_BASES[0]:  # -- parallel (session 14) --: the parallel entries without speculation too
             for v in sorted(PARALLEL_CHECK_CASE):
                 out.append(dict(base, parallel_check=v, **PARALLEL_CHECK_CASE[v]))
+        for v in sorted(ATTN_CHECK_EXTRA):  # -- attn (session 14) --
+            out.append(dict(base, attn_check=v, **ATTN_CHECK_CASE.get(v, {})))
     # the DFLASH settings SGLang overrides with a warning (topk / num_steps != 1), on the DFLASH base: every release's
     # run has them whatever the draw (test_overrides_flagged_where_sglang_warns needs some)
     for topk, steps in ((2, 1), (4, 1), (8, 1), (1, 2), (1, 3), (4, 3)):
@@ -984,6 +1083,7 @@ def argv_for(case, dirs):
     argv.extend(MOE_CHECK_EXTRA.get(case.get("moe_check") or "none", []))
     argv.extend(KV_POOL_EXTRA.get(case.get("kv_pool") or "none", []))
     argv.extend(PLATFORM_CHECK_EXTRA.get(case.get("platform_check") or "none", []))
+    argv.extend(ATTN_CHECK_EXTRA.get(case.get("attn_check") or "none", []))  # -- attn (session 14) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

@@ -280,6 +280,43 @@ TABLE = (
                     r"or prefill coordination|with dp attention \+ moe_a2a_backend='\w+') requires "
                     r"SGLANG_RAGGED_VERIFY_MODE=static\.$|DSpark with dp attention does not support context parallel|DSpark "
                     r"ignores --speculative-moe-a2a-backend|DSpark speculative_num_draft_tokens must be >= 2)", None),
+    # -- attn (session 14) --
+    ("LINEAR_ATTN_FLAGS", r"^(--linear-attn-decode-backend flashkda is not supported: FlashKDA is prefill-only|"
+                          r"--enable-linear-replayssm requires (the Triton linear-attn decode backend|Triton, or Helion "
+                          r"for KDA)|--enable-linear-replayssm is not supported under PD disaggregation|"
+                          r"--enable-linear-replayssm requires --mamba-radix-cache-strategy no_buffer \(the default\)|"
+                          r"--linear-replayssm-cache-len must be >= 1|--enable-linear-replayssm-spec (requires a linear "
+                          r"draft chain|requires the triton or flashinfer linear-attn decode backend|with "
+                          r"SGLANG_RAGGED_VERIFY_MODE=[\w-]+ requires the KDA|is not supported on a PD prefill server|"
+                          r"and --enable-linear-replayssm are mutually exclusive))", None),
+    ("RAGGED_VERIFY_MODE", r"^invalid SGLANG_RAGGED_VERIFY_MODE=", None),
+    ("MULTI_ITEM_SCORING_BACKEND", r"^Multi-item scoring requires flashinfer attention backend for custom attention "
+                                   r"mask support", None),
+    ("DETERMINISTIC_MLA_BACKEND", r"^(Currently only \[.*\] attention backends are supported for deterministic "
+                                  r"inference with (DeepSeek|absorbed-MLA) models\. But you're using|Deterministic "
+                                  r"inference with (DeepSeek|absorbed-MLA) models on the fa4 attention backend requires "
+                                  r"SM100/SM110)", None),
+    ("MAMBA_FLASHINFER", r"^FlashInfer mamba module not available, please check (the )?[Ff]lash[Ii]nfer installation",
+     None),
+    ("MAMBA_RADIX_CACHE", r"^(extra_buffer is not supported for \w+; use no_buffer\.|extra_buffer requires platform "
+                          r"support for Mamba cache state snapshots\.|extra_buffer needs CUDA(/[A-Za-z]+)+ \(FLA\)\.|"
+                          r"extra_buffer_lazy unsupported under PD disaggregation; use --mamba-radix-cache-strategy "
+                          r"extra_buffer\.|no_buffer only supports page_size=1\.|no_buffer do not support overlap "
+                          r"schedule\. Try to set disable_overlap_schedule=True\.|no_buffer do not support trtllm_mha "
+                          r"attention backend\.)$", None),
+    ("MAMBA_RADIX_CACHE", r"^AssertionError$", r"^assert (view|self)\.mamba_track_interval (>= (view|self)\."
+                                               r"speculative_num_draft_tokens|% (view|self)\.page_size == 0)$"),
+    ("PD_PREFILL_COMPLETE", r"^--disaggregation-decode-allocation-policy prefill_complete does not yet support ", None),
+    ("PD_DECODE_RADIX_CONFLICT", r"^--disaggregation-decode-enable-radix-cache is incompatible with (--enable-hisparse|"
+                                 r"--disaggregation-transfer-backend fake)$", None),
+    ("PD_DECODE_RADIX_BACKEND", r"^--disaggregation-decode-enable-radix-cache currently requires "
+                                r"--disaggregation-transfer-backend in \('nixl', 'mooncake'\), but got", None),
+    ("PD_PREFILL_FAKE", r"^Prefill server does not support 'fake' as the transfer backend$", None),
+    ("PD_RUST_BOOTSTRAP_PORT", r"^SGLANG_RUST_SERVER serves the PD KV bootstrap registry on the api port itself; "
+                               r"--disaggregation-bootstrap-port \d+ conflicts with --port", None),
+    ("PD_STAGING_BUFFER", r"^SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend='mooncake'", None),
+    ("PD_ROLE_SWITCH", r"^--enable-pd-role-switch does not rebuild role-specific state for the following features: ",
+     None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -43,6 +43,11 @@ ENTRIES = {
     "sglang/srt/arg_groups/attention_hook.py": [
         ('_check_xpu_dcp', '', "runtime",
          "runs only on an Intel XPU platform (is_xpu); the platform override presents CUDA"),
+        # -- attn (session 14) --
+        ('handle_linear_attn_backend', r'flashinfer on SM100\+ requires', "host",
+         "reads torch.cuda.get_device_capability() (and torch.version.cuda) on the host itself, not the platform "
+         "override: with a CUDA platform presented this CPU torch asserts 'Torch not compiled with CUDA' first, "
+         "without one is_cuda is false"),
     ],
     "sglang/srt/arg_groups/cp_tp_group_sharing_hook.py": [
     ],
@@ -131,6 +136,10 @@ ENTRIES = {
          "platform override does not reach torch"),
     ],
     "sglang/srt/arg_groups/pd_disaggregation_hook.py": [
+        # -- attn (session 14) --
+        ('handle_pd_disaggregation', r'mooncake, nixl, mori, ascend, or fake', "shadowed",
+         "every --disaggregation-transfer-backend choice is in the allowed list (mooncake_tcp is rewritten to "
+         "mooncake first); 0.5.17-0.5.21's shorter lists are reachable"),
     ],
     "sglang/srt/arg_groups/serving_hook.py": [
         # -- specserve (session 14) --

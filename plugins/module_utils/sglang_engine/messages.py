@@ -177,4 +177,24 @@ _SGLANG_MESSAGES = (
      r"speculative_num_draft_tokens must equal gamma|DSpark with dp attention (supports moe_a2a_backend|only supports the "
      r"built-in TP MoE|\+ moe_a2a_backend|does not support context parallel)|DSpark DP MoE or prefill coordination requires|"
      r"DSpark ignores --speculative-moe-a2a-backend|DSpark speculative_num_draft_tokens must be >= 2"),
+    # -- attn (session 14) --
+    ("LINEAR_ATTN_FLAGS", r"--linear-attn-decode-backend flashkda is not supported|--enable-linear-replayssm "
+     r"(requires (the Triton|Triton, or Helion|--mamba-(radix-cache|scheduler)-strategy no_buffer)|is not supported "
+     r"under PD)|--linear-replayssm-cache-len must be >= 1|"
+     r"--enable-linear-replayssm-spec (requires a linear draft chain|requires the triton or flashinfer|with "
+     r"SGLANG_RAGGED_VERIFY_MODE|is not supported on a PD prefill|and --enable-linear-replayssm are mutually)"),
+    ("RAGGED_VERIFY_MODE", r"invalid SGLANG_RAGGED_VERIFY_MODE"),
+    ("MULTI_ITEM_SCORING_BACKEND", r"Multi-item scoring requires flashinfer attention backend"),
+    ("DETERMINISTIC_MLA_BACKEND", r"attention backends are supported for deterministic inference with (DeepSeek|"
+     r"absorbed-MLA) models|Deterministic inference with (DeepSeek|absorbed-MLA) models on the fa4"),
+    ("MAMBA_FLASHINFER", r"FlashInfer mamba module not available"),
+    ("MAMBA_RADIX_CACHE", r"^extra_buffer (is not supported for|requires platform support|needs CUDA)|"
+     r"extra_buffer_lazy unsupported under PD|^no_buffer (only supports page_size|do not support)"),
+    ("PD_PREFILL_COMPLETE", r"prefill_complete does not yet support"),
+    ("PD_DECODE_RADIX_CONFLICT", r"disaggregation-decode-enable-radix-cache is incompatible with --(enable-hisparse|"
+     r"disaggregation-transfer-backend fake)"),
+    ("PD_PREFILL_FAKE", r"Prefill server does not support 'fake'"),
+    ("PD_RUST_BOOTSTRAP_PORT", r"SGLANG_RUST_SERVER serves the PD KV bootstrap registry"),
+    ("PD_STAGING_BUFFER", r"SGLANG_DISAGG_STAGING_BUFFER requires"),
+    ("PD_ROLE_SWITCH", r"enable-pd-role-switch does not rebuild role-specific state"),
 )

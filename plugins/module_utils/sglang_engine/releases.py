@@ -151,6 +151,8 @@ _METRICS_V1 = {
 #   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
 #                            one), or {"dflash_topk_one": DFLASH counts as top-k one} (rules_platform.py)
 #   deterministic_attention_backends  the attention backends --enable-deterministic-inference accepts
+#   deterministic_mla_backends  the attention backends deterministic inference takes for the DeepSeek family
+#   deterministic_mla_fa4_sm100  deterministic inference on fa4 for the DeepSeek family needs SM100/SM110
 #   deterministic_before_attention    the deterministic-inference hook runs before the attention hook (fills a missing
 #                            backend by GPU); else (0.5.11) after the KV cache hook, on the resolved backend
 #   trtllm_mha_prefill_cp    None, or a trtllm_mha prefill off SM100 refuses context parallelism: "cp_size"
@@ -233,6 +235,7 @@ _CHANGES = {
                          "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a_or_env"},
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
+        "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
         # SM90/SM100 and no TBO/SBO; moe_hook.py: DeepEP v2 architectures from the model registry, the deterministic
         # inference check gone; FlashInfer MegaMOE validates GlmMoeDsaForCausalLM too
@@ -367,6 +370,11 @@ _CHANGES = {
         "ep_dispatch_rank_invariant": True,
         # -- specserve (session 14) --
         "mm_transport_encoder_cpu": True,  # _handle_multimodal_feature_transport: --encoder-only -> cpu
+        # server_args.py _handle_deterministic_inference: the DeepSeek family takes RADIX_SUPPORTED_DETERMINISTIC_
+        # ATTENTION_BACKEND, fa4 only on SM100/SM110 (rules_platform.py)
+        "deterministic_mla_backends": ("ascend", "fa3", "fa4", "triton"),
+        "deterministic_mla_fa4_sm100": True,
+        "pd_rust_bootstrap": True,  # the PD hook: SGLANG_RUST_SERVER's bootstrap port (rules_pd.py)
     },
     "0.5.15.post1": {  # parser captured; traits as 0.5.15's
         "parser": "0.5.15.post1",
@@ -391,6 +399,9 @@ _CHANGES = {
         "dcp_hip_only": True,
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
+        "pd_radix_fake_check": True,  # the PD hook: decode radix cache with the fake backend
+        "mamba_radix_archs": ("Qwen3NextForCausalLM",),  # the model hook's Mamba radix cache (rules_mamba.py)
+        "pd_radix_backends": None,
         # server_args.py _handle_moe_kernel_config: --quantization nvfp4_online (SM100 only) and its runners
         "moe_nvfp4_online_runners": ("flashinfer_trtllm", "flashinfer_trtllm_routed"),
         "moe_trtllm_quant": ("modelopt_fp4", "nvfp4_online", "fp8", "mxfp8", "modelopt_fp8", "modelopt_mixed",
@@ -451,6 +462,8 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
+        "pd_staging_backends": ("mooncake", "nixl"),  # the PD hook: SGLANG_DISAGG_STAGING_BUFFER
+        "pd_radix_backends": ("nixl", "mooncake"),  # the PD hook: a decode server's radix cache (0.5.12-0.5.13)
         # server_args.py _handle_a2a_moe: --moe-a2a-backend megamoe appears and spans the TP group
         "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori", "megamoe"),
         # server_args.py: _handle_deterministic_inference moves right before the attention backend hook
@@ -568,6 +581,18 @@ _CHANGES = {
         "sm100_default_attention": None,
         "deterministic_attention_backends": ("flashinfer", "fa3", "triton"),
         "deterministic_before_attention": False,  # 0.5.11's __post_init__ runs it after _handle_cache_compatibility
+        # the DeepSeek family's deterministic backends (a literal list until 0.5.16) and the fa4 SM100/SM110 check
+        "deterministic_mla_backends": ("fa3", "triton"),
+        "deterministic_mla_fa4_sm100": False,
+        # the PD hook (rules_pd.py check_pd_roles): the decode radix cache's fake-backend refusal (0.5.14 on), the
+        # Rust server's bootstrap port (0.5.17 on), the staging buffer's backends, the role-switch checks (0.5.21 on)
+        "pd_radix_fake_check": False,
+        "pd_radix_backends": None,
+        "pd_rust_bootstrap": False,
+        "pd_staging_backends": ("mooncake",),
+        "pd_role_switch_checks": False,
+        # the model hook's Mamba radix cache for these hybrid architectures (rules_mamba.py; 0.5.14 on)
+        "mamba_radix_archs": None,
         "trtllm_mha_prefill_cp": None,
         "rejection_sampling_deterministic": None,
         "dflash_trtllm_draft_sm100_fa4": False,

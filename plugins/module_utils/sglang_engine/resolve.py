@@ -10,10 +10,12 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cache import (
     check_cache_compatibility, check_early_cache_flags)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import (
-    check_int8_mamba_checkpoint, check_mamba_backend_flags)
+    check_int8_mamba_checkpoint, check_mamba_backend_flags, check_mamba_flashinfer, check_mamba_radix_cache)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_attention import (
+    check_linear_attn_backend, check_multi_item_scoring)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
-    check_encoder_disaggregation, check_pd_host_receive)
+    check_encoder_disaggregation, check_pd_host_receive, check_pd_prefill_complete, check_pd_roles)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
     LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, Refused, gate, get, is_int, truthy_env)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_serving as SV
@@ -70,8 +72,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                           "Lower context_length or set env %s=1." % (want, tgt_max, LONG_CONTEXT_ENV), "context_length")
     if not check_expert_pack.keys.isdisjoint(args):
         check_expert_pack(args, rules, env, target_cfg)  # --load-format expert_pack, right before the PD hook
+    if not check_pd_prefill_complete.keys.isdisjoint(args):
+        check_pd_prefill_complete(args, env)  # the PD hook's first check (0.5.22 on, where the policy is)
     if not check_pd_host_receive.keys.isdisjoint(args):
         check_pd_host_receive(args)  # the PD hook, after the SSL check
+    if not check_pd_roles.keys.isdisjoint(args):
+        check_pd_roles(args, rules, env)  # the rest of the PD hook
     if r["attention_backend"] is None and str(r["device"] or "").split(":", maxsplit=1)[0] == "cpu" and \
             rules["cpu_default_attention"]:
         r["attention_backend"] = rules["cpu_default_attention"]  # the CPU backends hook, before the ones below
@@ -105,6 +111,10 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_parallel_early(args, rules, platform)  # DCP, DWDP: after PD disaggregation, before the attention hook
     if not check_model_specific.keys.isdisjoint(args):
         check_model_specific(args, target_cfg)  # the model-specific adjustments, before the attention hook
+    mamba_strategy = None
+    if rules["mamba_radix_archs"] and target_cfg and (target_cfg.get("architectures") or [None])[0] in \
+            rules["mamba_radix_archs"]:
+        mamba_strategy = check_mamba_radix_cache(args, rules, r, platform, target_cfg)  # the model hook's
     if not KV.check_nvfp4_prefill_dequant.keys.isdisjoint(args):
         # right before the attention backend hook (0.5.21 on, with its flag): NVFP4 picks the prefill/decode pair
         nvfp4 = KV.check_nvfp4_prefill_dequant(args, rules, platform)
@@ -140,11 +150,17 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                           "--attn-cp-size." % (("sm_%s" % sm) if sm else "no visible GPU"), "attention_backend")
     if not check_mamba_backend_flags.keys.isdisjoint(args):
         check_mamba_backend_flags(args, rules, platform)  # the Mamba backend hook, right after the attention one
+    if not check_mamba_flashinfer.keys.isdisjoint(args):
+        check_mamba_flashinfer(args, platform)  # the Mamba backend hook's last check
     if not check_int8_mamba_checkpoint.keys.isdisjoint(args):
         check_int8_mamba_checkpoint(args, rules)
+    if not check_linear_attn_backend.keys.isdisjoint(args):
+        check_linear_attn_backend(args, platform, env, mamba_strategy)  # the linear-attention hook, after the Mamba ones
     # the KV4 / MXFP8 checks, the prefill-only backend check and the HiCache hook, before the data-parallel hook
     if not KV.check_kv_dtype_platform.keys.isdisjoint(args):
         KV.check_kv_dtype_platform(args, rules, platform, r["attention_backend"], prefill, decode)
+    if not check_multi_item_scoring.keys.isdisjoint(args):
+        check_multi_item_scoring(args, prefill, decode)  # after the KV4 / MXFP8 checks, before the prefill-only one
     if not KV.check_prefill_only_backend.keys.isdisjoint(args):
         KV.check_prefill_only_backend(args, prefill)
     if not KV.check_hicache_hook.keys.isdisjoint(args):

@@ -54,3 +54,70 @@ def check_int8_mamba_checkpoint(args, rules):
     if args.get("enable_lmcache") and rules["int8_mamba_lmcache_check"]:
         raise Refused("INT8_MAMBA_CHECKPOINT", "--enable-int8-mamba-checkpoint is not supported together with "
                       "--enable-lmcache.", "enable_lmcache")
+
+
+@gate("mamba_backend")
+def check_mamba_flashinfer(args, platform):
+    """--mamba-backend flashinfer, the Mamba backend hook's last check (every release): refused where FlashInfer is
+    not available, as on a host without a visible GPU (has_flashinfer / is_flashinfer_available is false there). On
+    a GPU host SGLang imports flashinfer.mamba: the host's install, not modelled."""
+    if args.get("mamba_backend") == "flashinfer" and platform.get("gpus_known") and platform.get("sm") is None:
+        raise Refused("MAMBA_FLASHINFER", "--mamba-backend flashinfer: the FlashInfer mamba module is not available "
+                      "(no FlashInfer on a host without a visible GPU). Use --mamba-backend triton.", "mamba_backend")
+
+
+def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
+    """The model hook's Mamba radix cache (handle_mamba_radix_cache, mamba_hook.py's validators), for the hybrid
+    architectures of trait mamba_radix_archs (0.5.14 on; None: not modelled; 0.5.14-0.5.18 check lazy slots under PD
+    later, in check_server_args): the radix cache on (not disabled, not
+    a PD decode server without its radix cache), --mamba-radix-cache-strategy auto picks extra_buffer with the overlap
+    scheduler or paging when the architecture supports it on the triton linear-attention backend, else no_buffer
+    (which switches the overlap scheduler off). extra_buffer: the architecture's support, a platform with Mamba
+    state snapshots (a CUDA GPU), no lazy slots under PD; no_buffer: page size 1, no overlap, no trtllm_mha.
+    extra_buffer's --mamba-track-interval asserts (at least the draft tokens given, a multiple of the page size) are
+    judged without speculation; speculation (its hooks write the draft tokens later) is not judged. Returns the resolved
+    strategy (None: no Mamba radix cache, or not judged)."""
+    arch = ((target_cfg or {}).get("architectures") or [None])[0]
+    if arch not in (rules["mamba_radix_archs"] or ()) or args.get("speculative_algorithm") is not None:
+        return None
+    mode = get(args, "disaggregation_mode", "null")
+    if args.get("disable_radix_cache") or (mode == "decode" and not args.get("disaggregation_decode_enable_radix_cache")):
+        return None
+    page = args.get("page_size")
+    supported = get(args, "linear_attn_backend", "triton") == "triton"
+    strategy = get(args, "mamba_radix_cache_strategy", "auto")
+    if strategy == "auto":
+        strategy = "extra_buffer" if supported and (not r["disable_overlap_schedule"] or (page or 1) > 1) else "no_buffer"
+        if strategy == "no_buffer":
+            r["disable_overlap_schedule"] = True
+    if strategy in ("extra_buffer", "extra_buffer_lazy"):
+        if not supported:
+            raise Refused("MAMBA_RADIX_CACHE", "--mamba-radix-cache-strategy extra_buffer is not supported for %s on "
+                          "the %s linear-attention backend: use no_buffer." % (
+                              arch, get(args, "linear_attn_backend", "triton")), "mamba_radix_cache_strategy")
+        if platform.get("gpus_known") and platform.get("sm") is None:
+            raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's extra_buffer strategy (the default for %s with "
+                          "the overlap scheduler) needs a CUDA GPU for its state snapshots: use --mamba-radix-cache-"
+                          "strategy no_buffer with --disable-overlap-schedule." % arch, "mamba_radix_cache_strategy")
+        if strategy == "extra_buffer_lazy" and mode != "null":
+            raise Refused("MAMBA_RADIX_CACHE", "extra_buffer_lazy is unsupported under PD disaggregation; use "
+                          "--mamba-radix-cache-strategy extra_buffer.", "mamba_radix_cache_strategy")
+        interval = get(args, "mamba_track_interval", 256)
+        draft = args.get("speculative_num_draft_tokens")
+        if draft is not None and interval < draft:
+            raise Refused("MAMBA_RADIX_CACHE", "--mamba-track-interval %s must be at least --speculative-num-draft-tokens "
+                          "%s with the extra_buffer Mamba radix cache." % (interval, draft), "mamba_track_interval")
+        if page is not None and interval % page:
+            raise Refused("MAMBA_RADIX_CACHE", "--mamba-track-interval %s must be a multiple of --page-size %s with the "
+                          "extra_buffer Mamba radix cache." % (interval, page), "mamba_track_interval")
+        return strategy
+    if page not in (None, 1):
+        raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's no_buffer strategy supports page_size 1 only, got "
+                      "%s." % page, "page_size")
+    if not r["disable_overlap_schedule"]:
+        raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's no_buffer strategy does not support the overlap "
+                      "scheduler: add --disable-overlap-schedule.", "disable_overlap_schedule")
+    if args.get("attention_backend") == "trtllm_mha":
+        raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's no_buffer strategy does not support the "
+                      "trtllm_mha attention backend.", "attention_backend")
+    return strategy

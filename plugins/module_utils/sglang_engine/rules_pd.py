@@ -52,3 +52,109 @@ def check_encoder_disaggregation(args, rules, target_cfg):
         raise Refused("ENCODER_DISAGG_MODEL", "Model type %s is not supported for encoder disaggregation in SGLang %s "
                       "(--encoder-only); it supports %s." % (
                           archs[0], rules["version"], ", ".join(rules["encoder_disagg_archs"])), "encoder_only")
+
+
+# -- attn (session 14) --
+def _env_on(env, name):
+    """An EnvBool of SGLang's environ.py: true for 1 / true / yes / y (any case)."""
+    return str((env or {}).get(name, "")).strip().lower() in ("1", "true", "yes", "y")
+
+
+def _backend(args):
+    """--disaggregation-transfer-backend as the PD hook reads it (mooncake_tcp is mooncake over TCP)."""
+    backend = get(args, "disaggregation_transfer_backend", "mooncake")
+    return "mooncake" if backend == "mooncake_tcp" else backend
+
+
+@gate("disaggregation_decode_allocation_policy",
+      context=("disaggregation_mode", "disaggregation_transfer_backend", "pp_size", "attn_cp_size", "dcp_size",
+               "tp_size", "dp_size", "enable_dp_attention", "attn_dp_size", "enable_pdmux", "decoupled_spec_role",
+               "enable_pd_role_switch", "encoder_only", "language_only", "enable_hisparse",
+               "disaggregation_decode_host_receive_threshold", "disaggregation_decode_enable_radix_cache",
+               "enable_hierarchical_cache", "hicache_storage_backend", "hicache_write_policy"))
+def check_pd_prefill_complete(args, env):
+    """--disaggregation-decode-allocation-policy prefill_complete (0.5.22 on, where the value is), the PD hook's first
+    check: refused with any of the features it lists. Attention DP written as --attn-dp-size is not judged."""
+    if args.get("disaggregation_decode_allocation_policy") != "prefill_complete":
+        return
+    mode = get(args, "disaggregation_mode", "null")
+    tp = get(args, "tp_size", 1)
+    attn_dp = get(args, "dp_size", 1) if args.get("enable_dp_attention") else 1
+    hicache = args.get("enable_hierarchical_cache")
+    found = [what for what, hit in (
+        ("aggregated serving", mode not in ("prefill", "decode")),
+        ("transfer backends other than Mooncake", _backend(args) != "mooncake"),
+        ("pipeline or attention context parallelism", get(args, "pp_size", 1) != 1 or
+         get(args, "attn_cp_size", 1) != 1 or get(args, "dcp_size", 1) != 1),
+        ("attention tensor parallelism greater than one", tp != attn_dp and args.get("attn_dp_size") is None),
+        ("PD multiplexing or decoupled speculation", args.get("enable_pdmux") or
+         get(args, "decoupled_spec_role", "null") != "null"),
+        ("runtime PD role switching", args.get("enable_pd_role_switch")),
+        ("encoder disaggregation", args.get("encoder_only") or args.get("language_only")),
+        ("HiSparse", args.get("enable_hisparse")),
+        ("decode host KV buffering", get(args, "disaggregation_decode_host_receive_threshold", 1) < 1),
+        ("decode radix cache or decode HiCache", mode == "decode" and (
+            args.get("disaggregation_decode_enable_radix_cache") or hicache)),
+        ("prefill HiCache other than L2 write_back", mode == "prefill" and hicache and (
+            args.get("hicache_storage_backend") is not None or
+            get(args, "hicache_write_policy", "write_through") != "write_back")),
+        ("staging buffers", _env_on(env, "SGLANG_DISAGG_STAGING_BUFFER")),
+        ("the Rust bootstrap registry", _env_on(env, "SGLANG_RUST_SERVER"))) if hit]
+    if found:
+        raise Refused("PD_PREFILL_COMPLETE", "--disaggregation-decode-allocation-policy prefill_complete does not yet "
+                      "support %s." % ", ".join(found), "disaggregation_decode_allocation_policy")
+
+
+@gate("disaggregation_mode",
+      context=("disaggregation_decode_enable_radix_cache", "enable_hisparse", "disaggregation_transfer_backend",
+               "disaggregation_bootstrap_port", "port", "enable_pd_role_switch", "speculative_algorithm", "pp_size",
+               "ep_size", "dcp_size", "moe_a2a_backend", "enable_dp_attention", "attn_dp_size", "dp_size"))
+def check_pd_roles(args, rules, env):
+    """The PD hook past its host-receive checks, in SGLang's order: a decode server's radix cache refuses HiSparse and
+    (trait pd_radix_fake_check) the fake transfer backend, or takes the backends of trait pd_radix_backends; a prefill server refuses the fake backend and, with
+    SGLANG_RUST_SERVER (trait pd_rust_bootstrap), a bootstrap port other than the default or --port (the Mooncake
+    backend; the others' bootstrap servers are not modelled); both roles: SGLANG_DISAGG_STAGING_BUFFER's transfer
+    backends (trait pd_staging_backends), then --enable-pd-role-switch (trait pd_role_switch_checks) with
+    speculation, pipeline, expert or decode context parallelism, or an a2a backend (attention / data parallelism,
+    listed differently per release, not judged)."""
+    mode = args.get("disaggregation_mode")
+    if mode not in ("prefill", "decode"):
+        return
+    backend = _backend(args)
+    if mode == "decode" and args.get("disaggregation_decode_enable_radix_cache"):
+        if args.get("enable_hisparse"):
+            raise Refused("PD_DECODE_RADIX_CONFLICT", "--disaggregation-decode-enable-radix-cache is incompatible with "
+                          "--enable-hisparse.", "disaggregation_decode_enable_radix_cache")
+        allowed = rules["pd_radix_backends"]
+        if allowed is not None and backend not in allowed:
+            raise Refused("PD_DECODE_RADIX_BACKEND", "--disaggregation-decode-enable-radix-cache currently requires "
+                          "--disaggregation-transfer-backend in %s (SGLang %s), got %s." % (
+                              ", ".join(allowed), rules["version"], backend), "disaggregation_transfer_backend")
+        if backend == "fake" and rules["pd_radix_fake_check"]:
+            raise Refused("PD_DECODE_RADIX_CONFLICT", "--disaggregation-decode-enable-radix-cache is incompatible with "
+                          "--disaggregation-transfer-backend fake.", "disaggregation_transfer_backend")
+    if mode == "prefill":
+        if backend == "fake":
+            raise Refused("PD_PREFILL_FAKE", "A PD prefill server does not support 'fake' as the transfer backend.",
+                          "disaggregation_transfer_backend")
+        port = get(args, "disaggregation_bootstrap_port", 8998)
+        if rules["pd_rust_bootstrap"] and _env_on(env, "SGLANG_RUST_SERVER") and backend == "mooncake" and \
+                port not in (8998, get(args, "port", 30000)):
+            raise Refused("PD_RUST_BOOTSTRAP_PORT", "SGLANG_RUST_SERVER serves the PD KV bootstrap registry on the api "
+                          "port: --disaggregation-bootstrap-port %s conflicts with --port %s; drop it." % (
+                              port, get(args, "port", 30000)), "disaggregation_bootstrap_port")
+    staging = rules["pd_staging_backends"]
+    if _env_on(env, "SGLANG_DISAGG_STAGING_BUFFER") and backend not in staging:
+        raise Refused("PD_STAGING_BUFFER", "SGLANG_DISAGG_STAGING_BUFFER requires --disaggregation-transfer-backend %s, "
+                      "got %s." % (" or ".join(staging), backend), "disaggregation_transfer_backend")
+    if args.get("enable_pd_role_switch") and rules["pd_role_switch_checks"]:
+        found = [what for what, hit in (
+            ("expert parallelism", get(args, "ep_size", 1) > 1),
+            ("MoE all-to-all", get(args, "moe_a2a_backend", "none") != "none"),
+            ("pipeline parallelism", get(args, "pp_size", 1) > 1),
+            ("decode context parallelism", get(args, "dcp_size", 1) > 1),
+            ("speculative decoding", args.get("speculative_algorithm") is not None)) if hit]
+        if found:
+            raise Refused("PD_ROLE_SWITCH", "--enable-pd-role-switch does not rebuild role-specific state for: %s. "
+                          "Remove these options or drop --enable-pd-role-switch." % ", ".join(found),
+                          "enable_pd_role_switch")

@@ -66,3 +66,18 @@ def check_deterministic_attention(args, rules, r, platform, target_cfg, result):
         raise Refused("DETERMINISTIC_ATTENTION_BACKEND", "Only %s attention backends support deterministic inference "
                       "in SGLang %s, got %s (--enable-deterministic-inference): pick one of them." % (
                           ", ".join(choices), rules["version"], backend), "attention_backend")
+    arch = ((target_cfg or {}).get("architectures") or [None])[0]
+    if arch in DETERMINISTIC_TRITON_ARCHS:
+        # next in the hook, for the DeepSeek family (absorbed MLA): its own backend list (trait
+        # deterministic_mla_backends), then fa4 only on SM100/SM110 (trait deterministic_mla_fa4_sm100, 0.5.17 on)
+        mla = rules["deterministic_mla_backends"]
+        if backend not in mla:
+            raise Refused("DETERMINISTIC_MLA_BACKEND", "Only %s attention backends support deterministic inference "
+                          "with %s (absorbed MLA) in SGLang %s, got %s: pick one of them." % (
+                              ", ".join(mla), arch, rules["version"], backend), "attention_backend")
+        if backend == "fa4" and rules["deterministic_mla_fa4_sm100"] and platform.get("gpus_known") and \
+                platform.get("sm") not in (100, 110):
+            raise Refused("DETERMINISTIC_MLA_BACKEND", "Deterministic inference with %s (absorbed MLA) on the fa4 "
+                          "attention backend requires an SM100/SM110 GPU (this host has %s)." % (
+                              arch, ("sm_%s" % platform["sm"]) if platform.get("sm") else "no visible GPU"),
+                          "attention_backend")
