@@ -108,6 +108,9 @@ _METRICS_V1 = {
 #   context_check_at_resolution  a context_length above the target's is refused at argument time (else at load)
 #   watermark_algorithms     algorithms --enable-watermark accepts (check_server_args; None: not checked)
 #   pp_spec_checks           check_server_args refuses pp > 1 with speculation other than EAGLE
+#   pp_spec_dspark           check_pipeline_parallel_compat has a DSPARK branch (PD prefill only, no SGLANG_ENABLE_PP_SPEC)
+#   pp_spec_env_attn_dp      SGLANG_ENABLE_PP_SPEC with pp > 1 refuses attention DP
+#   sampling_mask_env_refused  SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS set at all refuses the start
 #   trtllm_mha_prefill_sm120, fa4_sm120   sm_120 paths
 #   hybrid_gdn_sm120_backends   None, or the backends hybrid GDN models may use on Blackwell
 #   mask_token_id_top_level  parse_dflash_draft_config reads mask_token_id at the top level too
@@ -195,6 +198,7 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
+        "pp_spec_env_attn_dp": True,  # validation_hook.py check_pipeline_parallel_compat (session 14)
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
         # refused across nodes; more DeepEP v2 architectures registered; modelopt_fp4 on SM110 to flashinfer_cutlass
         "a2a_flashinfer_topology": "attn_dp",
@@ -224,6 +228,7 @@ _CHANGES = {
         "cp_divisor_attn_dp": True,
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
+        "pp_spec_dspark": True,  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
         # SM90/SM100 and no TBO/SBO; moe_hook.py: DeepEP v2 architectures from the model registry, the deterministic
         # inference check gone; FlashInfer MegaMOE validates GlmMoeDsaForCausalLM too
@@ -257,6 +262,7 @@ _CHANGES = {
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
+        "sampling_mask_env_refused": True,  # validation_hook.py validate_sampling_mask_max_tokens (session 14)
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
         # (validate_flashinfer_megamoe_model's architectures) appear; mxfp8 defaults to flashinfer_megamoe under it
         "a2a_flashinfer_dispatch_type": True,
@@ -548,6 +554,10 @@ _CHANGES = {
         "context_check_at_resolution": True,
         "watermark_algorithms": None,
         "pp_spec_checks": False,
+        # -- validation (session 14) --
+        "sampling_mask_env_refused": False,
+        "pp_spec_dspark": False,
+        "pp_spec_env_attn_dp": False,
         "trtllm_mha_prefill_sm120": False,
         "fa4_sm120": False,
         "hybrid_gdn_sm120_backends": None,
