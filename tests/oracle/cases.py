@@ -18,6 +18,10 @@ TARGETS = {
     # a hybrid sliding-window target: Qwen3's architecture whose text config opts in to SGLang's hybrid-SWA pool
     # (model_config.is_hybrid_swa_model reads is_hybrid_swa; TARGET_FIELDS), for the KV cache hook's unified pool
     "qwen3-hybrid-swa-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
+    # -- validation (session 14) --
+    # a block-diffusion LLM (SDAR: Qwen3's config under an architecture dllm/config.py's DLLM_PARAMS knows), for the
+    # checks that read --dllm-algorithm's model (the watermark's); sweep only
+    "sdar-8l": ("SDARForCausalLM", 8, 151936, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -432,6 +436,7 @@ HOOK_CHECK_EXTRA.update({
     "pp-dspark": [], "pp-dspark-env": ["--disaggregation-mode", "prefill"],
     "pdmux-pp2": ["--enable-pdmux"],
     "instanttensor-cpu": ["--load-format", "instanttensor"],
+    "watermark-dllm": ["--enable-watermark", "--dllm-algorithm", "LowConfidence"],
 })
 _PP_EAGLE = {"algorithm": "EAGLE", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4, "pp_size": 2,
              "env": {"SGLANG_ENABLE_PP_SPEC": "1"}}
@@ -445,7 +450,13 @@ HOOK_CHECK_CASE.update({
     "pp-dspark": dict(_PP_EAGLE, algorithm="DSPARK", num_steps=None, eagle_topk=None, num_draft_tokens=None, env={}),
     "pp-dspark-env": dict(_PP_EAGLE, algorithm="DSPARK", num_steps=None, eagle_topk=None, num_draft_tokens=None),
     "pdmux-pp2": dict(_NO_SPEC, pp_size=2), "instanttensor-cpu": dict(_NO_SPEC, device="cpu"),
+    "watermark-dllm": dict(_NO_SPEC, target="sdar-8l"),
 })
+# entries only the sweep runs (with their HOOK_CHECK_CASE): drawn on another case they meet checks the engine does not
+# model (--dllm-algorithm on a model dllm/config.py does not know; an elastic EP scale joiner under DFLASH, where
+# SGLang sees attention DP; the --lora-paths action, which argparse runs in argv order, before a later option's parse
+# error the engine reports first)
+HOOK_SWEEP_ONLY = ("watermark-dllm", "lora-moe-runner-elastic", "lora-paths-json-keys")
 # the KV cache hook's compatibility checks (handle_cache_compatibility, after the speculative hook): each
 # refusal with an accepted neighbour
 CACHE_EXTRA = {
@@ -715,7 +726,7 @@ case_strategy = st.fixed_dictionaries({
     # asks for on every release (with 80/100 'none', 0.5.21 refused 80.0% of its 195 cases)
     "server_check": st.sampled_from(["none"] * 480 + sorted(CHECK_SERVER_ARGS_EXTRA)),
     "ssl": st.sampled_from(["none"] * 300 + sorted(SSL_EXTRA)),
-    "hook_check": st.sampled_from(["none"] * 1600 + sorted(HOOK_CHECK_EXTRA)),  # 92 entries: 5% of draws (at 400, 0.5.11 refused 89% of them)
+    "hook_check": st.sampled_from(["none"] * 1600 + sorted(set(HOOK_CHECK_EXTRA) - set(HOOK_SWEEP_ONLY))),  # 92 entries: 5% of draws (at 400, 0.5.11 refused 89% of them)
     "cache": st.sampled_from(["none"] * 400 + sorted(CACHE_EXTRA)),
     "parallel_check": st.sampled_from(["none"] * 360 + sorted(PARALLEL_CHECK_EXTRA)),
     "moe_check": st.sampled_from(["none"] * 700 + sorted(MOE_CHECK_EXTRA)),  # 35 entries: 5% of draws
