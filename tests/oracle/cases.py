@@ -918,7 +918,8 @@ def static_refusal(static):
     if not static.sglang_verdict["accepted"]:
         return static.sglang_verdict["code"], static.sglang_verdict["stage"]
     for e in static.errors:
-        if e["stage"] in ("parse", "resolve", "input"):
+        # ENV_SECRET is the engine's own policy on env names (LATER_ONLY), not an argument-time refusal
+        if e["stage"] in ("parse", "resolve", "input") and e["code"] != "ENV_SECRET":
             return e["code"], e["stage"]
     return None
 

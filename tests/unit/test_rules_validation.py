@@ -84,11 +84,15 @@ def test_release_traits():
     env = {"SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS": "8"}
     assert code("0.5.19", env=env) is None and code("0.5.20", env=env) == "SAMPLING_MASK_ENV"
     dspark = ["--speculative-algorithm", "DSPARK", "--speculative-draft-model-path", "/d", "--pp-size", "2"]
-    assert S.RELEASES["0.5.20"]["pp_spec_dspark"] is False and S.RELEASES["0.5.21"]["pp_spec_dspark"] is True
+    assert code("0.5.15", *dspark) == "UNKNOWN_ALGORITHM" and code("0.5.16", *dspark) == "DSPARK_PP"
     assert code("0.5.21", *dspark) == "PP_DSPARK_PREFILL"
     attn = PP_EAGLE + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"]
-    assert code("0.5.21", *attn, env={"SGLANG_ENABLE_PP_SPEC": "1"}) is None
-    assert code("0.5.22", *attn, env={"SGLANG_ENABLE_PP_SPEC": "1"}) == "PP_SPEC_ENV"
+    assert code("0.5.20", *attn, env={"SGLANG_ENABLE_PP_SPEC": "1"}) is None
+    assert code("0.5.21", *attn, env={"SGLANG_ENABLE_PP_SPEC": "1"}) == "PP_SPEC_ENV"
+    # 0.5.21 reads the flag, 0.5.22 on the attention-DP width (--enable-dp-attention with --dp-size 1 is none)
+    attn1 = PP_EAGLE + ["--enable-dp-attention"]
+    assert code("0.5.21", *attn1, env={"SGLANG_ENABLE_PP_SPEC": "1"}) == "PP_SPEC_ENV"
+    assert code("0.5.22", *attn1, env={"SGLANG_ENABLE_PP_SPEC": "1"}) is None
     # LoRA's speculative runner / env checks come with the LoRA + EAGLE family support (0.5.19 on)
     assert code("0.5.19", *EAGLE3, *LORA, env={"SGLANG_ENABLE_OVERLAP_PLAN_STREAM": "1"}) == "LORA_SPECULATIVE"
     assert code("0.5.18", *LORA, env={"SGLANG_ENABLE_OVERLAP_PLAN_STREAM": "1"}) is None

@@ -108,8 +108,10 @@ _METRICS_V1 = {
 #   context_check_at_resolution  a context_length above the target's is refused at argument time (else at load)
 #   watermark_algorithms     algorithms --enable-watermark accepts (check_server_args; None: not checked)
 #   pp_spec_checks           check_server_args refuses pp > 1 with speculation other than EAGLE
-#   pp_spec_dspark           check_pipeline_parallel_compat has a DSPARK branch (PD prefill only, no SGLANG_ENABLE_PP_SPEC)
-#   pp_spec_env_attn_dp      SGLANG_ENABLE_PP_SPEC with pp > 1 refuses attention DP
+#   pp_spec_dspark           DSPARK with pp > 1: False (not checked), "refused" (its speculative hook refuses it), "prefill"
+#                            (check_pipeline_parallel_compat's DSPARK branch: PD prefill only, no SGLANG_ENABLE_PP_SPEC)
+#   pp_spec_env_attn_dp      SGLANG_ENABLE_PP_SPEC with pp > 1 refuses attention DP: False, "flag" (--enable-dp-attention
+#                            given), "size" (an attention-DP width above 1)
 #   sampling_mask_env_refused  SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS set at all refuses the start
 #   trtllm_mha_prefill_sm120, fa4_sm120   sm_120 paths
 #   hybrid_gdn_sm120_backends   None, or the backends hybrid GDN models may use on Blackwell
@@ -198,7 +200,7 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
-        "pp_spec_env_attn_dp": True,  # validation_hook.py check_pipeline_parallel_compat (session 14)
+        "pp_spec_env_attn_dp": "size",  # check_pipeline_parallel_compat: attn_dp_enabled_of (session 14)
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
         # refused across nodes; more DeepEP v2 architectures registered; modelopt_fp4 on SM110 to flashinfer_cutlass
         "a2a_flashinfer_topology": "attn_dp",
@@ -228,7 +230,8 @@ _CHANGES = {
         "cp_divisor_attn_dp": True,
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
-        "pp_spec_dspark": True,  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
+        "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
+        "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
         # SM90/SM100 and no TBO/SBO; moe_hook.py: DeepEP v2 architectures from the model registry, the deterministic
         # inference check gone; FlashInfer MegaMOE validates GlmMoeDsaForCausalLM too
@@ -571,6 +574,7 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.16": {
+        "pp_spec_dspark": "refused",  # speculative_hook.py's DSPARK hook: pp_size == 1 only (session 14)
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
         # modelopt_mixed
         "moe_mxfp8_runners": ("cutlass", "deep_gemm", "flashinfer_trtllm", "flashinfer_trtllm_routed"),

@@ -261,12 +261,14 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         _check_node_split(args, r)
     if not V.check_cuda_graph_padding.keys.isdisjoint(args):
         V.check_cuda_graph_padding(args, rules)
+    if rules["pp_spec_dspark"] == "refused" and r["pp_size"] > 1 and algo == "DSPARK":
+        V.check_pp_dspark(args, env, "refused")  # its speculative hook, before check_server_args (0.5.16-0.5.20)
     if rules["pp_speculation_refused"] and r["pp_size"] > 1 and algo is not None:
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism is not compatible with speculative decoding in SGLang %s "
                       "(--pp-size %s with %s)." % (version, r["pp_size"], algo), "pp_size")
     # pipeline parallelism takes only single-layer EAGLE
-    if rules["pp_spec_dspark"] and r["pp_size"] > 1 and algo == "DSPARK":
-        V.check_pp_dspark(args, env)  # the DSPARK branch of the pipeline-parallel checks (0.5.21 on)
+    if rules["pp_spec_dspark"] == "prefill" and r["pp_size"] > 1 and algo == "DSPARK":
+        V.check_pp_dspark(args, env, "prefill")  # the DSPARK branch of the pipeline-parallel checks (0.5.21 on)
     elif rules["pp_spec_checks"] and r["pp_size"] > 1 and algo is not None and algo != "EAGLE":
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism currently only supports EAGLE (non-multi-layer) "
                       "speculative decoding; got %s with --pp-size %s." % (algo, r["pp_size"]), "pp_size")
@@ -276,8 +278,10 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             if mode != "null" or args.get("speculative_adaptive"):
                 raise Refused("PP_SPEC_ENV", "SGLANG_ENABLE_PP_SPEC is not compatible with --disaggregation-mode or "
                               "--speculative-adaptive.", "env")
-            if rules["pp_spec_env_attn_dp"] and attn_dp_of(args) > 1:
-                # next (0.5.22 on): every stage rebuilds the same verify batch, which attention DP partitions
+            attn_dp_check = rules["pp_spec_env_attn_dp"]
+            if (attn_dp_check == "flag" and args.get("enable_dp_attention")) or (
+                    attn_dp_check == "size" and attn_dp_of(args) > 1):
+                # next (0.5.21 on): every stage rebuilds the same verify batch, which attention DP partitions
                 raise Refused("PP_SPEC_ENV", "SGLANG_ENABLE_PP_SPEC is not compatible with attention DP "
                               "(--attn-dp-size %s)." % attn_dp_of(args), "env")
         elif mode != "prefill":
