@@ -87,7 +87,7 @@ def test_release_traits():
     assert code("0.5.15", *dspark) == "UNKNOWN_ALGORITHM" and code("0.5.16", *dspark) == "DSPARK_PP"
     assert code("0.5.21", *dspark) == "PP_DSPARK_PREFILL"
     attn = PP_EAGLE + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"]
-    assert code("0.5.20", *attn, env={"SGLANG_ENABLE_PP_SPEC": "1"}) is None
+    assert code("0.5.20", *attn, env={"SGLANG_ENABLE_PP_SPEC": "1"}) == "PP_SPECULATIVE"  # pp refuses speculation
     assert code("0.5.21", *attn, env={"SGLANG_ENABLE_PP_SPEC": "1"}) == "PP_SPEC_ENV"
     # 0.5.21 reads the flag, 0.5.22 on the attention-DP width (--enable-dp-attention with --dp-size 1 is none)
     attn1 = PP_EAGLE + ["--enable-dp-attention"]
