@@ -437,6 +437,7 @@ HOOK_CHECK_EXTRA.update({
     "pdmux-pp2": ["--enable-pdmux"],
     "instanttensor-cpu": ["--load-format", "instanttensor"],
     "watermark-dllm": ["--enable-watermark", "--dllm-algorithm", "LowConfidence"],
+    "retired-expert-metrics": ["--enable-expert-distribution-metrics"],
 })
 _PP_EAGLE = {"algorithm": "EAGLE", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4, "pp_size": 2,
              "env": {"SGLANG_ENABLE_PP_SPEC": "1"}}
@@ -455,8 +456,8 @@ HOOK_CHECK_CASE.update({
 # entries only the sweep runs (with their HOOK_CHECK_CASE): drawn on another case they meet checks the engine does not
 # model (--dllm-algorithm on a model dllm/config.py does not know; an elastic EP scale joiner under DFLASH, where
 # SGLang sees attention DP; the --lora-paths action, which argparse runs in argv order, before a later option's parse
-# error the engine reports first)
-HOOK_SWEEP_ONLY = ("watermark-dllm", "lora-moe-runner-elastic", "lora-paths-json-keys")
+# error the engine reports first; so does a retired flag's action)
+HOOK_SWEEP_ONLY = ("watermark-dllm", "lora-moe-runner-elastic", "lora-paths-json-keys", "retired-expert-metrics")
 # the KV cache hook's compatibility checks (handle_cache_compatibility, after the speculative hook): each
 # refusal with an accepted neighbour
 CACHE_EXTRA = {

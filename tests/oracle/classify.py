@@ -255,6 +255,7 @@ TABLE = (
     ("PP_SPEC_ENV", r"^SGLANG_ENABLE_PP_SPEC does not support DSPARK PD prefill$", None),
     ("IB_DEVICE", r"^No valid IB devices specified$", None),
     ("DSPARK_PP", r"^Currently DSpark speculative decoding only supports pp_size == 1\.$", None),
+    ("PARSE_RETIRED_FLAG", r"^sglang serve: error: --enable-expert-distribution-metrics is no longer supported\.", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

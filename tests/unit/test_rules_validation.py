@@ -96,3 +96,7 @@ def test_release_traits():
     # LoRA's speculative runner / env checks come with the LoRA + EAGLE family support (0.5.19 on)
     assert code("0.5.19", *EAGLE3, *LORA, env={"SGLANG_ENABLE_OVERLAP_PLAN_STREAM": "1"}) == "LORA_SPECULATIVE"
     assert code("0.5.18", *LORA, env={"SGLANG_ENABLE_OVERLAP_PLAN_STREAM": "1"}) is None
+    # a retired flag whose argparse action stops the parse (0.5.18-0.5.19); a plain flag before, gone after
+    retired = "--enable-expert-distribution-metrics"
+    assert code("0.5.17", retired) is None and code("0.5.19", retired) == "PARSE_RETIRED_FLAG"
+    assert code("0.5.20", retired) == "PARSE_UNRECOGNIZED"

@@ -113,6 +113,7 @@ _METRICS_V1 = {
 #   pp_spec_env_attn_dp      SGLANG_ENABLE_PP_SPEC with pp > 1 refuses attention DP: False, "flag" (--enable-dp-attention
 #                            given), "size" (an attention-DP width above 1)
 #   sampling_mask_env_refused  SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS set at all refuses the start
+#   retired_flag_errors      dests of retired flags whose DeprecatedAction stops the parse with an error message
 #   trtllm_mha_prefill_sm120, fa4_sm120   sm_120 paths
 #   hybrid_gdn_sm120_backends   None, or the backends hybrid GDN models may use on Blackwell
 #   mask_token_id_top_level  parse_dflash_draft_config reads mask_token_id at the top level too
@@ -266,6 +267,7 @@ _CHANGES = {
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         "sampling_mask_env_refused": True,  # validation_hook.py validate_sampling_mask_max_tokens (session 14)
+        "retired_flag_errors": (),  # --enable-expert-distribution-metrics is gone from the parser
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
         # (validate_flashinfer_megamoe_model's architectures) appear; mxfp8 defaults to flashinfer_megamoe under it
         "a2a_flashinfer_dispatch_type": True,
@@ -327,6 +329,8 @@ _CHANGES = {
         "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
+        # argparse_actions.py DeprecatedAction with an error_message: the retired flag stops the parse (session 14)
+        "retired_flag_errors": ("enable_expert_distribution_metrics",),
         # server_args.py _handle_moe_kernel_config: nvfp4_online takes flashinfer_cutedsl (not with DeepEP)
         "moe_nvfp4_online_runners": ("flashinfer_trtllm", "flashinfer_trtllm_routed", "flashinfer_cutedsl"),
         "moe_cutedsl_quant": ("modelopt_fp4", "modelopt_mixed", "nvfp4_online"),
@@ -561,6 +565,7 @@ _CHANGES = {
         "sampling_mask_env_refused": False,
         "pp_spec_dspark": False,
         "pp_spec_env_attn_dp": False,
+        "retired_flag_errors": (),
         "trtllm_mha_prefill_sm120": False,
         "fa4_sm120": False,
         "hybrid_gdn_sm120_backends": None,

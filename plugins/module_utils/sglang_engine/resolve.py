@@ -44,6 +44,10 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     r["disable_overlap_schedule"] = bool(r["disable_overlap_schedule"])
     r["enable_mixed_chunk"] = bool(r["enable_mixed_chunk"])
     result.resolved = r
+    for dest in rules["retired_flag_errors"]:
+        if dest in args:  # a retired flag's argparse action (DeprecatedAction with an error message)
+            raise Refused("PARSE_RETIRED_FLAG", "--%s is no longer supported in SGLang %s: drop it (see its help for "
+                          "the replacement)." % (dest.replace("_", "-"), version), dest)
     if not L.check_lora_paths_action.keys.isdisjoint(args):
         L.check_lora_paths_action(args)  # --lora-paths' argparse action, at parsing (every release)
     if not check_megamoe_compat.keys.isdisjoint(args):
