@@ -317,6 +317,34 @@ TABLE = (
     ("PD_STAGING_BUFFER", r"^SGLANG_DISAGG_STAGING_BUFFER requires disaggregation_transfer_backend='mooncake'", None),
     ("PD_ROLE_SWITCH", r"^--enable-pd-role-switch does not rebuild role-specific state for the following features: ",
      None),
+    # -- validation (session 14) --
+    ("LORA_PATHS_JSON", r"looks like a JSON str, but it does not contain 'lora_name' and 'lora_path' keys\.$", None),
+    ("LORA_V2_MODE", r"^(--lora-backend triton_v2|--moe-runner-backend lora_\w+) does not yet support (DP-attention with "
+                     r"--attn-dp-size > 1|PD-multiplexing|two-batch overlap|SGLANG_EXPERIMENTAL_LORA_OPTI|ROCm)$", None),
+    ("LORA_MOE_RUNNER", r"^(--speculative-moe-runner-backend lora_\w+ is not supported: the LoRA MoE runner serves "
+                        r"adapter traffic|--moe-runner-backend lora_\w+ (requires --enable-lora \(or --lora-paths\)|"
+                        r"requires --lora-backend triton_v2|supports unquantized BF16, 128-block FP8 and ModelOpt NVFP4|"
+                        r"cannot run ModelOpt NVFP4 MoE|requires Standard dispatch, got|does not yet support elastic EP|"
+                        r"currently requires trivial expert placement))", None),
+    ("LORA_SPECULATIVE", r"^LoRA with EAGLE/NEXTN/EAGLE3 speculative decoding does not support (the experimental_sgl_"
+                         r"trtllm MoE runner|SGLANG_ENABLE_OVERLAP_PLAN_STREAM=1)", None),
+    ("WATERMARK_CONFIG", r"^(--watermark-config requires --enable-watermark$|watermark (key_b requires a server key|"
+                         r"mixing_probability must be strictly between 0 and 1|mixing_probability requires key_b|"
+                         r"max_probability must be greater than 0 and at most 1|default_enabled and enforce_all require "
+                         r"a server key)$|watermark config (exceeds 4096 bytes|must be a JSON object|contains unknown "
+                         r"fields|context_window must be an integer|\w+ must be a (number|boolean))|failed to read "
+                         r"watermark config JSON$|watermark key must)", None),
+    ("LOAD_PUBLISH", r"^(--load-publish-endpoint requires --kv-events-config|--kv-events-config is not parseable:|"
+                     r"--load-publish-endpoint needs an active --kv-events-config publisher|--load-publish-endpoint(=auto "
+                     r"needs a bindable|=.* needs a routable tcp://|=.* is not a bindable tcp://| range \[\d+, \d+\) "
+                     r"overlaps the kv-events range)|load port range from \d+ would run past the u16 ceiling$)", None),
+    ("SAMPLING_MASK_ENV", r"^SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS is no longer supported\. Unset it", None),
+    ("PP_DSPARK_PREFILL", r"^(DSpark pipeline parallelism requires PD prefill|Pipeline parallel DSPARK requires "
+                          r"disaggregation-mode=prefill$)", None),
+    ("PP_SPEC_ENV", r"^SGLANG_ENABLE_PP_SPEC does not support DSPARK PD prefill$", None),
+    ("IB_DEVICE", r"^No valid IB devices specified$", None),
+    ("DSPARK_PP", r"^Currently DSpark speculative decoding only supports pp_size == 1\.$", None),
+    ("PARSE_RETIRED_FLAG", r"^sglang serve: error: --enable-expert-distribution-metrics is no longer supported\.", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

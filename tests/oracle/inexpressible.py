@@ -39,6 +39,9 @@ ENTRIES = {
          "a field declared with a bad fallback: a check on SGLang's own field declarations"),
     ],
     "sglang/srt/arg_groups/argparse_actions.py": [
+        # -- validation (session 14) --
+        ('__call__', 'Expected a list of LoRA paths', "internal",
+         "--lora-paths is declared nargs='*': argparse always hands LoRAPathAction a list"),
     ],
     "sglang/srt/arg_groups/attention_hook.py": [
         ('_check_xpu_dcp', '', "runtime",
@@ -74,6 +77,13 @@ ENTRIES = {
     "sglang/srt/arg_groups/lora_hook.py": [
         ('check_lora_server_args', 'max-lora-chunk-size must be a power of 2', "shadowed",
          "the parser's choices (16, 32, 64, 128) refuse any other value first"),
+        # -- validation (session 14) --
+        ('check_lora_server_args', "each dict should contain 'lora_name' and 'lora_path'", "shadowed",
+         "LoRAPathAction (argparse_actions.py) refuses a JSON item without both keys at parsing"),
+        ('check_lora_server_args', 'Invalid type for item in --lora-paths list', "internal",
+         "LoRAPathAction only yields str items and dicts (json.loads of a '{...}' item): no other type"),
+        ('check_lora_server_args', 'Invalid type for --lora-paths:', "internal",
+         "LoRAPathAction always stores a list (and the field's default is None): never another type"),
     ],
     "sglang/srt/arg_groups/mamba_hook.py": [
     ],
@@ -171,6 +181,36 @@ ENTRIES = {
          "only on an out-of-tree platform plugin (current_platform.is_out_of_tree())"),
     ],
     "sglang/srt/arg_groups/validation_hook.py": [
+        # -- validation (session 14) --
+        ('check_pipeline_parallel_compat', 'not compatible with overlap schedule', "shadowed",
+         "the post-process _pipeline_parallel_overlap_disable (overrides.py) sets disable_overlap_schedule for pp_size > 1"),
+        ('check_pipeline_parallel_compat', 'Pipeline parallel DSPARK requires disaggregation-mode=prefill', "shadowed",
+         "speculative_hook.py's DSPARK hook refuses pp_size > 1 outside PD prefill first ('DSpark pipeline parallelism "
+         "requires PD prefill')"),
+        ('check_server_args', 'enable_mixed_chunk is not supported with speculative_algorithm', "shadowed",
+         "every speculative hook (EAGLE family, NGRAM, UNO, FROZEN_KV_MTP) turns enable_mixed_chunk off for an algorithm "
+         "without supports_mixed_chunk() before check_server_args"),
+        ('validate_buckets_rule', 'cannot be empty list', "shadowed",
+         "the line before returns on an empty (or None) rule: the assert can never fail"),
+        ('check_watermark_server_args', 'context_window must be an integer from 1 to 64', "shadowed",
+         "watermark_context_window is no_cli: only --watermark-config sets it, and its loader refuses a bad window first "
+         "(the default, 4, passes)"),
+        ('check_watermark_server_args', 'does not support custom sampling backends', "shadowed",
+         "--sampling-backend's choices are exactly BUILT_IN_SAMPLING_BACKENDS"),
+        ('handle_aux_hidden_state_capture', 'must not be empty', "shadowed",
+         "--return-aux-hidden-state-layer-ids is nargs='+': the parser refuses it without a value"),
+        ('validate_ib_devices', '^No IB devices found in', "host",
+         "needs /sys/class/infiniband present but empty on the host"),
+        ('validate_ib_devices', '^No valid GPU mappings found in IB device JSON', "host",
+         "after the /sys/class/infiniband check: needs the host's InfiniBand sysfs"),
+        ('validate_ib_devices', '^$', "host",
+         "after the /sys/class/infiniband check: needs the host's InfiniBand sysfs"),
+        ('_normalize_device_group', '', "host",
+         "runs only after the /sys/class/infiniband check passed: needs the host's InfiniBand devices"),
+        ('validate_mps_model_config', '', "runtime",
+         "runs only on the Torch MPS platform (Apple silicon); the platform override presents CUDA"),
+        ('validate_standard_mps_server_args', '', "runtime",
+         "runs only on the Torch MPS platform (Apple silicon); the platform override presents CUDA"),
     ],
     "sglang/srt/server_args.py": [
         ('resolve_once', 'resolution already failed', "internal",

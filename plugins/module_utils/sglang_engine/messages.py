@@ -197,4 +197,24 @@ _SGLANG_MESSAGES = (
     ("PD_RUST_BOOTSTRAP_PORT", r"SGLANG_RUST_SERVER serves the PD KV bootstrap registry"),
     ("PD_STAGING_BUFFER", r"SGLANG_DISAGG_STAGING_BUFFER requires"),
     ("PD_ROLE_SWITCH", r"enable-pd-role-switch does not rebuild role-specific state"),
+    # -- validation (session 14) --
+    ("LORA_PATHS_JSON", r"looks like a JSON str, but it does not contain 'lora_name' and 'lora_path'"),
+    ("LORA_V2_MODE", r"(--lora-backend triton_v2|--moe-runner-backend lora_\w+) does not yet support (DP-attention|"
+                     r"PD-multiplexing|two-batch overlap|SGLANG_EXPERIMENTAL_LORA_OPTI|ROCm)"),
+    ("LORA_MOE_RUNNER", r"--speculative-moe-runner-backend lora_\w+ is not supported|--moe-runner-backend lora_\w+ "
+                        r"(requires --enable-lora|requires --lora-backend|supports unquantized|cannot run ModelOpt|"
+                        r"requires Standard dispatch|does not yet support elastic EP|currently requires trivial)"),
+    ("LORA_SPECULATIVE", r"LoRA with EAGLE/NEXTN/EAGLE3 speculative decoding does not support"),
+    ("WATERMARK_CONFIG", r"--watermark-config requires --enable-watermark|watermark (key_b requires|mixing_probability|"
+                         r"max_probability|default_enabled and enforce_all|config |key must)|failed to read watermark "
+                         r"config"),
+    ("LOAD_PUBLISH", r"--load-publish-endpoint( requires --kv-events-config| needs an active|=auto needs|=.* needs a "
+                     r"routable|=.* is not a bindable| range \[)|--kv-events-config is not parseable|load port range from"),
+    ("SAMPLING_MASK_ENV", r"SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS is no longer supported"),
+    ("PP_DSPARK_PREFILL", r"DSpark pipeline parallelism requires PD prefill|Pipeline parallel DSPARK requires"),
+    ("PP_SPEC_ENV", r"SGLANG_ENABLE_PP_SPEC does not support DSPARK"),
+    ("DSPARK_PP", r"DSpark speculative decoding only supports pp_size == 1"),
+    ("PARSE_RETIRED_FLAG", r"error: --[\w-]+ is no longer supported\."),
+    ("IB_DEVICE", r"No valid IB devices specified|InfiniBand sysfs path not found|No IB devices found|Invalid IB devices? "
+                  r"(specified|format)|No valid GPU mappings found in IB device JSON"),
 )

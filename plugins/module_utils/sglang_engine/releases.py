@@ -108,6 +108,12 @@ _METRICS_V1 = {
 #   context_check_at_resolution  a context_length above the target's is refused at argument time (else at load)
 #   watermark_algorithms     algorithms --enable-watermark accepts (check_server_args; None: not checked)
 #   pp_spec_checks           check_server_args refuses pp > 1 with speculation other than EAGLE
+#   pp_spec_dspark           DSPARK with pp > 1: False (not checked), "refused" (its speculative hook refuses it), "prefill"
+#                            (check_pipeline_parallel_compat's DSPARK branch: PD prefill only, no SGLANG_ENABLE_PP_SPEC)
+#   pp_spec_env_attn_dp      SGLANG_ENABLE_PP_SPEC with pp > 1 refuses attention DP: False, "flag" (--enable-dp-attention
+#                            given), "size" (an attention-DP width above 1)
+#   sampling_mask_env_refused  SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS set at all refuses the start
+#   retired_flag_errors      dests of retired flags whose DeprecatedAction stops the parse with an error message
 #   trtllm_mha_prefill_sm120, fa4_sm120   sm_120 paths
 #   hybrid_gdn_sm120_backends   None, or the backends hybrid GDN models may use on Blackwell
 #   mask_token_id_top_level  parse_dflash_draft_config reads mask_token_id at the top level too
@@ -201,6 +207,7 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
+        "pp_spec_env_attn_dp": "size",  # check_pipeline_parallel_compat: attn_dp_enabled_of (session 14)
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
         # refused across nodes; more DeepEP v2 architectures registered; modelopt_fp4 on SM110 to flashinfer_cutlass
         "a2a_flashinfer_topology": "attn_dp",
@@ -236,6 +243,8 @@ _CHANGES = {
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
+        "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
+        "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
         # SM90/SM100 and no TBO/SBO; moe_hook.py: DeepEP v2 architectures from the model registry, the deterministic
         # inference check gone; FlashInfer MegaMOE validates GlmMoeDsaForCausalLM too
@@ -274,6 +283,8 @@ _CHANGES = {
                          "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a"},
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
+        "sampling_mask_env_refused": True,  # validation_hook.py validate_sampling_mask_max_tokens (session 14)
+        "retired_flag_errors": (),  # --enable-expert-distribution-metrics is gone from the parser
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
         # (validate_flashinfer_megamoe_model's architectures) appear; mxfp8 defaults to flashinfer_megamoe under it
         "a2a_flashinfer_dispatch_type": True,
@@ -337,6 +348,8 @@ _CHANGES = {
         "expert_pack": "v19",  # -- parallel (session 14) --: srt/arg_groups/expert_pack_hook.py appears
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
+        # argparse_actions.py DeprecatedAction with an error_message: the retired flag stops the parse (session 14)
+        "retired_flag_errors": ("enable_expert_distribution_metrics",),
         # server_args.py _handle_moe_kernel_config: nvfp4_online takes flashinfer_cutedsl (not with DeepEP)
         "moe_nvfp4_online_runners": ("flashinfer_trtllm", "flashinfer_trtllm_routed", "flashinfer_cutedsl"),
         "moe_cutedsl_quant": ("modelopt_fp4", "modelopt_mixed", "nvfp4_online"),
@@ -600,6 +613,11 @@ _CHANGES = {
         "context_check_at_resolution": True,
         "watermark_algorithms": None,
         "pp_spec_checks": False,
+        # -- validation (session 14) --
+        "sampling_mask_env_refused": False,
+        "pp_spec_dspark": False,
+        "pp_spec_env_attn_dp": False,
+        "retired_flag_errors": (),
         "trtllm_mha_prefill_sm120": False,
         "fa4_sm120": False,
         "hybrid_gdn_sm120_backends": None,
@@ -625,6 +643,7 @@ _CHANGES = {
         "dspark_rules": None,
     },
     "0.5.16": {
+        "pp_spec_dspark": "refused",  # speculative_hook.py's DSPARK hook: pp_size == 1 only (session 14)
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
         # modelopt_mixed
         "moe_mxfp8_runners": ("cutlass", "deep_gemm", "flashinfer_trtllm", "flashinfer_trtllm_routed"),

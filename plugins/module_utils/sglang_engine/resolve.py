@@ -21,6 +21,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.co
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_serving as SV
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_speculative as S
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_validation as V
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_lora as L
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
     attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_pack, check_expert_parallel,
     check_parallel_early)
@@ -46,11 +47,19 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     r["disable_overlap_schedule"] = bool(r["disable_overlap_schedule"])
     r["enable_mixed_chunk"] = bool(r["enable_mixed_chunk"])
     result.resolved = r
+    for dest in rules["retired_flag_errors"]:
+        if dest in args:  # a retired flag's argparse action (DeprecatedAction with an error message)
+            raise Refused("PARSE_RETIRED_FLAG", "--%s is no longer supported in SGLang %s: drop it (see its help for "
+                          "the replacement)." % (dest.replace("_", "-"), version), dest)
+    if not L.check_lora_paths_action.keys.isdisjoint(args):
+        L.check_lora_paths_action(args)  # --lora-paths' argparse action, at parsing (every release)
     if not check_megamoe_compat.keys.isdisjoint(args):
         check_megamoe_compat(args, rules, platform)  # the pipeline's first hook after the DP spelling (0.5.21 on)
+    if not V.load_watermark_config.keys.isdisjoint(args):
+        V.load_watermark_config(args)  # handle_watermark_config, before the early validations (0.5.22 on)
     # the resolution pipeline's first validations, before the SSL pairing (0.5.19 on, where their flags exist)
-    if not V.check_early.keys.isdisjoint(args):
-        V.check_early(args)
+    if not V.check_early.keys.isdisjoint(args) or V.SAMPLING_MASK_ENV in env:
+        V.check_early(args, env, rules)
     if not V.check_aux_hidden_state_capture.keys.isdisjoint(args) and V.check_aux_hidden_state_capture(args):
         # the algorithm only names the capture convention: SGLang resets it before any other hook reads it
         r["speculative_algorithm"] = None
@@ -263,6 +272,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_layernorm_sp(args, r, algo, target_cfg)  # right after the speculative hook (0.5.19 on)
     if not check_encoder_disaggregation.keys.isdisjoint(args):
         check_encoder_disaggregation(args, rules, target_cfg)  # the encoder hook, right before the KV cache one
+    if not V.check_ib_device_blank.keys.isdisjoint(args):
+        V.check_ib_device_blank(args)  # the same hook's IB device check (before its architecture check, modelled after)
     if not SV.check_tokenizer_batching.keys.isdisjoint(args):
         SV.check_tokenizer_batching(args)
     if not SV.check_environment.keys.isdisjoint(args) or (env and SV.MM_TRANSPORT_ENV in env):
@@ -283,11 +294,15 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         _check_node_split(args, r)
     if not V.check_cuda_graph_padding.keys.isdisjoint(args):
         V.check_cuda_graph_padding(args, rules)
+    if rules["pp_spec_dspark"] == "refused" and r["pp_size"] > 1 and algo == "DSPARK":
+        V.check_pp_dspark(args, env, "refused")  # its speculative hook, before check_server_args (0.5.16-0.5.20)
     if rules["pp_speculation_refused"] and r["pp_size"] > 1 and algo is not None:
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism is not compatible with speculative decoding in SGLang %s "
                       "(--pp-size %s with %s)." % (version, r["pp_size"], algo), "pp_size")
     # pipeline parallelism takes only single-layer EAGLE
-    if rules["pp_spec_checks"] and r["pp_size"] > 1 and algo is not None and algo != "EAGLE":
+    if rules["pp_spec_dspark"] == "prefill" and r["pp_size"] > 1 and algo == "DSPARK":
+        V.check_pp_dspark(args, env, "prefill")  # the DSPARK branch of the pipeline-parallel checks (0.5.21 on)
+    elif rules["pp_spec_checks"] and r["pp_size"] > 1 and algo is not None and algo != "EAGLE":
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism currently only supports EAGLE (non-multi-layer) "
                       "speculative decoding; got %s with --pp-size %s." % (algo, r["pp_size"]), "pp_size")
     if rules["pp_spec_checks"] and r["pp_size"] > 1 and algo == "EAGLE":
@@ -296,6 +311,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             if mode != "null" or args.get("speculative_adaptive"):
                 raise Refused("PP_SPEC_ENV", "SGLANG_ENABLE_PP_SPEC is not compatible with --disaggregation-mode or "
                               "--speculative-adaptive.", "env")
+            attn_dp_check = rules["pp_spec_env_attn_dp"]
+            if (attn_dp_check == "flag" and args.get("enable_dp_attention")) or (
+                    attn_dp_check == "size" and attn_dp_of(args) > 1):
+                # next (0.5.21 on): every stage rebuilds the same verify batch, which attention DP partitions
+                raise Refused("PP_SPEC_ENV", "SGLANG_ENABLE_PP_SPEC is not compatible with attention DP "
+                              "(--attn-dp-size %s)." % attn_dp_of(args), "env")
         elif mode != "prefill":
             raise Refused("PP_SPEC_PREFILL_ONLY", "PP + speculative decoding (MTP) is only supported on prefill nodes "
                           "(disaggregation-mode=prefill), unless SGLANG_ENABLE_PP_SPEC=1; drop --pp-size or the "
@@ -310,9 +331,11 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if rules["check_base_gpu_id"] and get(args, "base_gpu_id", 0) < 0:
         raise Refused("BASE_GPU_ID", "base_gpu_id must be non-negative, got --base-gpu-id %s." % args["base_gpu_id"],
                       "base_gpu_id")
-    _check_server_args_values(args, r, rules, algo)
+    _check_server_args_values(args, r, rules, algo, env)
     if not V.check_watermark.keys.isdisjoint(args):
         V.check_watermark(args, env, r, rules, algo)
+    if not V.check_load_publish.keys.isdisjoint(args):
+        V.check_load_publish(args)  # check_load_publish_args, the last of check_server_args (0.5.19 on)
     return r
 
 
@@ -352,7 +375,7 @@ def _check_node_split(args, r):
                       "compute it), got --pp-max-micro-batch-size %s." % micro, "pp_max_micro_batch_size")
 
 
-def _check_server_args_values(args, r, rules, algo):
+def _check_server_args_values(args, r, rules, algo, env):
     """check_server_args' plain value checks, in its order, after the pipeline-parallel ones. Every release
     0.5.11-0.5.23 has each one wherever its flag exists (srt/server_args.py ServerArgs.check_server_args;
     from 0.5.19 srt/arg_groups/validation_hook.py check_server_args), so they are not release traits:
@@ -368,7 +391,7 @@ def _check_server_args_values(args, r, rules, algo):
                       "SGLang's 'model:adapter' LoRA syntax; got %r. Set --served-model-name without one." % served,
                       "served_model_name")
     if not _check_lora.keys.isdisjoint(args):
-        _check_lora(args, r, rules, algo)
+        _check_lora(args, r, rules, algo, env)
     if not _check_values_after_lora.keys.isdisjoint(args):
         _check_values_after_lora(args, r, rules)
 
@@ -456,10 +479,10 @@ def _check_values_after_lora(args, r, rules):
                       "kv_canary_sweep_interval")
 
 
-@gate("max_loras_per_batch", "enable_lora", "lora_paths",
+@gate("max_loras_per_batch", "enable_lora", "lora_paths", *L.check_lora_moe_runner.keys,
       context=("max_loaded_loras", "enable_lora_overlap_loading", "lora_target_modules", "max_lora_rank",
-               "lora_drain_wait_threshold"))
-def _check_lora(args, r, rules, algo):
+               "lora_drain_wait_threshold", *L.check_lora_moe_runner.context))
+def _check_lora(args, r, rules, algo, env):
     """check_lora_server_args, which check_server_args calls right after the served-model-name check (every release
     0.5.11-0.5.23: srt/server_args.py, from 0.5.19 srt/arg_groups/lora_hook.py), in its order. Which speculative
     algorithms LoRA takes is a release trait (lora_speculative_algorithms: only NGRAM through 0.5.18)."""
@@ -468,8 +491,16 @@ def _check_lora(args, r, rules, algo):
         raise Refused("LORA_MAX_PER_BATCH", "max_loras_per_batch must be positive, got --max-loras-per-batch %s."
                       % per_batch, "max_loras_per_batch")
     paths = args.get("lora_paths") or []
-    if not (args.get("enable_lora") or paths):  # --lora-paths alone turns LoRA on
-        return
+    if args.get("enable_lora") or paths:  # --lora-paths alone turns LoRA on
+        _check_lora_on(args, r, rules, algo, env, per_batch, paths)
+    if not L.check_lora_moe_runner.keys.isdisjoint(args):
+        L.check_lora_moe_runner(args, env, algo)  # the last of check_lora_server_args, LoRA on or not (0.5.23)
+
+
+def _check_lora_on(args, r, rules, algo, env, per_batch, paths):
+    """check_lora_server_args with LoRA on, in its order."""
+    if not L.check_lora_v2_backend.keys.isdisjoint(args):
+        L.check_lora_v2_backend(args, env)  # the triton_v2 backend's modes, first (0.5.23)
     loaded = args.get("max_loaded_loras")
     if args.get("enable_lora_overlap_loading") and (loaded is None or loaded > 2 * per_batch):
         # the adapters are pinned in CPU memory: at most twice the per-batch slots
@@ -485,6 +516,10 @@ def _check_lora(args, r, rules, algo):
         # without the LoRA cuda-graph metadata (lora_hook.py check_lora_speculative_compatibility)
         raise Refused("LORA_SPECULATIVE", "LoRA with %s speculative decoding does not support --speculative-adaptive "
                       "in SGLang %s." % (algo, rules["version"]), "speculative_adaptive")
+    if allowed and algo in allowed:  # the rest of the list, in its order (0.5.19 on)
+        if not L.check_lora_spec_runner.keys.isdisjoint(args):
+            L.check_lora_spec_runner(args, env, algo)
+        L.check_lora_spec_env(env, algo)
     modules = args.get("lora_target_modules") or []
     if "all" in modules and len(modules) != 1:
         raise Refused("LORA_TARGET_MODULES", "If 'all' is specified in --lora-target-modules, it should be the only "
