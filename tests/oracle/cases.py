@@ -18,6 +18,12 @@ TARGETS = {
     # a hybrid sliding-window target: Qwen3's architecture whose text config opts in to SGLang's hybrid-SWA pool
     # (model_config.is_hybrid_swa_model reads is_hybrid_swa; TARGET_FIELDS), for the KV cache hook's unified pool
     "qwen3-hybrid-swa-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
+    # -- model (session 14) --
+    # the architectures SGLang's model overrides key on (srt/arg_groups/model_overrides/), swept only (MODEL_CHECK_EXTRA)
+    "iquest-q1-8l": ("IQuestQ1ForCausalLM", 8, 151936, 40960),
+    "minicpm-sala-8l": ("MiniCPMSALAForCausalLM", 8, 73448, 32768),
+    "ernie45-vl-8l": ("Ernie4_5_VLMoeForConditionalGeneration", 8, 103424, 131072),
+    "moss-vl-8l": ("MossVLForConditionalGeneration", 8, 151936, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -33,6 +39,11 @@ TARGET_FIELDS = {
     "qwen3-hybrid-swa-8l": {"is_hybrid_swa": True, "sliding_window": 128,
                             "layer_types": ["sliding_attention", "full_attention"] * 4,
                             "hybrid_layer_pattern": [1, 0] * 4},
+    # -- model (session 14) --
+    # MiniCPM SALA with sparse attention: the attribute its override reads (getattr(hf_config,
+    # "has_minicpm_sparse_attention"), a property of srt/configs/minicpm.py MiniCPMHybridConfig) given as a field of a
+    # config every release's Transformers reads (model_type minicpm_sala is unknown to it through 0.5.18)
+    "minicpm-sala-8l": {"model_type": "llama", "has_minicpm_sparse_attention": True},
 }
 
 DRAFTS = {
@@ -662,6 +673,44 @@ case_strategy = st.fixed_dictionaries({
     "platform_check": st.sampled_from(["none"] * 600 + sorted(set(PLATFORM_CHECK_EXTRA) - set(PLATFORM_SWEEP_ONLY))),
 })
 
+# -- model (session 14) --
+# SGLang's per-architecture model overrides (0.5.23 srt/arg_groups/model_overrides/, run inside
+# handle_model_specific_adjustments; sglang_engine/rules_model.py check_model_overrides): each entry on the first
+# sweep base, on the architecture's target (MODEL_CHECK_CASE), one case per refusal and an accepted neighbour. Swept
+# only: the hypothesis draws never present these targets.
+_FA3_NO_SPEC = dict(_NO_SPEC, attention_backend="fa3", window=None, sink=None)
+_FA3_EAGLE = {"algorithm": "EAGLE", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4,
+              "attention_backend": "fa3", "window": None, "sink": None}
+MODEL_CHECK_EXTRA = {
+    "iquest-triton": [], "iquest-dflash": [], "iquest-draft-triton": ["--speculative-draft-attention-backend", "triton"],
+    "iquest-cp": ["--tp-size", "2", "--attn-cp-size", "2"], "iquest-topk2": [],
+    "iquest-multi-layer": ["--enable-multi-layer-eagle"], "iquest-dp-attn": ["--tp-size", "2", "--dp-size", "2",
+                                                                             "--enable-dp-attention"],
+    "iquest-pp2": ["--pp-size", "2"], "iquest-fa3": [],
+    "minicpm-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "minicpm-hicache": ["--enable-hierarchical-cache"], "minicpm-pd": ["--disaggregation-mode", "prefill"],
+    "ernie-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"], "ernie-tp2": ["--tp-size", "2"],
+    "moss-triton": [], "moss-flashinfer": [],
+}
+MODEL_CHECK_CASE = {
+    "iquest-triton": {"target": "iquest-q1-8l"},
+    "iquest-dflash": {"target": "iquest-q1-8l", "attention_backend": "fa3"},
+    "iquest-draft-triton": dict(_FA3_EAGLE, target="iquest-q1-8l"),
+    "iquest-cp": dict(_FA3_NO_SPEC, target="iquest-q1-8l"),
+    "iquest-topk2": dict(_FA3_EAGLE, target="iquest-q1-8l", eagle_topk=2),
+    "iquest-multi-layer": dict(_FA3_EAGLE, target="iquest-q1-8l"),
+    "iquest-dp-attn": dict(_FA3_NO_SPEC, target="iquest-q1-8l"),
+    "iquest-pp2": dict(_FA3_NO_SPEC, target="iquest-q1-8l"),
+    "iquest-fa3": dict(_FA3_NO_SPEC, target="iquest-q1-8l"),
+    "minicpm-dp-attn": dict(_NO_SPEC, target="minicpm-sala-8l", window=None, sink=None),
+    "minicpm-hicache": dict(_NO_SPEC, target="minicpm-sala-8l", window=None, sink=None),
+    "minicpm-pd": dict(_NO_SPEC, target="minicpm-sala-8l", window=None, sink=None, attention_backend=None),
+    "ernie-dp-attn": dict(_NO_SPEC, target="ernie45-vl-8l", window=None, sink=None),
+    "ernie-tp2": dict(_NO_SPEC, target="ernie45-vl-8l", window=None, sink=None),
+    "moss-triton": dict(_NO_SPEC, target="moss-vl-8l", window=None, sink=None),
+    "moss-flashinfer": dict(_NO_SPEC, target="moss-vl-8l", window=None, sink=None, attention_backend="flashinfer"),
+}
+
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
 # one at a time, so every refusal the generator can express is reached in every release's run whatever the
 # seeded draw; hypothesis then draws the combinations. SWEEP_BASES are cases SGLang accepts as they are.
@@ -706,6 +755,9 @@ def sweep_cases():
     # run has them whatever the draw (test_overrides_flagged_where_sglang_warns needs some)
     for topk, steps in ((2, 1), (4, 1), (8, 1), (1, 2), (1, 3), (4, 3)):
         out.append(dict(SWEEP_BASES[0], eagle_topk=topk, num_steps=steps))
+    # -- model (session 14) --
+    for v in sorted(MODEL_CHECK_EXTRA):  # on the first base only, on the entry's target
+        out.append(dict(SWEEP_BASES[0], model_check=v, **MODEL_CHECK_CASE.get(v, {})))
     return out
 
 
@@ -797,6 +849,7 @@ def argv_for(case, dirs):
     argv.extend(MOE_CHECK_EXTRA.get(case.get("moe_check") or "none", []))
     argv.extend(KV_POOL_EXTRA.get(case.get("kv_pool") or "none", []))
     argv.extend(PLATFORM_CHECK_EXTRA.get(case.get("platform_check") or "none", []))
+    argv.extend(MODEL_CHECK_EXTRA.get(case.get("model_check") or "none", []))  # -- model (session 14) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

@@ -228,6 +228,13 @@ TABLE = (
                    r"joiners require --elastic-ep-join-rank-offset|--elastic-ep-join-rank-offset is only valid with|elastic "
                    r"EP join rank offset must be >= 0|--max-ep-size (requires --elastic-ep-backend|must be a positive)|"
                    r"--elastic-ep-initial-size is only valid for an Elastic EP)", None),
+    # -- model (session 14) --
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"^(IQuestQ1 (applies its attention sink from the softmax LSE|requires FA3 attention "
+     r"for the MTP draft|does not support context parallelism|speculative decoding requires --speculative-eagle-topk 1)|"
+     r"IQuest Q1 (MTP requires serial EAGLE or NEXTN|MTP drafting does not support multi-layer EAGLE|does not support DP "
+     r"attention|does not support pipeline parallelism)|MiniCPM does not support DP attention|MiniCPM SALA does not "
+     r"support hierarchical cache|MiniCPM sparse attention does not support PD disaggregation|ERNIE 4\.5 VL MoE does not "
+     r"support DP attention|MossVLForConditionalGeneration requires flashinfer prefill attention backend)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -145,4 +145,10 @@ _SGLANG_MESSAGES = (
     ("PAGE_MAJOR_KV_LAYOUT", r"--enable-page-major-kv-layout"),
     ("UNIFIED_MEMORY", r"--enable-unified-memory "),
     ("INT8_MAMBA_CHECKPOINT", r"--enable-int8-mamba-checkpoint (is not supported|only supports)"),
+    # -- model (session 14) --
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"IQuestQ1 (applies its attention sink|requires FA3 attention for the MTP|does not "
+     r"support context|speculative decoding requires)|IQuest Q1 (MTP requires serial|MTP drafting does not|does not "
+     r"support (DP attention|pipeline))|MiniCPM (does not support DP attention|SALA does not support hierarchical|sparse "
+     r"attention does not support PD)|ERNIE 4\.5 VL MoE does not support DP attention|MossVLForConditionalGeneration "
+     r"requires flashinfer prefill"),
 )

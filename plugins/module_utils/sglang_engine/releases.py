@@ -195,6 +195,9 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
+        # -- model (session 14) --
+        "model_overrides": ("moss_vl", "minicpm", "iquest_q1", "ernie45_vl"),
+        "model_override_attn_dp": "resolved",
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
         # refused across nodes; more DeepEP v2 architectures registered; modelopt_fp4 on SM110 to flashinfer_cutlass
         "a2a_flashinfer_topology": "attn_dp",
@@ -224,6 +227,8 @@ _CHANGES = {
         "cp_divisor_attn_dp": True,
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
+        # -- model (session 14) --
+        "model_overrides": ("moss_vl", "minicpm", "iquest_q1"),
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
         # SM90/SM100 and no TBO/SBO; moe_hook.py: DeepEP v2 architectures from the model registry, the deterministic
         # inference check gone; FlashInfer MegaMOE validates GlmMoeDsaForCausalLM too
@@ -289,6 +294,8 @@ _CHANGES = {
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
+        # -- model (session 14) --
+        "model_overrides": ("moss_vl", "minicpm"),
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
@@ -515,6 +522,12 @@ _CHANGES = {
         "tbo_none_a2a": "refused",
         # rules_speculative: UNO refuses attention DP as resolved (else, 0.5.20-0.5.21, the --enable-dp-attention flag)
         "uno_attn_dp_resolved": False,
+        # -- model (session 14) --
+        # rules_model.py check_model_overrides: the per-architecture model-override families the release runs (through
+        # 0.5.18 srt/server_args.py _handle_model_specific_adjustments; then arg_groups/model_overrides/), and how their
+        # attention-DP refusals read it ("flag": --enable-dp-attention; "resolved": attn_dp_enabled_of, 0.5.22 on)
+        "model_overrides": ("moss_vl",),
+        "model_override_attn_dp": "flag",
         # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes
         # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk, "attn_dp": "flag"
         # (--enable-dp-attention) or "resolved" (attention DP as resolved)}

@@ -22,7 +22,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
     attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_parallel, check_parallel_early)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import check_model_specific
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
+    check_model_overrides, check_model_specific, model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_megamoe_compat, check_moe_kernel)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
@@ -70,6 +71,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if r["attention_backend"] is None and str(r["device"] or "").split(":", maxsplit=1)[0] == "cpu" and \
             rules["cpu_default_attention"]:
         r["attention_backend"] = rules["cpu_default_attention"]  # the CPU backends hook, before the ones below
+    asked_attention = r["attention_backend"]  # -- model (session 14) --: before the GPU default fills it
     deterministic = not check_deterministic_attention.keys.isdisjoint(args)
     if deterministic and rules["deterministic_before_attention"]:
         # the deterministic-inference hook, right before the attention one (0.5.12 on): it may fill the backend
@@ -100,6 +102,19 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_parallel_early(args, rules, platform)  # DCP, DWDP: after PD disaggregation, before the attention hook
     if not check_model_specific.keys.isdisjoint(args):
         check_model_specific(args, target_cfg)  # the model-specific adjustments, before the attention hook
+    # -- model (session 14) --
+    family = model_override_family(rules, target_cfg)
+    if family is not None:
+        # the architecture's model-override provider, at the end of the same hook: its refusals, then the attention
+        # backends it declares (read by every later hook)
+        declared = check_model_overrides(family, args, rules, platform, target_cfg, env, asked_attention)
+        if declared:
+            args = dict(args, **declared)
+            for k in ("attention_backend", "prefill_attention_backend"):
+                if k in declared:
+                    r[k] = declared[k]
+            prefill = r["prefill_attention_backend"] or r["attention_backend"]
+            decode = args.get("decode_attention_backend") or r["attention_backend"]
     if not KV.check_nvfp4_prefill_dequant.keys.isdisjoint(args):
         # right before the attention backend hook (0.5.21 on, with its flag): NVFP4 picks the prefill/decode pair
         nvfp4 = KV.check_nvfp4_prefill_dequant(args, rules, platform)
