@@ -24,6 +24,10 @@ TARGETS = {
     "minicpm-sala-8l": ("MiniCPMSALAForCausalLM", 8, 73448, 32768),
     "ernie45-vl-8l": ("Ernie4_5_VLMoeForConditionalGeneration", 8, 103424, 131072),
     "moss-vl-8l": ("MossVLForConditionalGeneration", 8, 151936, 40960),
+    # DeepSeek V3.2 (DeepSeek Sparse Attention: index_topk), and one whose indexer pools keys and shares top-k
+    "deepseek-v32-dsa-8l": ("DeepseekV32ForCausalLM", 8, 129280, 163840),
+    "deepseek-v32-kpool-8l": ("DeepseekV32ForCausalLM", 8, 129280, 163840),
+    "hyv4-8l": ("HYV4ForCausalLM", 8, 129280, 163840),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -45,6 +49,14 @@ TARGET_FIELDS = {
     # config every release's Transformers reads (model_type minicpm_sala is unknown to it through 0.5.18)
     "minicpm-sala-8l": {"model_type": "llama", "has_minicpm_sparse_attention": True},
 }
+
+# -- model (session 14) --
+# DeepSeek V3.2 / HYV4: DeepSeek-V3's fields, with the DSA indexer's (DeepSeek-V3.2-Exp's names, scaled down); the
+# kpool one pools index keys by 2 and shares each top-k over 2 layers (model_config.get_dsa_index_kpool, index_topk_freq)
+_DSA_FIELDS = dict(TARGET_FIELDS["deepseek-v3-8l"], index_topk=64, index_head_dim=32, index_n_heads=4)
+TARGET_FIELDS.update({"deepseek-v32-dsa-8l": _DSA_FIELDS,
+                      "deepseek-v32-kpool-8l": dict(_DSA_FIELDS, index_kpool=2, index_topk_freq=2),
+                      "hyv4-8l": TARGET_FIELDS["deepseek-v3-8l"]})
 
 DRAFTS = {
     # name: dict of config.json fields (besides the common ones)
@@ -691,6 +703,25 @@ MODEL_CHECK_EXTRA = {
     "minicpm-hicache": ["--enable-hierarchical-cache"], "minicpm-pd": ["--disaggregation-mode", "prefill"],
     "ernie-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"], "ernie-tp2": ["--tp-size", "2"],
     "moss-triton": [], "moss-flashinfer": [],
+    # DeepSeek V3.2 (DSA) and HYV4: model_overrides/deepseek_v2.py, then model_hook.py's DSA block
+    "hyv4-prefill-cp": ["--enable-prefill-cp", "--tp-size", "2"], "hyv4-dcp": ["--tp-size", "2", "--dcp-size", "2"],
+    "dsa-dcp-hicache": ["--tp-size", "2", "--dcp-size", "2", "--enable-hierarchical-cache"],
+    "dsa-dcp-pd": ["--tp-size", "2", "--dcp-size", "2", "--disaggregation-mode", "prefill"],
+    "dsa-dcp-topk2": ["--tp-size", "2", "--dcp-size", "2"],
+    "dsa-prefill-cp-tp16": ["--enable-prefill-cp", "--tp-size", "16"],
+    "dsa-kpool-dcp": ["--tp-size", "2", "--dcp-size", "2"],
+    "dsa-kpool-tbo": ["--enable-two-batch-overlap", "--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "dsa-kv-fp8e5m2": ["--kv-cache-dtype", "fp8_e5m2"],
+    "dsa-prefill-cp-decode": ["--enable-prefill-cp", "--tp-size", "2", "--disaggregation-mode", "decode"],
+    "dsa-layer-split": ["--enable-dsa-cache-layer-split"],
+    "dsa-layer-split-decode": ["--enable-dsa-cache-layer-split", "--disaggregation-mode", "decode"],
+    "dsa-layer-split-prefill": ["--enable-dsa-cache-layer-split", "--disaggregation-mode", "prefill"],
+    "dsa-layer-split-nixl": ["--enable-dsa-cache-layer-split", "--disaggregation-mode", "prefill", "--enable-prefill-cp",
+                             "--cp-strategy", "interleave", "--tp-size", "2", "--disaggregation-transfer-backend", "nixl"],
+    "dsa-layer-split-pp2": ["--enable-dsa-cache-layer-split", "--disaggregation-mode", "prefill", "--enable-prefill-cp",
+                            "--cp-strategy", "interleave", "--tp-size", "2", "--pp-size", "2"],
+    "dsa-triton-backend": ["--dsa-prefill-backend", "triton"],
+    "dsa-tilelang-mixed": ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang"],
 }
 MODEL_CHECK_CASE = {
     "iquest-triton": {"target": "iquest-q1-8l"},
@@ -710,6 +741,24 @@ MODEL_CHECK_CASE = {
     "moss-triton": dict(_NO_SPEC, target="moss-vl-8l", window=None, sink=None),
     "moss-flashinfer": dict(_NO_SPEC, target="moss-vl-8l", window=None, sink=None, attention_backend="flashinfer"),
 }
+_DSA_CASE = dict(_NO_SPEC, target="deepseek-v32-dsa-8l", window=None, sink=None, attention_backend=None)
+MODEL_CHECK_CASE.update({k: dict(_DSA_CASE) for k in MODEL_CHECK_EXTRA if k.startswith("dsa-")})
+MODEL_CHECK_CASE.update({
+    "hyv4-prefill-cp": dict(_DSA_CASE, target="hyv4-8l"), "hyv4-dcp": dict(_DSA_CASE, target="hyv4-8l"),
+    "dsa-dcp-topk2": dict(_DSA_CASE, algorithm="EAGLE", draft="b16", num_steps=3, eagle_topk=2, num_draft_tokens=4),
+    "dsa-kpool-dcp": dict(_DSA_CASE, target="deepseek-v32-kpool-8l"),
+    "dsa-kpool-tbo": dict(_DSA_CASE, target="deepseek-v32-kpool-8l"),
+})
+
+# the DSA KV cache dtype and backend passes read the GPU's compute capability (torch.cuda; 0.5.20-0.5.21 before the
+# DCP checks too): every DSA / HYV4 entry on a GPU host (a release without the platform override does not judge them)
+# `since`: the DeepSeek family's DCP checks and DSA passes as the engine models them are 0.5.22's and 0.5.23's (0.5.20-
+# 0.5.21 accept DSA DCP with page size 64 and check TileLang's KV dtype otherwise): swept from 0.5.22 on (sweep_cases)
+for _k, _v in MODEL_CHECK_CASE.items():
+    if _k.startswith(("dsa-", "hyv4-")):
+        _v.update(gpu="sm90", needs_override=True, since="0.5.22")
+
+
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
 # one at a time, so every refusal the generator can express is reached in every release's run whatever the
@@ -730,7 +779,11 @@ SWEEP_BASES = (
 )
 
 
-def sweep_cases():
+def _release_key(version):
+    return tuple(int(x) if x.isdigit() else -1 for x in str(version).replace(".post", ".").split("."))
+
+
+def sweep_cases(version=None):
     """Every value of EXTRA, CHECK_SERVER_ARGS_EXTRA, SSL_EXTRA, PARALLEL, STYLES, ENVS and PARALLEL_CHECK_EXTRA on each
     of SWEEP_BASES; then HOOK_CHECK_EXTRA's and KV_POOL_EXTRA's, each with what the entry changes in the case."""
     out = []
@@ -758,6 +811,8 @@ def sweep_cases():
     # -- model (session 14) --
     for v in sorted(MODEL_CHECK_EXTRA):  # on the first base only, on the entry's target
         out.append(dict(SWEEP_BASES[0], model_check=v, **MODEL_CHECK_CASE.get(v, {})))
+    if version is not None:  # an entry with `since` is swept from that release on
+        out = [c for c in out if not c.get("since") or _release_key(version) >= _release_key(c["since"])]
     return out
 
 

@@ -234,7 +234,17 @@ TABLE = (
      r"IQuest Q1 (MTP requires serial EAGLE or NEXTN|MTP drafting does not support multi-layer EAGLE|does not support DP "
      r"attention|does not support pipeline parallelism)|MiniCPM does not support DP attention|MiniCPM SALA does not "
      r"support hierarchical cache|MiniCPM sparse attention does not support PD disaggregation|ERNIE 4\.5 VL MoE does not "
-     r"support DP attention|MossVLForConditionalGeneration requires flashinfer prefill attention backend)", None),
+     r"support DP attention|MossVLForConditionalGeneration requires flashinfer prefill attention backend|"
+     r"--enable-prefill-cp is not supported for HYV4 because|--dcp-size > 1 is not supported for HYV4 because|DSA DCP does "
+     r"not support (HiSparse or HiCache|PD disaggregation)|DSA DCP requires --speculative-eagle-topk 1|Context parallel "
+     r"only supports single machine \(tp_size <= 8\)|--dcp-size > 1 is not supported for DSA with index_kpool=|--dp-size "
+     r"\d+ with --attn-dp-size \d+: data-parallel replicas|--enable-two-batch-overlap is not supported with DSA index-topk "
+     r"sharing|Learnable DSA attention sinks require a bfloat16 KV cache|DeepSeek DSA only supports bf16/bfloat16 or "
+     r"fp8_e4m3|The [\w/]+ DSA backend is only supported on ROCm/HIP|CUDA TileLang FP8 KV (requires both DSA backends|does "
+     r"not support --dcp-size|requires SM89)|\w+ uses learnable attention sinks and requires --dsa-|CP is only supported "
+     r"for prefill when PD disaggregation|--enable-dsa-cache-layer-split (is not supported on decode workers|is only "
+     r"supported on PD prefill workers|requires --enable-prefill-cp and --cp-strategy interleave|currently only supports "
+     r"the mooncake transfer backend|is not supported with pipeline parallelism))", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

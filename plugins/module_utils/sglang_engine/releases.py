@@ -196,7 +196,7 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         # -- model (session 14) --
-        "model_overrides": ("moss_vl", "minicpm", "iquest_q1", "ernie45_vl"),
+        "model_overrides": ("moss_vl", "minicpm", "iquest_q1", "ernie45_vl", "deepseek"),
         "model_override_attn_dp": "resolved",
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
         # refused across nodes; more DeepEP v2 architectures registered; modelopt_fp4 on SM110 to flashinfer_cutlass

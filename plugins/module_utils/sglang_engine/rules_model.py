@@ -11,7 +11,7 @@ mode installed). stdlib only.
 from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import text_cfg
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, truthy_env
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int, truthy_env
 
 # srt/layers/cp/cp_decode_attn_tp.py CP_DECODE_ATTN_TP_SUPPORTED_ARCHS (the same in every release with the flag,
 # 0.5.17-0.5.23)
@@ -92,6 +92,9 @@ def check_model_overrides(family, args, rules, platform, target_cfg, env, asked)
     backends = (asked, args.get("prefill_attention_backend"), args.get("decode_attention_backend"))
     unset = all(b is None for b in backends)
     out = {}
+    if family == "deepseek":
+        check_deepseek_family(args, rules, platform, target_cfg)
+        return out
     if family == "iquest_q1":  # model_overrides/iquest_q1.py _iquest_q1_overrides
         if any(b not in (None, "fa3") for b in backends):
             raise _override("IQuestQ1 applies its attention sink from the softmax LSE and requires FA3 attention for "
@@ -149,3 +152,144 @@ def check_model_overrides(family, args, rules, platform, target_cfg, env, asked)
         raise _override("MossVLForConditionalGeneration requires flashinfer prefill attention backend for "
                         "cross-attention custom mask support.", "prefill_attention_backend")
     return out
+
+
+# model_overrides/deepseek_v2.py _deepseek_family_overrides (registered for these; overrides.py _DEEPSEEK_FAMILY_ARCHS)
+DEEPSEEK_FAMILY_ARCHS = ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "KimiK25ForConditionalGeneration",
+                         "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM",
+                         "Glm5NextForConditionalGeneration", "HYV4ForCausalLM", "HYV4ForCausalLMNextN",
+                         "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM")
+MODEL_OVERRIDE_FAMILIES.update({a: "deepseek" for a in DEEPSEEK_FAMILY_ARCHS})
+# configs/model_config.py is_deepseek_dsa: one of these with index_topk in its config
+_DSA_ARCHS = ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLMNextN", "MistralLarge3ForCausalLM",
+              "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "GlmMoeDsaForCausalLMNextN",
+              "Glm5NextForConditionalGenerationNextN", "Glm5NextForConditionalGeneration", "LongcatFlashForCausalLM",
+              "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM", "Dots3NoteForCausalLMNextN", "HYV4ForCausalLM",
+              "HYV4ForCausalLMNextN")
+_HYV4_ARCHS = ("HYV4ForCausalLM", "HYV4ForCausalLMNextN")
+
+
+def is_deepseek_dsa(target_cfg):
+    arch = (target_cfg.get("architectures") or [None])[0]
+    return arch in _DSA_ARCHS and text_cfg(target_cfg).get("index_topk") is not None
+
+
+def _dsa_backends(args, arch, kv, major, sinks):
+    """overrides.py _dsa_split_backend_resolution on CUDA: the (prefill, decode) DSA backends it checks, or None when
+    it returns before the checks (learnable sinks: their own backend; HiSparse: not modelled)."""
+    prefill, decode = args.get("dsa_prefill_backend"), args.get("dsa_decode_backend")
+    if sinks:
+        for key, flag in (("dsa_prefill_backend", "--dsa-prefill-backend"), ("dsa_decode_backend", "--dsa-decode-backend")):
+            if args.get(key) is not None and args.get(key) != "flashmla_sparse":
+                raise _override("%s uses learnable attention sinks and requires %s 'flashmla_sparse'; got %r"
+                                % (arch, flag, args.get(key)), key)
+        return None
+    if arch == "GlmMoeDsaForCausalLM" and major == 12 and kv == "fp8_e4m3":
+        return None
+    if args.get("enable_hisparse"):
+        return None
+    if kv == "fp8_e4m3":
+        default = "trtllm" if major >= 10 else "flashmla_kv"
+        return prefill or default, decode or default
+    return prefill or "flashmla_sparse", decode or ("trtllm" if major >= 10 else "fa3")
+
+
+def check_deepseek_family(args, rules, platform, target_cfg):
+    """_deepseek_family_overrides' refusals, then model_hook.py's DSA block (0.5.23 handle_model_specific_adjustments,
+    after the overrides): the DSA TBO check, the KV cache dtype and DSA backend passes (overrides.py
+    _dsa_kv_cache_dtype_default, _check_dsa_backend_constraints), prefill CP on decode, the DSA cache layer split. CUDA
+    only (the NPU, XPU and ROCm branches are not modelled); the passes read the GPU's compute capability, so a host
+    without a visible GPU stops there (SGLang's torch cannot answer it: a host matter)."""
+    arch = (target_cfg.get("architectures") or [None])[0]
+    dcp = get(args, "dcp_size", 1)
+    if arch in _HYV4_ARCHS:
+        if args.get("enable_prefill_cp"):
+            raise _override("--enable-prefill-cp is not supported for HYV4 because its attention path does not "
+                            "implement DSA context-parallel metadata and sharding.", "enable_prefill_cp")
+        if dcp > 1:
+            raise _override("--dcp-size > 1 is not supported for HYV4 because decode context parallelism gathers "
+                            "query heads across DCP ranks but does not provide single-owner semantics for learnable "
+                            "attention sinks.", "dcp_size")
+    if not is_deepseek_dsa(target_cfg) or str(args.get("device") or "cuda") != "cuda":
+        return
+    target_cfg = text_cfg(target_cfg)
+    if dcp > 1:  # _dsa_dcp_overrides
+        if args.get("enable_hisparse") or args.get("enable_hierarchical_cache"):
+            raise _override("DSA DCP does not support HiSparse or HiCache.", "dcp_size")
+        if get(args, "disaggregation_mode", "null") != "null":
+            raise _override("DSA DCP does not support PD disaggregation.", "dcp_size")
+        if get(args, "speculative_eagle_topk", 1) != 1:
+            raise _override("DSA DCP requires --speculative-eagle-topk 1.", "speculative_eagle_topk")
+    tp = get(args, "tp_size", 1)
+    if args.get("enable_prefill_cp"):
+        attn_dp, dp = get(args, "attn_dp_size", 1), get(args, "dp_size", 1)
+        if attn_dp > 1 and dp > 1:  # model_override_base.py context_parallel_attn_dp_size
+            raise _override("--dp-size %s with --attn-dp-size %s: data-parallel replicas combined with attention data "
+                            "parallelism are not supported." % (dp, attn_dp), "dp_size")
+        if tp > 8:
+            raise _override("Context parallel only supports single machine (tp_size <= 8). Cross-machine CP has "
+                            "precision issues.", "tp_size")
+    kpool = get(target_cfg, "index_kpool", 1)
+    if is_int(kpool) and kpool > 1 and dcp > 1:
+        raise _override("--dcp-size > 1 is not supported for DSA with index_kpool=%s: a pooled index key spans "
+                        "positions owned by different DCP ranks." % kpool, "dcp_size")
+    # model_hook.py: the DSA block after the overrides
+    if args.get("enable_two_batch_overlap"):  # _validate_dsa_tbo_index_sharing
+        pattern, types = target_cfg.get("index_topk_pattern"), target_cfg.get("indexer_types")
+        if (get(target_cfg, "index_topk_freq", 1) or 1) > 1 or (pattern is not None and "S" in pattern) or \
+                (types is not None and "shared" in types):
+            raise _override("--enable-two-batch-overlap is not supported with DSA index-topk sharing: the TBO op path "
+                            "does not propagate topk indices across layers.", "enable_two_batch_overlap")
+    sm = platform.get("sm")
+    if not is_int(sm):
+        return  # torch.cuda.get_device_capability(): the host's GPU (none visible, or not known)
+    major, minor = sm // 10, sm % 10
+    sinks = bool(target_cfg.get("learnable_sink"))
+    kv = get(args, "kv_cache_dtype", "auto")
+    if sinks and kv not in ("auto", "bf16", "bfloat16"):
+        raise _override("Learnable DSA attention sinks require a bfloat16 KV cache; got kv_cache_dtype=%s." % kv,
+                        "kv_cache_dtype")
+    if kv == "auto":
+        kv = "fp8_e4m3" if major >= 10 and not sinks else "bfloat16"
+    if kv == "bf16":
+        kv = "bfloat16"
+    if kv not in ("bfloat16", "fp8_e4m3"):
+        raise _override("DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype", "kv_cache_dtype")
+    chosen = _dsa_backends(args, arch, kv, major, sinks)
+    if chosen is not None:  # _check_dsa_backend_constraints (CUDA)
+        prefill, decode = chosen
+        if "triton" in chosen:
+            raise _override("The triton DSA backend is only supported on ROCm/HIP. Pick an alternative DSA backend for "
+                            "CUDA (flashmla_kv on Hopper, trtllm on Blackwell).", "dsa_prefill_backend")
+        if kv == "fp8_e4m3" and "tilelang" in chosen:
+            if prefill != "tilelang" or decode != "tilelang":
+                raise _override("CUDA TileLang FP8 KV requires both DSA backends to be tilelang; raw and scaled FP8 KV "
+                                "layouts cannot be mixed.", "dsa_prefill_backend")
+            if dcp > 1:
+                raise _override("CUDA TileLang FP8 KV does not support --dcp-size > 1.", "dcp_size")
+            if (major, minor) < (8, 9):
+                raise _override("CUDA TileLang FP8 KV requires SM89 or newer.", "dsa_prefill_backend")
+    mode = get(args, "disaggregation_mode", "null")
+    if args.get("enable_prefill_cp") and mode == "decode":
+        raise _override("CP is only supported for prefill when PD disaggregation, please remove --enable-prefill-cp.",
+                        "enable_prefill_cp")
+    if args.get("enable_dsa_cache_layer_split"):
+        if mode != "prefill":
+            if mode == "decode":
+                raise _override("--enable-dsa-cache-layer-split is not supported on decode workers. This flag is a "
+                                "prefill-CP optimization; decode receives full cache shards through PD transfer.",
+                                "enable_dsa_cache_layer_split")
+            raise _override("--enable-dsa-cache-layer-split is only supported on PD prefill workers. Non-PD workers also "
+                            "run decode and require ordinary local decode cache semantics.",
+                            "enable_dsa_cache_layer_split")
+        if not args.get("enable_prefill_cp") or args.get("cp_strategy") != "interleave":
+            raise _override("--enable-dsa-cache-layer-split requires --enable-prefill-cp and --cp-strategy interleave.",
+                            "enable_dsa_cache_layer_split")
+        backend = get(args, "disaggregation_transfer_backend", "mooncake")
+        if backend != "mooncake":
+            raise _override("--enable-dsa-cache-layer-split currently only supports the mooncake transfer backend "
+                            "(mooncake / mooncake_tcp). Got --disaggregation-transfer-backend %r." % backend,
+                            "disaggregation_transfer_backend")
+        if get(args, "pp_size", 1) > 1:
+            raise _override("--enable-dsa-cache-layer-split is not supported with pipeline parallelism (pp_size > 1) "
+                            "yet.", "pp_size")
