@@ -1,0 +1,111 @@
+"""The per-architecture model overrides (rules_model.py check_model_overrides / check_deepseek_family): each refusal a
+user sees, the accepted neighbour, the backends an override declares, and the release traits. Every expectation here
+was SGLang's own answer to the same flags in its kit (the differential runs, cases.MODEL_CHECK_EXTRA)."""
+import pytest
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as E
+
+BASE = ["--model-path", "/m", "--device", "cuda", "--max-running-requests", "8"]
+DFLASH = ["--speculative-algorithm", "DFLASH", "--speculative-draft-model-path", "/d"]
+EAGLE = ["--speculative-algorithm", "EAGLE", "--speculative-draft-model-path", "/d", "--speculative-num-steps", "3",
+         "--speculative-num-draft-tokens", "4"]
+DP_ATTN = ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"]
+FA3 = ["--attention-backend", "fa3"]
+TRITON = ["--attention-backend", "triton"]
+
+
+def _cfg(arch, **more):
+    cfg = {"architectures": [arch], "model_type": "qwen3", "num_hidden_layers": 8, "max_position_embeddings": 40960,
+           "vocab_size": 151936}
+    cfg.update(more)
+    return cfg
+
+
+IQUEST = _cfg("IQuestQ1ForCausalLM")
+MINICPM = _cfg("MiniCPMSALAForCausalLM", model_type="llama", has_minicpm_sparse_attention=True)
+MINICPM_SALA = _cfg("MiniCPMSALAForCausalLM", model_type="minicpm_sala", mixer_types=["minicpm4"], sparse_config={})
+ERNIE = _cfg("Ernie4_5_VLMoeForConditionalGeneration")
+MOSS = _cfg("MossVLForConditionalGeneration")
+_MLA = {"model_type": "deepseek_v3", "kv_lora_rank": 64, "q_lora_rank": 96, "qk_nope_head_dim": 32,
+        "qk_rope_head_dim": 16, "v_head_dim": 32, "n_routed_experts": 8, "num_experts_per_tok": 2}
+DSA = _cfg("DeepseekV32ForCausalLM", index_topk=64, index_head_dim=32, index_n_heads=4, **_MLA)
+KPOOL = dict(DSA, index_kpool=2, index_topk_freq=2)
+HYV4 = _cfg("HYV4ForCausalLM", **_MLA)
+SM90 = [{"name": "NVIDIA H200", "compute_capability": "9.0"}] * 2
+
+
+def answer(extra, target, version="0.5.23", gpus=(), env=None):
+    r = E.validate_argv(BASE + extra, version, gpus=list(gpus), read_paths=False, target_config=target, env=env or {})
+    if not r.sglang_verdict["accepted"]:
+        return r.sglang_verdict["code"]
+    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input") and e["code"] != "GPU_COUNT"]
+    return codes[0] if codes else None
+
+
+U = "MODEL_OVERRIDE_UNSUPPORTED"
+
+
+@pytest.mark.parametrize("extra, target, code", [
+    (TRITON, IQUEST, U), (FA3 + DFLASH, IQUEST, U),
+    (FA3 + EAGLE + ["--speculative-draft-attention-backend", "triton"], IQUEST, U),
+    (FA3 + ["--tp-size", "2", "--attn-cp-size", "2"], IQUEST, U), (FA3 + EAGLE + ["--speculative-eagle-topk", "2"], IQUEST, U),
+    (FA3 + EAGLE + ["--enable-multi-layer-eagle"], IQUEST, U), (FA3 + DP_ATTN, IQUEST, U), (FA3 + ["--pp-size", "2"], IQUEST, U),
+    (FA3, IQUEST, None), (FA3 + EAGLE + ["--speculative-eagle-topk", "1"], IQUEST, None),
+    (TRITON + DP_ATTN, MINICPM, U), (TRITON + ["--enable-hierarchical-cache"], MINICPM, U),
+    (["--disaggregation-mode", "prefill"], MINICPM, U), (["--disaggregation-mode", "prefill"], MINICPM_SALA, U),
+    (TRITON + ["--disaggregation-mode", "prefill"], MINICPM, None), (TRITON, MINICPM, None),
+    (TRITON + DP_ATTN, ERNIE, U), (TRITON + ["--tp-size", "2"], ERNIE, None),
+    (TRITON, MOSS, U), (["--attention-backend", "flashinfer"], MOSS, None), ([], MOSS, None),
+    (["--decode-attention-backend", "triton"], MOSS, U),
+])
+def test_model_override_refusals(extra, target, code):
+    assert answer(extra, target) == code
+
+
+@pytest.mark.parametrize("extra, target, gpus, code", [
+    (["--enable-prefill-cp", "--tp-size", "2"], HYV4, (), U), (["--tp-size", "2", "--dcp-size", "2"], HYV4, (), U),
+    (["--tp-size", "2", "--dcp-size", "2", "--enable-hierarchical-cache"], DSA, SM90, U),
+    (["--tp-size", "2", "--dcp-size", "2", "--disaggregation-mode", "prefill"], DSA, SM90, U),
+    (["--tp-size", "2", "--dcp-size", "2"] + EAGLE + ["--speculative-eagle-topk", "2"], DSA, SM90, U),
+    (["--enable-prefill-cp", "--tp-size", "16"], DSA, SM90, U),
+    (["--tp-size", "2", "--dcp-size", "2"], KPOOL, SM90, U),
+    (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, SM90, U),
+    (["--kv-cache-dtype", "fp8_e5m2"], DSA, SM90, U), (["--kv-cache-dtype", "bf16"], DSA, SM90, None),
+    (["--enable-dsa-cache-layer-split"], DSA, SM90, U),
+    (["--enable-dsa-cache-layer-split", "--disaggregation-mode", "decode"], DSA, SM90, U),
+    (["--enable-dsa-cache-layer-split", "--disaggregation-mode", "prefill"], DSA, SM90, U),
+    (["--enable-dsa-cache-layer-split", "--disaggregation-mode", "prefill", "--enable-prefill-cp", "--cp-strategy",
+      "interleave", "--tp-size", "2", "--disaggregation-transfer-backend", "nixl"], DSA, SM90, U),
+    (["--enable-prefill-cp", "--tp-size", "2", "--disaggregation-mode", "decode"], DSA, SM90, U),
+    (["--dsa-prefill-backend", "triton"], DSA, SM90, U),
+    (["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang"], DSA, SM90, U),
+    (["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang", "--dsa-decode-backend", "tilelang"], DSA,
+     SM90, None),
+])
+def test_deepseek_family_refusals(extra, target, gpus, code):
+    assert answer(extra, target, gpus=gpus) == code
+
+
+def test_deepseek_family_stops_where_the_gpu_is_asked():
+    # the DSA passes read torch's compute capability: without a visible GPU the engine does not judge them
+    assert answer(["--kv-cache-dtype", "fp8_e5m2"], DSA) is None
+    assert answer(["--tp-size", "2", "--dcp-size", "2", "--enable-hierarchical-cache"], DSA) == U  # before it
+
+
+def test_declared_attention_backends():
+    r = E.validate_argv(BASE, "0.5.23", gpus=SM90, read_paths=False, target_config=IQUEST)
+    assert r.resolved["attention_backend"] == "fa3"
+    r = E.validate_argv(BASE, "0.5.23", gpus=SM90, read_paths=False, target_config=MOSS)
+    assert r.resolved["prefill_attention_backend"] == "flashinfer"
+
+
+def test_release_traits():
+    # each family from the release that registers it; attention DP read as resolved from 0.5.22
+    assert answer(TRITON, IQUEST, version="0.5.20") is None
+    assert answer(TRITON + DP_ATTN, MINICPM, version="0.5.18") is None
+    assert answer(TRITON + DP_ATTN, MINICPM, version="0.5.19") == U
+    assert answer(TRITON + DP_ATTN, ERNIE, version="0.5.21") is None
+    assert answer(TRITON, MOSS, version="0.5.11") == U
+    assert answer(["--tp-size", "2", "--dcp-size", "2"], HYV4, version="0.5.21") is None
+    assert answer(FA3 + ["--enable-dp-attention"], IQUEST, version="0.5.21") == U  # the flag alone
+    assert answer(FA3 + ["--enable-dp-attention"], IQUEST, version="0.5.23") is None  # dp_size 1: no attention DP
