@@ -28,6 +28,10 @@ TARGETS = {
     "deepseek-v32-dsa-8l": ("DeepseekV32ForCausalLM", 8, 129280, 163840),
     "deepseek-v32-kpool-8l": ("DeepseekV32ForCausalLM", 8, 129280, 163840),
     "hyv4-8l": ("HYV4ForCausalLM", 8, 129280, 163840),
+    # the architectures whose model-hook branch checks the attention backend (a Llama-shaped config.json each)
+    "gpt-oss-8l": ("GptOssForCausalLM", 8, 201088, 131072), "llama4-8l": ("Llama4ForCausalLM", 8, 202048, 131072),
+    "gemma4-8l": ("Gemma4ForCausalLM", 8, 262144, 131072), "exaone4-8l": ("Exaone4ForCausalLM", 8, 102400, 65536),
+    "olmo2-8l": ("Olmo2ForCausalLM", 8, 100352, 4096), "lfm2-8l": ("Lfm2ForCausalLM", 8, 65536, 128000),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -57,6 +61,8 @@ _DSA_FIELDS = dict(TARGET_FIELDS["deepseek-v3-8l"], index_topk=64, index_head_di
 TARGET_FIELDS.update({"deepseek-v32-dsa-8l": _DSA_FIELDS,
                       "deepseek-v32-kpool-8l": dict(_DSA_FIELDS, index_kpool=2, index_topk_freq=2),
                       "hyv4-8l": TARGET_FIELDS["deepseek-v3-8l"]})
+TARGET_FIELDS.update({k: {"model_type": "llama"} for k in ("gpt-oss-8l", "llama4-8l", "gemma4-8l", "olmo2-8l", "lfm2-8l")})
+TARGET_FIELDS["exaone4-8l"] = {"model_type": "llama", "sliding_window_pattern": 4}  # model_hook.py reads the pattern
 
 DRAFTS = {
     # name: dict of config.json fields (besides the common ones)
@@ -722,6 +728,16 @@ MODEL_CHECK_EXTRA = {
                             "--cp-strategy", "interleave", "--tp-size", "2", "--pp-size", "2"],
     "dsa-triton-backend": ["--dsa-prefill-backend", "triton"],
     "dsa-tilelang-mixed": ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang"],
+    # model_hook.py handle_model_specific_adjustments' per-architecture attention checks (after the overrides' fills)
+    "gptoss-flashinfer": ["--attention-backend", "flashinfer"], "gptoss-triton": ["--attention-backend", "triton"],
+    "gptoss-prefill-only": ["--prefill-attention-backend", "triton"],
+    "gptoss-triton-kernel-ep2": ["--attention-backend", "triton", "--moe-runner-backend", "triton_kernel", "--tp-size",
+                                 "2", "--ep-size", "2"],
+    "llama4-flashinfer": ["--attention-backend", "flashinfer"], "llama4-triton": ["--attention-backend", "triton"],
+    "gemma4-fa3": ["--attention-backend", "fa3"], "gemma4-triton": ["--attention-backend", "triton"],
+    "exaone4-flashinfer": ["--attention-backend", "flashinfer"], "exaone4-fa3": ["--attention-backend", "fa3"],
+    "olmo2-flashinfer": ["--attention-backend", "flashinfer"], "olmo2-triton": ["--attention-backend", "triton"],
+    "lfm2-triton": ["--attention-backend", "triton"], "lfm2-flashinfer": ["--attention-backend", "flashinfer"],
 }
 MODEL_CHECK_CASE = {
     "iquest-triton": {"target": "iquest-q1-8l"},
@@ -752,6 +768,10 @@ MODEL_CHECK_CASE.update({
 
 # the DSA KV cache dtype and backend passes read the GPU's compute capability (torch.cuda; 0.5.20-0.5.21 before the
 # DCP checks too): every DSA / HYV4 entry on a GPU host (a release without the platform override does not judge them)
+MODEL_CHECK_CASE.update({k: dict(_NO_SPEC, window=None, sink=None, attention_backend=None, target={
+    "gptoss": "gpt-oss-8l", "llama4": "llama4-8l", "gemma4": "gemma4-8l", "exaone4": "exaone4-8l", "olmo2": "olmo2-8l",
+    "lfm2": "lfm2-8l"}[k.split("-")[0]]) for k in MODEL_CHECK_EXTRA if k.split("-")[0] in (
+        "gptoss", "llama4", "gemma4", "exaone4", "olmo2", "lfm2")})
 # `since`: the DeepSeek family's DCP checks and DSA passes as the engine models them are 0.5.22's and 0.5.23's (0.5.20-
 # 0.5.21 accept DSA DCP with page size 64 and check TileLang's KV dtype otherwise): swept from 0.5.22 on (sweep_cases)
 for _k, _v in MODEL_CHECK_CASE.items():

@@ -244,7 +244,11 @@ TABLE = (
      r"not support --dcp-size|requires SM89)|\w+ uses learnable attention sinks and requires --dsa-|CP is only supported "
      r"for prefill when PD disaggregation|--enable-dsa-cache-layer-split (is not supported on decode workers|is only "
      r"supported on PD prefill workers|requires --enable-prefill-cp and --cp-strategy interleave|currently only supports "
-     r"the mooncake transfer backend|is not supported with pipeline parallelism))", None),
+     r"the mooncake transfer backend|is not supported with pipeline parallelism)|GptOssForCausalLM requires one of \[|"
+     r"Triton kernel MoE is only supported when ep_size == 1|fa3, aiter, triton, ascend, trtllm_mha or intel_xpu is "
+     r"required for Llama4 model|Gemma4 only supports [\w, ]+ attention backend, got prefill=|One of the attention "
+     r"backends in \[.*\] is required for \w+, but got|FlashInfer backend can significantly degrade the performance of "
+     r"Olmo3|\w+ does not support triton attention backend, as the first layer might not be an attention layer)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

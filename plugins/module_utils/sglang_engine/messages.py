@@ -156,5 +156,8 @@ _SGLANG_MESSAGES = (
      r"DSA attention sinks require|DeepSeek DSA only supports bf16|DSA backend is only supported on ROCm|CUDA TileLang FP8 "
      r"KV (requires|does not support)|uses learnable attention sinks and requires|CP is only supported for prefill when PD|"
      r"--enable-dsa-cache-layer-split (is not supported on decode|is only supported on PD prefill|requires --enable-prefill"
-     r"|currently only supports the mooncake|is not supported with pipeline)"),
+     r"|currently only supports the mooncake|is not supported with pipeline)|GptOssForCausalLM requires one of|Triton kernel "
+     r"MoE is only supported when ep_size == 1|is required for Llama4 model|Gemma4 only supports|One of the attention "
+     r"backends in .* is required for|FlashInfer backend can significantly degrade|does not support triton attention "
+     r"backend, as the first layer"),
 )

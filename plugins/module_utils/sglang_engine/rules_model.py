@@ -92,6 +92,8 @@ def check_model_overrides(family, args, rules, platform, target_cfg, env, asked)
     backends = (asked, args.get("prefill_attention_backend"), args.get("decode_attention_backend"))
     unset = all(b is None for b in backends)
     out = {}
+    if family in _ATTENTION_FAMILIES:
+        return check_attention_family(family, args, rules, platform, target_cfg, asked)
     if family == "deepseek":
         check_deepseek_family(args, rules, platform, target_cfg)
         return out
@@ -293,3 +295,92 @@ def check_deepseek_family(args, rules, platform, target_cfg):
         if get(args, "pp_size", 1) > 1:
             raise _override("--enable-dsa-cache-layer-split is not supported with pipeline parallelism (pp_size > 1) "
                             "yet.", "pp_size")
+
+
+# model_hook.py handle_model_specific_adjustments: the architecture branches that check the attention backend after
+# the override filled a missing one (gpt_oss.py, llama4.py, gemma4.py, exaone.py, olmo2.py, lfm2.py declare the fill).
+# The accepted sets that change by release are the traits gpt_oss_attention and gemma4_attention (None: no check).
+_ATTENTION_FAMILIES = ("gpt_oss", "llama4", "gemma4", "exaone", "olmo2", "lfm2")
+MODEL_OVERRIDE_FAMILIES.update({
+    "GptOssForCausalLM": "gpt_oss", "Llama4ForConditionalGeneration": "llama4", "Llama4ForCausalLM": "llama4",
+    "Gemma4ForConditionalGeneration": "gemma4", "Gemma4ForCausalLM": "gemma4",
+    "Gemma4UnifiedForConditionalGeneration": "gemma4", "Exaone4ForCausalLM": "exaone", "ExaoneMoEForCausalLM": "exaone",
+    "ExaoneMoeForCausalLM": "exaone", "Olmo2ForCausalLM": "olmo2", "Lfm2ForCausalLM": "lfm2", "Lfm2MoeForCausalLM": "lfm2",
+})
+_LLAMA4_ATTENTION = ("fa3", "aiter", "triton", "ascend", "trtllm_mha", "intel_xpu")
+_EXAONE_ATTENTION = ("fa3", "triton", "trtllm_mha")
+
+
+def _gpu_default(platform, sm100, sm90, other):
+    """An override's platform pick for a missing backend; None when the host's GPU is not known."""
+    if not platform.get("gpus_known"):
+        return None
+    sm = platform.get("sm")
+    return sm100 if sm == 100 else sm90 if sm == 90 else other
+
+
+def check_attention_family(family, args, rules, platform, target_cfg, asked):
+    """One architecture branch's attention check (on the backends as the override left them), and the backend the
+    override fills ({field: value}; the platform's pick is modelled for SM100 / SM90 / other CUDA hosts)."""
+    prefill, decode = args.get("prefill_attention_backend"), args.get("decode_attention_backend")
+    cpu = str(args.get("device") or "cuda").split(":", maxsplit=1)[0] == "cpu"
+    arch = (target_cfg.get("architectures") or [None])[0]
+    if family == "gpt_oss":
+        allowed = rules["gpt_oss_attention"]
+        if asked is None and prefill is None and decode is None:
+            fill = _gpu_default(platform, "trtllm_mha", "fa3", "triton") if not cpu else None
+            return {"attention_backend": fill} if fill else {}
+        p, d = prefill or asked, decode or asked
+        if allowed is not None and (p not in allowed or d not in allowed):
+            raise _override("GptOssForCausalLM requires one of %s attention backend, but got the following backends "
+                            "- Prefill: %s - Decode: %s" % (list(allowed), p, d), "attention_backend")
+        if args.get("moe_runner_backend") == "triton_kernel" and get(args, "ep_size", 1) != 1:
+            raise _override("Triton kernel MoE is only supported when ep_size == 1", "moe_runner_backend")
+        return {}
+    if family == "llama4":
+        if cpu:
+            return {}
+        if asked is None:
+            fill = _gpu_default(platform, "trtllm_mha", "fa3", "triton")
+            return {"attention_backend": fill} if fill else {}
+        if asked not in _LLAMA4_ATTENTION:
+            raise _override("fa3, aiter, triton, ascend, trtllm_mha or intel_xpu is required for Llama4 model but got "
+                            "%s" % asked, "attention_backend")
+        return {}
+    if family == "gemma4":
+        allowed = rules["gemma4_attention"]
+        fill = None
+        if asked is None:
+            fill = _gpu_default(platform, "trtllm_mha", "triton", "triton")
+        att = asked or fill
+        if allowed is not None and att is not None and ((prefill or att) not in allowed or (decode or att) not in allowed):
+            raise _override("Gemma4 only supports %s attention backend, got prefill=%s, decode=%s"
+                            % (", ".join(allowed), prefill or att, decode or att), "attention_backend")
+        return {"attention_backend": fill} if fill else {}
+    if family == "exaone":
+        if target_cfg.get("sliding_window_pattern") is None:
+            return {}
+        if asked is None:
+            fill = _gpu_default(platform, "trtllm_mha", "fa3" if (platform.get("sm") or 0) >= 80 else "triton",
+                                "fa3" if (platform.get("sm") or 0) >= 80 else "triton")
+            return {"attention_backend": fill} if fill else {}
+        if asked not in _EXAONE_ATTENTION:
+            raise _override("One of the attention backends in %s is required for %s, but got %s"
+                            % (list(_EXAONE_ATTENTION), arch, asked), "attention_backend")
+        return {}
+    if family == "olmo2":
+        if asked is None:
+            fill = _gpu_default(platform, "trtllm_mha", "fa3" if (platform.get("sm") or 0) >= 80 else "triton",
+                                "fa3" if (platform.get("sm") or 0) >= 80 else "triton")
+            return {"attention_backend": fill} if fill else {}
+        if asked == "flashinfer":
+            raise _override("FlashInfer backend can significantly degrade the performance of Olmo3 models.",
+                            "attention_backend")
+        return {}
+    # lfm2
+    if asked is None:
+        return {"attention_backend": "flashinfer"} if platform.get("sm") == 100 else {}
+    if asked == "triton":
+        raise _override("%s does not support triton attention backend, as the first layer might not be an attention "
+                        "layer" % arch, "attention_backend")
+    return {}
