@@ -109,3 +109,35 @@ def test_release_traits():
     assert answer(["--tp-size", "2", "--dcp-size", "2"], HYV4, version="0.5.21") is None
     assert answer(FA3 + ["--enable-dp-attention"], IQUEST, version="0.5.21") == U  # the flag alone
     assert answer(FA3 + ["--enable-dp-attention"], IQUEST, version="0.5.23") is None  # dp_size 1: no attention DP
+
+
+GPT_OSS = _cfg("GptOssForCausalLM", model_type="llama")
+LLAMA4 = _cfg("Llama4ForCausalLM", model_type="llama")
+GEMMA4 = _cfg("Gemma4ForCausalLM", model_type="llama")
+EXAONE = _cfg("Exaone4ForCausalLM", model_type="llama", sliding_window_pattern=4)
+OLMO2 = _cfg("Olmo2ForCausalLM", model_type="llama")
+LFM2 = _cfg("Lfm2ForCausalLM", model_type="llama")
+
+
+@pytest.mark.parametrize("extra, target, code", [
+    (["--attention-backend", "flashinfer"], GPT_OSS, U), (TRITON, GPT_OSS, None),
+    (["--prefill-attention-backend", "triton"], GPT_OSS, U),  # decode left unset: no fill when one is given
+    (TRITON + ["--moe-runner-backend", "triton_kernel", "--tp-size", "2", "--ep-size", "2"], GPT_OSS, U),
+    (["--attention-backend", "flashinfer"], LLAMA4, U), (TRITON, LLAMA4, None),
+    (FA3, GEMMA4, U), (TRITON, GEMMA4, None),
+    (["--attention-backend", "flashinfer"], EXAONE, U), (FA3, EXAONE, None),
+    (["--attention-backend", "flashinfer"], dict(EXAONE, sliding_window_pattern=None), None),
+    (["--attention-backend", "flashinfer"], OLMO2, U), (TRITON, OLMO2, None),
+    (TRITON, LFM2, U), (["--attention-backend", "flashinfer"], LFM2, None),
+])
+def test_attention_family_refusals(extra, target, code):
+    assert answer(extra, target) == code
+
+
+def test_attention_family_traits_and_fills():
+    assert answer(FA3, GEMMA4, version="0.5.12") is None  # no Gemma4 check before 0.5.13
+    assert answer(["--attention-backend", "fa4"], GEMMA4, version="0.5.21") == U  # fa4 from 0.5.22
+    assert answer(["--attention-backend", "fa4"], GEMMA4, version="0.5.22") is None
+    assert answer(["--attention-backend", "intel_amx"], GPT_OSS, version="0.5.12") == U  # intel_amx from 0.5.13
+    r = E.validate_argv(BASE, "0.5.23", gpus=SM90, read_paths=False, target_config=GPT_OSS)
+    assert r.resolved["attention_backend"] == "fa3"  # _gpt_oss_overrides on SM90
