@@ -79,6 +79,12 @@ ENTRIES = {
     "sglang/srt/arg_groups/model_hook.py": [
     ],
     "sglang/srt/arg_groups/model_override_base.py": [
+        # -- model (session 14) --
+        ('_invoke_provider', 'must return a dict', "internal",
+         "a registered model-override provider returning a non-dict: a check on SGLang's own providers"),
+        ('__setattr__', 'is read-only', "internal",
+         "a write through ResolvedView / ResolvingConfig: SGLang's own code writing a read view; argv values go "
+         "through declarations"),
     ],
     "sglang/srt/arg_groups/model_overrides/deepseek_v2.py": [
     ],
@@ -105,6 +111,11 @@ ENTRIES = {
     "sglang/srt/arg_groups/moe_hook.py": [
     ],
     "sglang/srt/arg_groups/overrides.py": [
+        # -- model (session 14) --
+        ('run_post_process_pass', 'post-process pass must return a dict', "internal",
+         "a registered post-process pass returning a non-dict: a check on SGLang's own passes"),
+        ('declare_resolution', 'declared on the published config', "internal",
+         "a hook declaring on the published config after publish: SGLang's own call order, not an input"),
     ],
     "sglang/srt/arg_groups/parallel_hook.py": [
     ],
