@@ -738,6 +738,10 @@ MODEL_CHECK_EXTRA = {
     "exaone4-flashinfer": ["--attention-backend", "flashinfer"], "exaone4-fa3": ["--attention-backend", "fa3"],
     "olmo2-flashinfer": ["--attention-backend", "flashinfer"], "olmo2-triton": ["--attention-backend", "triton"],
     "lfm2-triton": ["--attention-backend", "triton"], "lfm2-flashinfer": ["--attention-backend", "flashinfer"],
+    # model_path_hook.py handle_load_format: the weight cache with speculative decoding (on the DFLASH base), and alone
+    "weight-cache-spec": ["--weight-cache-mode", "client"], "weight-cache-alone": ["--weight-cache-mode", "client"],
+    # model_override_base.py context_parallel_attn_dp_size: DSA prefill CP with both DP spellings
+    "dsa-prefill-cp-dp-attn-dp": ["--enable-prefill-cp", "--tp-size", "4", "--attn-dp-size", "2", "--dp-size", "2"],
 }
 MODEL_CHECK_CASE = {
     "iquest-triton": {"target": "iquest-q1-8l"},
@@ -772,6 +776,8 @@ MODEL_CHECK_CASE.update({k: dict(_NO_SPEC, window=None, sink=None, attention_bac
     "gptoss": "gpt-oss-8l", "llama4": "llama4-8l", "gemma4": "gemma4-8l", "exaone4": "exaone4-8l", "olmo2": "olmo2-8l",
     "lfm2": "lfm2-8l"}[k.split("-")[0]]) for k in MODEL_CHECK_EXTRA if k.split("-")[0] in (
         "gptoss", "llama4", "gemma4", "exaone4", "olmo2", "lfm2")})
+MODEL_CHECK_CASE["weight-cache-alone"] = dict(_NO_SPEC, window=None, sink=None)
+MODEL_CHECK_CASE["dsa-prefill-cp-dp-attn-dp"] = dict(_DSA_CASE)
 # `since`: the DeepSeek family's DCP checks and DSA passes as the engine models them are 0.5.22's and 0.5.23's (0.5.20-
 # 0.5.21 accept DSA DCP with page size 64 and check TileLang's KV dtype otherwise): swept from 0.5.22 on (sweep_cases)
 for _k, _v in MODEL_CHECK_CASE.items():

@@ -237,8 +237,8 @@ TABLE = (
      r"support DP attention|MossVLForConditionalGeneration requires flashinfer prefill attention backend|"
      r"--enable-prefill-cp is not supported for HYV4 because|--dcp-size > 1 is not supported for HYV4 because|DSA DCP does "
      r"not support (HiSparse or HiCache|PD disaggregation)|DSA DCP requires --speculative-eagle-topk 1|Context parallel "
-     r"only supports single machine \(tp_size <= 8\)|--dcp-size > 1 is not supported for DSA with index_kpool=|--dp-size "
-     r"\d+ with --attn-dp-size \d+: data-parallel replicas|--enable-two-batch-overlap is not supported with DSA index-topk "
+     r"only supports single machine \(tp_size <= 8\)|--dcp-size > 1 is not supported for DSA with index_kpool=|"
+     r"--enable-two-batch-overlap is not supported with DSA index-topk "
      r"sharing|Learnable DSA attention sinks require a bfloat16 KV cache|DeepSeek DSA only supports bf16/bfloat16 or "
      r"fp8_e4m3|The [\w/]+ DSA backend is only supported on ROCm/HIP|CUDA TileLang FP8 KV (requires both DSA backends|does "
      r"not support --dcp-size|requires SM89)|\w+ uses learnable attention sinks and requires --dsa-|CP is only supported "
@@ -249,6 +249,8 @@ TABLE = (
      r"required for Llama4 model|Gemma4 only supports [\w, ]+ attention backend, got prefill=|One of the attention "
      r"backends in \[.*\] is required for \w+, but got|FlashInfer backend can significantly degrade the performance of "
      r"Olmo3|\w+ does not support triton attention backend, as the first layer might not be an attention layer)", None),
+    ("WEIGHT_CACHE_SPECULATIVE", r"^--weight-cache-mode is not supported together with speculative decoding "
+     r"\(--speculative-algorithm\)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -107,6 +107,9 @@ ENTRIES = {
     "sglang/srt/arg_groups/model_overrides/qwen4_exp.py": [
     ],
     "sglang/srt/arg_groups/model_path_hook.py": [
+        # -- model (session 14) --
+        ('handle_load_format', "load_format='ipc_cache' is an internal-only format", "shadowed",
+         "--load-format's choices (LOAD_FORMAT_CHOICES) leave ipc_cache out: the parser refuses it first"),
     ],
     "sglang/srt/arg_groups/moe_hook.py": [
     ],

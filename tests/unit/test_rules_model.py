@@ -22,6 +22,7 @@ def _cfg(arch, **more):
 
 
 IQUEST = _cfg("IQuestQ1ForCausalLM")
+QWEN3 = _cfg("Qwen3ForCausalLM", num_hidden_layers=36)
 MINICPM = _cfg("MiniCPMSALAForCausalLM", model_type="llama", has_minicpm_sparse_attention=True)
 MINICPM_SALA = _cfg("MiniCPMSALAForCausalLM", model_type="minicpm_sala", mixer_types=["minicpm4"], sparse_config={})
 ERNIE = _cfg("Ernie4_5_VLMoeForConditionalGeneration")
@@ -141,3 +142,14 @@ def test_attention_family_traits_and_fills():
     assert answer(["--attention-backend", "intel_amx"], GPT_OSS, version="0.5.12") == U  # intel_amx from 0.5.13
     r = E.validate_argv(BASE, "0.5.23", gpus=SM90, read_paths=False, target_config=GPT_OSS)
     assert r.resolved["attention_backend"] == "fa3"  # _gpt_oss_overrides on SM90
+
+
+def test_weight_cache_with_speculation():
+    assert answer(["--weight-cache-mode", "client"] + DFLASH + TRITON, QWEN3) == "WEIGHT_CACHE_SPECULATIVE"
+    assert answer(["--weight-cache-mode", "client"] + TRITON, QWEN3) is None
+    assert answer(["--weight-cache-mode", "off"] + DFLASH + TRITON, QWEN3) is None
+
+
+def test_dsa_prefill_cp_with_both_dp_spellings():
+    assert answer(["--enable-prefill-cp", "--tp-size", "4", "--attn-dp-size", "2", "--dp-size", "2"], DSA,
+                  gpus=SM90) == "ATTN_DP_SIZE"

@@ -151,8 +151,8 @@ _SGLANG_MESSAGES = (
      r"support (DP attention|pipeline))|MiniCPM (does not support DP attention|SALA does not support hierarchical|sparse "
      r"attention does not support PD)|ERNIE 4\.5 VL MoE does not support DP attention|MossVLForConditionalGeneration "
      r"requires flashinfer prefill|--enable-prefill-cp is not supported for HYV4|--dcp-size > 1 is not supported for (HYV4|DSA "
-     r"with index_kpool)|DSA DCP (does not support|requires)|Context parallel only supports single machine|data-parallel "
-     r"replicas combined with attention data parallelism|--enable-two-batch-overlap is not supported with DSA|Learnable "
+     r"with index_kpool)|DSA DCP (does not support|requires)|Context parallel only supports single machine|"
+     r"--enable-two-batch-overlap is not supported with DSA|Learnable "
      r"DSA attention sinks require|DeepSeek DSA only supports bf16|DSA backend is only supported on ROCm|CUDA TileLang FP8 "
      r"KV (requires|does not support)|uses learnable attention sinks and requires|CP is only supported for prefill when PD|"
      r"--enable-dsa-cache-layer-split (is not supported on decode|is only supported on PD prefill|requires --enable-prefill"
@@ -160,4 +160,6 @@ _SGLANG_MESSAGES = (
      r"MoE is only supported when ep_size == 1|is required for Llama4 model|Gemma4 only supports|One of the attention "
      r"backends in .* is required for|FlashInfer backend can significantly degrade|does not support triton attention "
      r"backend, as the first layer"),
+    ("WEIGHT_CACHE_SPECULATIVE", r"--weight-cache-mode is not supported together with speculative decoding"),
+    ("ATTN_DP_SIZE", r"data-parallel replicas combined with attention data parallelism are not supported"),
 )

@@ -226,8 +226,8 @@ def check_deepseek_family(args, rules, platform, target_cfg):
     if args.get("enable_prefill_cp"):
         attn_dp, dp = get(args, "attn_dp_size", 1), get(args, "dp_size", 1)
         if attn_dp > 1 and dp > 1:  # model_override_base.py context_parallel_attn_dp_size
-            raise _override("--dp-size %s with --attn-dp-size %s: data-parallel replicas combined with attention data "
-                            "parallelism are not supported." % (dp, attn_dp), "dp_size")
+            raise Refused("ATTN_DP_SIZE", "--dp-size %s with --attn-dp-size %s: data-parallel replicas combined with "
+                          "attention data parallelism are not supported." % (dp, attn_dp), "dp_size")
         if tp > 8:
             raise _override("Context parallel only supports single machine (tp_size <= 8). Cross-machine CP has "
                             "precision issues.", "tp_size")
@@ -384,3 +384,13 @@ def check_attention_family(family, args, rules, platform, target_cfg, asked):
         raise _override("%s does not support triton attention backend, as the first layer might not be an attention "
                         "layer" % arch, "attention_backend")
     return {}
+
+
+@gate("weight_cache_mode")
+def check_weight_cache(args, algo):
+    """model_path_hook.py handle_load_format (0.5.17-0.5.18 srt/server_args.py), after the speculative hook: the weight
+    cache daemon does not export a draft model's weights."""
+    if get(args, "weight_cache_mode", "off") != "off" and algo is not None:
+        raise Refused("WEIGHT_CACHE_SPECULATIVE", "--weight-cache-mode is not supported together with speculative "
+                      "decoding (--speculative-algorithm): the weight cache daemon does not export the draft model's "
+                      "weights. Disable one of them (--weight-cache-mode off).", "weight_cache_mode")
