@@ -742,6 +742,9 @@ MODEL_CHECK_EXTRA = {
     "weight-cache-spec": ["--weight-cache-mode", "client"], "weight-cache-alone": ["--weight-cache-mode", "client"],
     # model_override_base.py context_parallel_attn_dp_size: DSA prefill CP with both DP spellings
     "dsa-prefill-cp-dp-attn-dp": ["--enable-prefill-cp", "--tp-size", "4", "--attn-dp-size", "2", "--dp-size", "2"],
+    # model_hook.py handle_language_model_only (first in the encoder-disaggregation hook), on a dense target
+    "lmo-language-only": ["--language-model-only", "--language-only"],
+    "lmo-pd": ["--language-model-only", "--disaggregation-mode", "prefill"], "lmo-dense": ["--language-model-only"],
 }
 MODEL_CHECK_CASE = {
     "iquest-triton": {"target": "iquest-q1-8l"},
@@ -777,6 +780,7 @@ MODEL_CHECK_CASE.update({k: dict(_NO_SPEC, window=None, sink=None, attention_bac
     "lfm2": "lfm2-8l"}[k.split("-")[0]]) for k in MODEL_CHECK_EXTRA if k.split("-")[0] in (
         "gptoss", "llama4", "gemma4", "exaone4", "olmo2", "lfm2")})
 MODEL_CHECK_CASE["weight-cache-alone"] = dict(_NO_SPEC, window=None, sink=None)
+MODEL_CHECK_CASE.update({k: dict(_NO_SPEC, window=None, sink=None) for k in ("lmo-language-only", "lmo-pd", "lmo-dense")})
 MODEL_CHECK_CASE["dsa-prefill-cp-dp-attn-dp"] = dict(_DSA_CASE)
 # `since`: the DeepSeek family's DCP checks and DSA passes as the engine models them are 0.5.22's and 0.5.23's (0.5.20-
 # 0.5.21 accept DSA DCP with page size 64 and check TileLang's KV dtype otherwise): swept from 0.5.22 on (sweep_cases)

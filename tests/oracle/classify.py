@@ -251,6 +251,8 @@ TABLE = (
      r"Olmo3|\w+ does not support triton attention backend, as the first layer might not be an attention layer)", None),
     ("WEIGHT_CACHE_SPECULATIVE", r"^--weight-cache-mode is not supported together with speculative decoding "
      r"\(--speculative-algorithm\)", None),
+    ("LANGUAGE_MODEL_ONLY", r"^--language-model-only (cannot be combined with --|is incompatible with --disaggregation-mode "
+     r"prefill/decode|does not support \[)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -153,3 +153,20 @@ def test_weight_cache_with_speculation():
 def test_dsa_prefill_cp_with_both_dp_spellings():
     assert answer(["--enable-prefill-cp", "--tp-size", "4", "--attn-dp-size", "2", "--dp-size", "2"], DSA,
                   gpus=SM90) == "ATTN_DP_SIZE"
+
+
+@pytest.mark.parametrize("extra, version, code", [
+    (["--language-model-only", "--language-only"], "0.5.23", "LANGUAGE_MODEL_ONLY"),
+    (["--language-model-only", "--disaggregation-mode", "prefill"], "0.5.23", "LANGUAGE_MODEL_ONLY"),
+    (["--language-model-only"], "0.5.23", "LANGUAGE_MODEL_ONLY"),  # a dense Qwen3 is not on the list
+    (["--language-model-only"], "0.5.18", "LANGUAGE_MODEL_ONLY"),
+])
+def test_language_model_only(extra, version, code):
+    assert answer(extra + TRITON, QWEN3, version=version) == code
+
+
+def test_language_model_only_architectures():
+    muse = _cfg("MuseGlimmerForConditionalGeneration")
+    assert answer(["--language-model-only"] + TRITON, muse) is None
+    assert answer(["--language-model-only"] + TRITON, _cfg("DeepseekV4ForCausalLM"), version="0.5.21") == \
+        "LANGUAGE_MODEL_ONLY"  # DeepSeek-V4 from 0.5.22

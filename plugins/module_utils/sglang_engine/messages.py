@@ -162,4 +162,6 @@ _SGLANG_MESSAGES = (
      r"backend, as the first layer"),
     ("WEIGHT_CACHE_SPECULATIVE", r"--weight-cache-mode is not supported together with speculative decoding"),
     ("ATTN_DP_SIZE", r"data-parallel replicas combined with attention data parallelism are not supported"),
+    ("LANGUAGE_MODEL_ONLY", r"--language-model-only (cannot be combined with|is incompatible with --disaggregation-mode|does "
+     r"not support)"),
 )

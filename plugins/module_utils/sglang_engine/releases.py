@@ -196,6 +196,9 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         # -- model (session 14) --
+        "language_model_only_archs": ("DeepseekV4ForCausalLM", "MuseGlimmerForConditionalGeneration",
+                                      "Cosmos3ForConditionalGeneration", "Cosmos3EdgeForConditionalGeneration"),
+        # -- model (session 14) --
         "gemma4_attention": ("trtllm_mha", "triton", "fa4", "ascend", "intel_xpu", "intel_amx", "aiter"),
         # -- model (session 14) --
         "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm",
@@ -267,6 +270,9 @@ _CHANGES = {
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         # -- model (session 14) --
+        "language_model_only_archs": ("MuseGlimmerForConditionalGeneration", "Cosmos3ForConditionalGeneration",
+                                      "Cosmos3EdgeForConditionalGeneration"),
+        # -- model (session 14) --
         "gemma4_attention": ("trtllm_mha", "triton", "ascend", "intel_xpu", "intel_amx", "aiter"),
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
         # (validate_flashinfer_megamoe_model's architectures) appear; mxfp8 defaults to flashinfer_megamoe under it
@@ -331,6 +337,8 @@ _CHANGES = {
         "trtllm_mha_sms": {"prefill": (90, 100, 120), "decode": (90, 100, 120)},
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
+        # -- model (session 14) --
+        "language_model_only_archs": ("MuseGlimmerForConditionalGeneration",),
         # -- model (session 14) --
         "gemma4_attention": ("trtllm_mha", "triton", "ascend", "intel_xpu", "intel_amx"),
         # server_args.py _handle_moe_kernel_config: nvfp4_online takes flashinfer_cutedsl (not with DeepEP)
@@ -543,6 +551,8 @@ _CHANGES = {
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_xpu", "aiter"),
         "gemma4_attention": None,
+        # model_hook.py handle_language_model_only: the architectures --language-model-only serves (0.5.18 on)
+        "language_model_only_archs": None,
         # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes
         # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk, "attn_dp": "flag"
         # (--enable-dp-attention) or "resolved" (attention DP as resolved)}

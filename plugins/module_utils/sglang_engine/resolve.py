@@ -23,7 +23,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
     attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_parallel, check_parallel_early)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
-    check_model_overrides, check_model_specific, check_weight_cache, model_override_family)
+    check_language_model_only, check_model_overrides, check_model_specific, check_weight_cache, model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_megamoe_compat, check_moe_kernel)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
@@ -253,6 +253,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_layernorm_sp(args, r, algo, target_cfg)  # right after the speculative hook (0.5.19 on)
     if not check_weight_cache.keys.isdisjoint(args):  # -- model (session 14) --
         check_weight_cache(args, algo)  # the load-format hook, right before the encoder one
+    if not check_language_model_only.keys.isdisjoint(args):  # -- model (session 14) --
+        check_language_model_only(args, rules, target_cfg)  # the encoder hook's first check
     if not check_encoder_disaggregation.keys.isdisjoint(args):
         check_encoder_disaggregation(args, rules, target_cfg)  # the encoder hook, right before the KV cache one
     if not SV.check_tokenizer_batching.keys.isdisjoint(args):

@@ -394,3 +394,29 @@ def check_weight_cache(args, algo):
         raise Refused("WEIGHT_CACHE_SPECULATIVE", "--weight-cache-mode is not supported together with speculative "
                       "decoding (--speculative-algorithm): the weight cache daemon does not export the draft model's "
                       "weights. Disable one of them (--weight-cache-mode off).", "weight_cache_mode")
+
+
+@gate("language_model_only", context=("encoder_only", "language_only", "enable_prefix_mm_cache",
+                                      "enable_broadcast_mm_inputs_process", "mm_enable_dp_encoder", "disaggregation_mode"))
+def check_language_model_only(args, rules, target_cfg):
+    """model_hook.py handle_language_model_only (0.5.18 srt/server_args.py), first in the encoder-disaggregation hook:
+    the flags it cannot be combined with, PD disaggregation (but for DeepSeek-V4.1), then the architectures it serves
+    (the release's list: language_model_only_archs)."""
+    if not args.get("language_model_only"):
+        return
+    for key, flag in (("encoder_only", "--encoder-only"), ("language_only", "--language-only"),
+                      ("enable_prefix_mm_cache", "--enable-prefix-mm-cache"),
+                      ("enable_broadcast_mm_inputs_process", "--enable-broadcast-mm-inputs-process"),
+                      ("mm_enable_dp_encoder", "--mm-enable-dp-encoder")):
+        if args.get(key):
+            raise Refused("LANGUAGE_MODEL_ONLY", "--language-model-only cannot be combined with %s" % flag, key)
+    if target_cfg is None:
+        return
+    if get(args, "disaggregation_mode", "null") != "null" and target_cfg.get("model_type") != "deepseek_v41":
+        raise Refused("LANGUAGE_MODEL_ONLY", "--language-model-only is incompatible with --disaggregation-mode "
+                      "prefill/decode", "disaggregation_mode")
+    archs = target_cfg.get("architectures") or []
+    allowed = rules["language_model_only_archs"] or ()
+    if not any(a in allowed for a in archs):
+        raise Refused("LANGUAGE_MODEL_ONLY", "--language-model-only does not support %s. Supported: %s."
+                      % (archs, list(allowed)), "language_model_only")
