@@ -745,6 +745,8 @@ MODEL_CHECK_EXTRA = {
     # model_hook.py handle_language_model_only (first in the encoder-disaggregation hook), on a dense target
     "lmo-language-only": ["--language-model-only", "--language-only"],
     "lmo-pd": ["--language-model-only", "--disaggregation-mode", "prefill"], "lmo-dense": ["--language-model-only"],
+    # model_hook.py handle_model_capability_adjustments: the encoder SWA replay on a dense target
+    "encoder-replay-dense": ["--enable-encoder-swa-bounded-replay"],
 }
 MODEL_CHECK_CASE = {
     "iquest-triton": {"target": "iquest-q1-8l"},

@@ -253,6 +253,7 @@ TABLE = (
      r"\(--speculative-algorithm\)", None),
     ("LANGUAGE_MODEL_ONLY", r"^--language-model-only (cannot be combined with --|is incompatible with --disaggregation-mode "
      r"prefill/decode|does not support \[)", None),
+    ("ENCODER_REPLAY_MODEL", r"^--enable-encoder-swa-bounded-replay requires DeepSeek-V4\.1$", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

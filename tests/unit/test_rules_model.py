@@ -170,3 +170,9 @@ def test_language_model_only_architectures():
     assert answer(["--language-model-only"] + TRITON, muse) is None
     assert answer(["--language-model-only"] + TRITON, _cfg("DeepseekV4ForCausalLM"), version="0.5.21") == \
         "LANGUAGE_MODEL_ONLY"  # DeepSeek-V4 from 0.5.22
+
+
+def test_encoder_replay_needs_deepseek_v41():
+    flag = ["--enable-encoder-swa-bounded-replay"] + TRITON
+    assert answer(flag, QWEN3) == "ENCODER_REPLAY_MODEL"
+    assert answer(flag, QWEN3, version="0.5.22") is None  # 0.5.22 checks it for DeepSeek-V4 only

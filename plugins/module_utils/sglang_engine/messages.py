@@ -164,4 +164,5 @@ _SGLANG_MESSAGES = (
     ("ATTN_DP_SIZE", r"data-parallel replicas combined with attention data parallelism are not supported"),
     ("LANGUAGE_MODEL_ONLY", r"--language-model-only (cannot be combined with|is incompatible with --disaggregation-mode|does "
      r"not support)"),
+    ("ENCODER_REPLAY_MODEL", r"--enable-encoder-swa-bounded-replay requires DeepSeek-V4\.1"),
 )

@@ -553,6 +553,8 @@ _CHANGES = {
         "gemma4_attention": None,
         # model_hook.py handle_language_model_only: the architectures --language-model-only serves (0.5.18 on)
         "language_model_only_archs": None,
+        # model_hook.py handle_model_capability_adjustments refuses the encoder SWA replay off DeepSeek-V4.1 (0.5.23)
+        "encoder_replay_needs_v41": False,
         # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes
         # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk, "attn_dp": "flag"
         # (--enable-dp-attention) or "resolved" (attention DP as resolved)}
@@ -620,6 +622,8 @@ _CHANGES = {
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
     },
     "0.5.23": {
+        # -- model (session 14) --
+        "encoder_replay_needs_v41": True,
         # arg_groups/moe_hook.py: trtllm_routed takes minimax_m3_nvfp4; FlashInfer MegaMOE validates more
         # architectures (configs/moe_model_registry.py: the DeepEP v2 ones as 0.5.22's)
         "moe_routed_quant": ("fp8", "mxfp8", "modelopt_fp4", "modelopt_mixed", "nvfp4_online", "minimax_m3_nvfp4",

@@ -23,7 +23,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
     attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_parallel, check_parallel_early)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
-    check_language_model_only, check_model_overrides, check_model_specific, check_weight_cache, model_override_family)
+    check_language_model_only, check_model_capability, check_model_overrides, check_model_specific, check_weight_cache,
+    model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_megamoe_compat, check_moe_kernel)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
@@ -267,6 +268,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg))
     if deterministic and not rules["deterministic_before_attention"]:
         check_deterministic_attention(args, rules, r, platform, target_cfg, result)  # 0.5.11: after the cache hook
+    if not check_model_capability.keys.isdisjoint(args):  # -- model (session 14) --
+        check_model_capability(args, rules, target_cfg)  # the model-capability hook, last before check_server_args
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if not _check_node_split.keys.isdisjoint(args):

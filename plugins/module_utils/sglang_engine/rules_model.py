@@ -420,3 +420,14 @@ def check_language_model_only(args, rules, target_cfg):
     if not any(a in allowed for a in archs):
         raise Refused("LANGUAGE_MODEL_ONLY", "--language-model-only does not support %s. Supported: %s."
                       % (archs, list(allowed)), "language_model_only")
+
+
+@gate("enable_encoder_swa_bounded_replay")
+def check_model_capability(args, rules, target_cfg):
+    """model_hook.py handle_model_capability_adjustments (0.5.23: trait encoder_replay_needs_v41), after the other
+    validations and before check_server_args: the encoder SWA bounded replay is DeepSeek-V4.1's (model_type
+    deepseek_v41, whose replay budget is checked there instead: not modelled)."""
+    if rules["encoder_replay_needs_v41"] and args.get("enable_encoder_swa_bounded_replay") and target_cfg is not None \
+            and target_cfg.get("model_type") != "deepseek_v41":
+        raise Refused("ENCODER_REPLAY_MODEL", "--enable-encoder-swa-bounded-replay requires DeepSeek-V4.1",
+                      "enable_encoder_swa_bounded_replay")
