@@ -158,6 +158,14 @@ _METRICS_V1 = {
 #   rejection_sampling_deterministic  None, "refused" (rejection sampling refuses --enable-deterministic-inference,
 #                            after the threshold check) or "cuda" (refused off CUDA only, before it): EAGLE-family hook
 #   dflash_trtllm_draft_sm100_fa4  a refused trtllm_mha DFLASH draft backend falls back to fa4 on SM100 (else flashinfer)
+#   -- model (session 14) --
+#   model_overrides          the per-architecture model-override families the release runs (rules_model.py
+#                            check_model_overrides: moss_vl, gpt_oss, llama4, exaone, olmo2, lfm2, gemma4, minicpm,
+#                            iquest_q1, ernie45_vl, deepseek)
+#   model_override_attn_dp   how their attention-DP refusals read it: "flag" (--enable-dp-attention) or "resolved"
+#   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
+#   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
+#   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
 ORDER = (
     "0.5.11",
     "0.5.12",
