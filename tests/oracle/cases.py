@@ -27,6 +27,7 @@ TARGETS = {
     # DeepSeek V3.2 (DeepSeek Sparse Attention: index_topk), and one whose indexer pools keys and shares top-k
     "deepseek-v32-dsa-8l": ("DeepseekV32ForCausalLM", 8, 129280, 163840),
     "deepseek-v32-kpool-8l": ("DeepseekV32ForCausalLM", 8, 129280, 163840),
+    "deepseek-v32-sink-8l": ("DeepseekV32ForCausalLM", 8, 129280, 163840),  # learnable attention sinks
     "hyv4-8l": ("HYV4ForCausalLM", 8, 129280, 163840),
     # the architectures whose model-hook branch checks the attention backend (a Llama-shaped config.json each)
     "gpt-oss-8l": ("GptOssForCausalLM", 8, 201088, 131072), "llama4-8l": ("Llama4ForCausalLM", 8, 202048, 131072),
@@ -60,6 +61,7 @@ TARGET_FIELDS = {
 _DSA_FIELDS = dict(TARGET_FIELDS["deepseek-v3-8l"], index_topk=64, index_head_dim=32, index_n_heads=4)
 TARGET_FIELDS.update({"deepseek-v32-dsa-8l": _DSA_FIELDS,
                       "deepseek-v32-kpool-8l": dict(_DSA_FIELDS, index_kpool=2, index_topk_freq=2),
+                      "deepseek-v32-sink-8l": dict(_DSA_FIELDS, learnable_sink=True),
                       "hyv4-8l": TARGET_FIELDS["deepseek-v3-8l"]})
 TARGET_FIELDS.update({k: {"model_type": "llama"} for k in ("gpt-oss-8l", "llama4-8l", "gemma4-8l", "olmo2-8l", "lfm2-8l")})
 TARGET_FIELDS["exaone4-8l"] = {"model_type": "llama", "sliding_window_pattern": 4}  # model_hook.py reads the pattern
@@ -747,6 +749,10 @@ MODEL_CHECK_EXTRA = {
     "lmo-pd": ["--language-model-only", "--disaggregation-mode", "prefill"], "lmo-dense": ["--language-model-only"],
     # model_hook.py handle_model_capability_adjustments: the encoder SWA replay on a dense target
     "encoder-replay-dense": ["--enable-encoder-swa-bounded-replay"],
+    # the DSA passes' remaining refusals: TileLang FP8 KV under DCP, learnable sinks' KV dtype and DSA backend
+    "dsa-tilelang-dcp": ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang", "--dsa-decode-backend",
+                         "tilelang", "--tp-size", "2", "--dcp-size", "2"],
+    "dsa-sink-kv-fp8": ["--kv-cache-dtype", "fp8_e4m3"], "dsa-sink-backend": ["--dsa-prefill-backend", "flashmla_kv"],
 }
 MODEL_CHECK_CASE = {
     "iquest-triton": {"target": "iquest-q1-8l"},
@@ -784,6 +790,8 @@ MODEL_CHECK_CASE.update({k: dict(_NO_SPEC, window=None, sink=None, attention_bac
 MODEL_CHECK_CASE["weight-cache-alone"] = dict(_NO_SPEC, window=None, sink=None)
 MODEL_CHECK_CASE.update({k: dict(_NO_SPEC, window=None, sink=None) for k in ("lmo-language-only", "lmo-pd", "lmo-dense")})
 MODEL_CHECK_CASE["dsa-prefill-cp-dp-attn-dp"] = dict(_DSA_CASE)
+MODEL_CHECK_CASE.update({"dsa-tilelang-dcp": dict(_DSA_CASE), "dsa-sink-kv-fp8": dict(_DSA_CASE, target="deepseek-v32-sink-8l"),
+                         "dsa-sink-backend": dict(_DSA_CASE, target="deepseek-v32-sink-8l")})
 # `since`: the DeepSeek family's DCP checks and DSA passes as the engine models them are 0.5.22's and 0.5.23's (0.5.20-
 # 0.5.21 accept DSA DCP with page size 64 and check TileLang's KV dtype otherwise): swept from 0.5.22 on (sweep_cases)
 for _k, _v in MODEL_CHECK_CASE.items():

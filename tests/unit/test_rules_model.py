@@ -176,3 +176,12 @@ def test_encoder_replay_needs_deepseek_v41():
     flag = ["--enable-encoder-swa-bounded-replay"] + TRITON
     assert answer(flag, QWEN3) == "ENCODER_REPLAY_MODEL"
     assert answer(flag, QWEN3, version="0.5.22") is None  # 0.5.22 checks it for DeepSeek-V4 only
+
+
+def test_dsa_tilelang_under_dcp_and_learnable_sinks():
+    tilelang = ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang", "--dsa-decode-backend", "tilelang"]
+    assert answer(tilelang + ["--tp-size", "2", "--dcp-size", "2"], DSA, gpus=SM90) == U
+    sink = dict(DSA, learnable_sink=True)
+    assert answer(["--kv-cache-dtype", "fp8_e4m3"], sink, gpus=SM90) == U
+    assert answer(["--dsa-prefill-backend", "flashmla_kv"], sink, gpus=SM90) == U
+    assert answer(["--dsa-prefill-backend", "flashmla_sparse"], sink, gpus=SM90) is None

@@ -178,8 +178,11 @@ def is_deepseek_dsa(target_cfg):
 
 def _dsa_backends(args, arch, kv, major, sinks):
     """overrides.py _dsa_split_backend_resolution on CUDA: the (prefill, decode) DSA backends it checks, or None when
-    it returns before the checks (learnable sinks: their own backend; HiSparse: not modelled)."""
+    it returns before the checks (learnable sinks: their own backend; HiSparse: not modelled). Under DCP the
+    overrides declared trtllm for an unset one first (_dsa_dcp_overrides)."""
     prefill, decode = args.get("dsa_prefill_backend"), args.get("dsa_decode_backend")
+    if get(args, "dcp_size", 1) > 1:
+        prefill, decode = prefill or "trtllm", decode or "trtllm"
     if sinks:
         for key, flag in (("dsa_prefill_backend", "--dsa-prefill-backend"), ("dsa_decode_backend", "--dsa-decode-backend")):
             if args.get(key) is not None and args.get(key) != "flashmla_sparse":
