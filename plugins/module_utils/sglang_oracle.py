@@ -132,9 +132,23 @@ def install_platform(platform):
                 patched.append((mod, mod.get_device_memory_capacity))
                 mod.get_device_memory_capacity = lambda *a, **k: float(mem)
 
+    # -- model (session 14) --: the GPU's compute capability, where a hook asks torch for it (the DSA KV cache dtype
+    # and backend passes: torch.cuda.get_device_capability())
+    cap = (platform.get("facts") or {}).get("device_capability")
+    torch_cuda = None
+    if cap:
+        try:
+            import torch
+            torch_cuda = (torch.cuda, torch.cuda.get_device_capability)
+            torch.cuda.get_device_capability = lambda *a, **k: tuple(cap)
+        except Exception:  # noqa -- no torch: nothing asks it
+            torch_cuda = None
+
     def undo():
         for mod, fn in patched:
             mod.get_device_memory_capacity = fn
+        if torch_cuda is not None:
+            torch_cuda[0].get_device_capability = torch_cuda[1]
         ov.restore()
     return undo
 

@@ -30,6 +30,21 @@ TARGETS = {
     # a block-diffusion LLM (SDAR: Qwen3's config under an architecture dllm/config.py's DLLM_PARAMS knows), for the
     # checks that read --dllm-algorithm's model (the watermark's); sweep only
     "sdar-8l": ("SDARForCausalLM", 8, 151936, 40960),
+    # -- model (session 14) --
+    # the architectures SGLang's model overrides key on (srt/arg_groups/model_overrides/), swept only (MODEL_CHECK_EXTRA)
+    "iquest-q1-8l": ("IQuestQ1ForCausalLM", 8, 151936, 40960),
+    "minicpm-sala-8l": ("MiniCPMSALAForCausalLM", 8, 73448, 32768),
+    "ernie45-vl-8l": ("Ernie4_5_VLMoeForConditionalGeneration", 8, 103424, 131072),
+    "moss-vl-8l": ("MossVLForConditionalGeneration", 8, 151936, 40960),
+    # DeepSeek V3.2 (DeepSeek Sparse Attention: index_topk), and one whose indexer pools keys and shares top-k
+    "deepseek-v32-dsa-8l": ("DeepseekV32ForCausalLM", 8, 129280, 163840),
+    "deepseek-v32-kpool-8l": ("DeepseekV32ForCausalLM", 8, 129280, 163840),
+    "deepseek-v32-sink-8l": ("DeepseekV32ForCausalLM", 8, 129280, 163840),  # learnable attention sinks
+    "hyv4-8l": ("HYV4ForCausalLM", 8, 129280, 163840),
+    # the architectures whose model-hook branch checks the attention backend (a Llama-shaped config.json each)
+    "gpt-oss-8l": ("GptOssForCausalLM", 8, 201088, 131072), "llama4-8l": ("Llama4ForCausalLM", 8, 202048, 131072),
+    "gemma4-8l": ("Gemma4ForCausalLM", 8, 262144, 131072), "exaone4-8l": ("Exaone4ForCausalLM", 8, 102400, 65536),
+    "olmo2-8l": ("Olmo2ForCausalLM", 8, 100352, 4096), "lfm2-8l": ("Lfm2ForCausalLM", 8, 65536, 128000),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -61,9 +76,25 @@ TARGET_FIELDS = {
                       "linear_conv_kernel_dim": 4, "num_experts": 8, "num_experts_per_tok": 2,
                       "moe_intermediate_size": 128, "shared_expert_intermediate_size": 128, "decoder_sparse_step": 1,
                       "norm_topk_prob": True, "mlp_only_layers": []},
+    # -- model (session 14) --
+    # MiniCPM SALA with sparse attention: the attribute its override reads (getattr(hf_config,
+    # "has_minicpm_sparse_attention"), a property of srt/configs/minicpm.py MiniCPMHybridConfig) given as a field of a
+    # config every release's Transformers reads (model_type minicpm_sala is unknown to it through 0.5.18)
+    "minicpm-sala-8l": {"model_type": "llama", "has_minicpm_sparse_attention": True},
 }
 # Kimi-K3 by architecture on the DeepSeek-V3 (MLA, MoE) config (its own kimi_k3 config nests a text config)
 TARGET_FIELDS["kimi-k3-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"])
+
+# -- model (session 14) --
+# DeepSeek V3.2 / HYV4: DeepSeek-V3's fields, with the DSA indexer's (DeepSeek-V3.2-Exp's names, scaled down); the
+# kpool one pools index keys by 2 and shares each top-k over 2 layers (model_config.get_dsa_index_kpool, index_topk_freq)
+_DSA_FIELDS = dict(TARGET_FIELDS["deepseek-v3-8l"], index_topk=64, index_head_dim=32, index_n_heads=4)
+TARGET_FIELDS.update({"deepseek-v32-dsa-8l": _DSA_FIELDS,
+                      "deepseek-v32-kpool-8l": dict(_DSA_FIELDS, index_kpool=2, index_topk_freq=2),
+                      "deepseek-v32-sink-8l": dict(_DSA_FIELDS, learnable_sink=True),
+                      "hyv4-8l": TARGET_FIELDS["deepseek-v3-8l"]})
+TARGET_FIELDS.update({k: {"model_type": "llama"} for k in ("gpt-oss-8l", "llama4-8l", "gemma4-8l", "olmo2-8l", "lfm2-8l")})
+TARGET_FIELDS["exaone4-8l"] = {"model_type": "llama", "sliding_window_pattern": 4}  # model_hook.py reads the pattern
 
 DRAFTS = {
     # name: dict of config.json fields (besides the common ones)
@@ -1016,6 +1047,113 @@ case_strategy = st.fixed_dictionaries({
     "platform_check": st.sampled_from(["none"] * 600 + sorted(set(PLATFORM_CHECK_EXTRA) - set(PLATFORM_SWEEP_ONLY))),
 })
 
+# -- model (session 14) --
+# SGLang's per-architecture model overrides (0.5.23 srt/arg_groups/model_overrides/, run inside
+# handle_model_specific_adjustments; sglang_engine/rules_model.py check_model_overrides): each entry on the first
+# sweep base, on the architecture's target (MODEL_CHECK_CASE), one case per refusal and an accepted neighbour. Swept
+# only: the hypothesis draws never present these targets.
+_FA3_NO_SPEC = dict(_NO_SPEC, attention_backend="fa3", window=None, sink=None)
+_FA3_EAGLE = {"algorithm": "EAGLE", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4,
+              "attention_backend": "fa3", "window": None, "sink": None}
+MODEL_CHECK_EXTRA = {
+    "iquest-triton": [], "iquest-dflash": [], "iquest-draft-triton": ["--speculative-draft-attention-backend", "triton"],
+    "iquest-cp": ["--tp-size", "2", "--attn-cp-size", "2"], "iquest-topk2": [],
+    "iquest-multi-layer": ["--enable-multi-layer-eagle"], "iquest-dp-attn": ["--tp-size", "2", "--dp-size", "2",
+                                                                             "--enable-dp-attention"],
+    "iquest-pp2": ["--pp-size", "2"], "iquest-fa3": [],
+    "minicpm-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "minicpm-hicache": ["--enable-hierarchical-cache"], "minicpm-pd": ["--disaggregation-mode", "prefill"],
+    "ernie-dp-attn": ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"], "ernie-tp2": ["--tp-size", "2"],
+    "moss-triton": [], "moss-flashinfer": [],
+    # DeepSeek V3.2 (DSA) and HYV4: model_overrides/deepseek_v2.py, then model_hook.py's DSA block
+    "hyv4-prefill-cp": ["--enable-prefill-cp", "--tp-size", "2"], "hyv4-dcp": ["--tp-size", "2", "--dcp-size", "2"],
+    "dsa-dcp-hicache": ["--tp-size", "2", "--dcp-size", "2", "--enable-hierarchical-cache"],
+    "dsa-dcp-pd": ["--tp-size", "2", "--dcp-size", "2", "--disaggregation-mode", "prefill"],
+    "dsa-dcp-topk2": ["--tp-size", "2", "--dcp-size", "2"],
+    "dsa-prefill-cp-tp16": ["--enable-prefill-cp", "--tp-size", "16"],
+    "dsa-kpool-dcp": ["--tp-size", "2", "--dcp-size", "2"],
+    "dsa-kpool-tbo": ["--enable-two-batch-overlap", "--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "dsa-kv-fp8e5m2": ["--kv-cache-dtype", "fp8_e5m2"],
+    "dsa-prefill-cp-decode": ["--enable-prefill-cp", "--tp-size", "2", "--disaggregation-mode", "decode"],
+    "dsa-layer-split": ["--enable-dsa-cache-layer-split"],
+    "dsa-layer-split-decode": ["--enable-dsa-cache-layer-split", "--disaggregation-mode", "decode"],
+    "dsa-layer-split-prefill": ["--enable-dsa-cache-layer-split", "--disaggregation-mode", "prefill"],
+    "dsa-layer-split-nixl": ["--enable-dsa-cache-layer-split", "--disaggregation-mode", "prefill", "--enable-prefill-cp",
+                             "--cp-strategy", "interleave", "--tp-size", "2", "--disaggregation-transfer-backend", "nixl"],
+    "dsa-layer-split-pp2": ["--enable-dsa-cache-layer-split", "--disaggregation-mode", "prefill", "--enable-prefill-cp",
+                            "--cp-strategy", "interleave", "--tp-size", "2", "--pp-size", "2"],
+    "dsa-triton-backend": ["--dsa-prefill-backend", "triton"],
+    "dsa-tilelang-mixed": ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang"],
+    # model_hook.py handle_model_specific_adjustments' per-architecture attention checks (after the overrides' fills)
+    "gptoss-flashinfer": ["--attention-backend", "flashinfer"], "gptoss-triton": ["--attention-backend", "triton"],
+    "gptoss-prefill-only": ["--prefill-attention-backend", "triton"],
+    "gptoss-triton-kernel-ep2": ["--attention-backend", "triton", "--moe-runner-backend", "triton_kernel", "--tp-size",
+                                 "2", "--ep-size", "2"],
+    "llama4-flashinfer": ["--attention-backend", "flashinfer"], "llama4-triton": ["--attention-backend", "triton"],
+    "gemma4-fa3": ["--attention-backend", "fa3"], "gemma4-triton": ["--attention-backend", "triton"],
+    "exaone4-flashinfer": ["--attention-backend", "flashinfer"], "exaone4-fa3": ["--attention-backend", "fa3"],
+    "olmo2-flashinfer": ["--attention-backend", "flashinfer"], "olmo2-triton": ["--attention-backend", "triton"],
+    "lfm2-triton": ["--attention-backend", "triton"], "lfm2-flashinfer": ["--attention-backend", "flashinfer"],
+    # model_path_hook.py handle_load_format: the weight cache with speculative decoding (on the DFLASH base), and alone
+    "weight-cache-spec": ["--weight-cache-mode", "client"], "weight-cache-alone": ["--weight-cache-mode", "client"],
+    # model_override_base.py context_parallel_attn_dp_size: DSA prefill CP with both DP spellings
+    "dsa-prefill-cp-dp-attn-dp": ["--enable-prefill-cp", "--tp-size", "4", "--attn-dp-size", "2", "--dp-size", "2"],
+    # model_hook.py handle_language_model_only (first in the encoder-disaggregation hook), on a dense target
+    "lmo-language-only": ["--language-model-only", "--language-only"],
+    "lmo-pd": ["--language-model-only", "--disaggregation-mode", "prefill"], "lmo-dense": ["--language-model-only"],
+    # model_hook.py handle_model_capability_adjustments: the encoder SWA replay on a dense target
+    "encoder-replay-dense": ["--enable-encoder-swa-bounded-replay"],
+    # the DSA passes' remaining refusals: TileLang FP8 KV under DCP, learnable sinks' KV dtype and DSA backend
+    "dsa-tilelang-dcp": ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang", "--dsa-decode-backend",
+                         "tilelang", "--tp-size", "2", "--dcp-size", "2"],
+    "dsa-sink-kv-fp8": ["--kv-cache-dtype", "fp8_e4m3"], "dsa-sink-backend": ["--dsa-prefill-backend", "flashmla_kv"],
+}
+MODEL_CHECK_CASE = {
+    "iquest-triton": {"target": "iquest-q1-8l"},
+    "iquest-dflash": {"target": "iquest-q1-8l", "attention_backend": "fa3"},
+    "iquest-draft-triton": dict(_FA3_EAGLE, target="iquest-q1-8l"),
+    "iquest-cp": dict(_FA3_NO_SPEC, target="iquest-q1-8l"),
+    "iquest-topk2": dict(_FA3_EAGLE, target="iquest-q1-8l", eagle_topk=2),
+    "iquest-multi-layer": dict(_FA3_EAGLE, target="iquest-q1-8l"),
+    "iquest-dp-attn": dict(_FA3_NO_SPEC, target="iquest-q1-8l"),
+    "iquest-pp2": dict(_FA3_NO_SPEC, target="iquest-q1-8l"),
+    "iquest-fa3": dict(_FA3_NO_SPEC, target="iquest-q1-8l"),
+    "minicpm-dp-attn": dict(_NO_SPEC, target="minicpm-sala-8l", window=None, sink=None),
+    "minicpm-hicache": dict(_NO_SPEC, target="minicpm-sala-8l", window=None, sink=None),
+    "minicpm-pd": dict(_NO_SPEC, target="minicpm-sala-8l", window=None, sink=None, attention_backend=None),
+    "ernie-dp-attn": dict(_NO_SPEC, target="ernie45-vl-8l", window=None, sink=None),
+    "ernie-tp2": dict(_NO_SPEC, target="ernie45-vl-8l", window=None, sink=None),
+    "moss-triton": dict(_NO_SPEC, target="moss-vl-8l", window=None, sink=None),
+    "moss-flashinfer": dict(_NO_SPEC, target="moss-vl-8l", window=None, sink=None, attention_backend="flashinfer"),
+}
+_DSA_CASE = dict(_NO_SPEC, target="deepseek-v32-dsa-8l", window=None, sink=None, attention_backend=None)
+MODEL_CHECK_CASE.update({k: dict(_DSA_CASE) for k in MODEL_CHECK_EXTRA if k.startswith("dsa-")})
+MODEL_CHECK_CASE.update({
+    "hyv4-prefill-cp": dict(_DSA_CASE, target="hyv4-8l"), "hyv4-dcp": dict(_DSA_CASE, target="hyv4-8l"),
+    "dsa-dcp-topk2": dict(_DSA_CASE, algorithm="EAGLE", draft="b16", num_steps=3, eagle_topk=2, num_draft_tokens=4),
+    "dsa-kpool-dcp": dict(_DSA_CASE, target="deepseek-v32-kpool-8l"),
+    "dsa-kpool-tbo": dict(_DSA_CASE, target="deepseek-v32-kpool-8l"),
+})
+
+# the DSA KV cache dtype and backend passes read the GPU's compute capability (torch.cuda; 0.5.20-0.5.21 before the
+# DCP checks too): every DSA / HYV4 entry on a GPU host (a release without the platform override does not judge them)
+MODEL_CHECK_CASE.update({k: dict(_NO_SPEC, window=None, sink=None, attention_backend=None, target={
+    "gptoss": "gpt-oss-8l", "llama4": "llama4-8l", "gemma4": "gemma4-8l", "exaone4": "exaone4-8l", "olmo2": "olmo2-8l",
+    "lfm2": "lfm2-8l"}[k.split("-")[0]]) for k in MODEL_CHECK_EXTRA if k.split("-")[0] in (
+        "gptoss", "llama4", "gemma4", "exaone4", "olmo2", "lfm2")})
+MODEL_CHECK_CASE["weight-cache-alone"] = dict(_NO_SPEC, window=None, sink=None)
+MODEL_CHECK_CASE.update({k: dict(_NO_SPEC, window=None, sink=None) for k in ("lmo-language-only", "lmo-pd", "lmo-dense")})
+MODEL_CHECK_CASE["dsa-prefill-cp-dp-attn-dp"] = dict(_DSA_CASE)
+MODEL_CHECK_CASE.update({"dsa-tilelang-dcp": dict(_DSA_CASE), "dsa-sink-kv-fp8": dict(_DSA_CASE, target="deepseek-v32-sink-8l"),
+                         "dsa-sink-backend": dict(_DSA_CASE, target="deepseek-v32-sink-8l")})
+# `since`: the DeepSeek family's DCP checks and DSA passes as the engine models them are 0.5.22's and 0.5.23's (0.5.20-
+# 0.5.21 accept DSA DCP with page size 64 and check TileLang's KV dtype otherwise): swept from 0.5.22 on (sweep_cases)
+for _k, _v in MODEL_CHECK_CASE.items():
+    if _k.startswith(("dsa-", "hyv4-")):
+        _v.update(gpu="sm90", needs_override=True, since="0.5.22")
+
+
+
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
 # one at a time, so every refusal the generator can express is reached in every release's run whatever the
 # seeded draw; hypothesis then draws the combinations. SWEEP_BASES are cases SGLang accepts as they are.
@@ -1035,7 +1173,11 @@ SWEEP_BASES = (
 )
 
 
-def sweep_cases():
+def _release_key(version):
+    return tuple(int(x) if x.isdigit() else -1 for x in str(version).replace(".post", ".").split("."))
+
+
+def sweep_cases(version=None):
     """Every value of EXTRA, CHECK_SERVER_ARGS_EXTRA, SSL_EXTRA, PARALLEL, STYLES, ENVS and PARALLEL_CHECK_EXTRA on each
     of SWEEP_BASES; then HOOK_CHECK_EXTRA's and KV_POOL_EXTRA's, each with what the entry changes in the case."""
     out = []
@@ -1065,6 +1207,11 @@ def sweep_cases():
     # run has them whatever the draw (test_overrides_flagged_where_sglang_warns needs some)
     for topk, steps in ((2, 1), (4, 1), (8, 1), (1, 2), (1, 3), (4, 3)):
         out.append(dict(SWEEP_BASES[0], eagle_topk=topk, num_steps=steps))
+    # -- model (session 14) --
+    for v in sorted(MODEL_CHECK_EXTRA):  # on the first base only, on the entry's target
+        out.append(dict(SWEEP_BASES[0], model_check=v, **MODEL_CHECK_CASE.get(v, {})))
+    if version is not None:  # an entry with `since` is swept from that release on
+        out = [c for c in out if not c.get("since") or _release_key(version) >= _release_key(c["since"])]
     return out
 
 
@@ -1157,6 +1304,7 @@ def argv_for(case, dirs):
     argv.extend(KV_POOL_EXTRA.get(case.get("kv_pool") or "none", []))
     argv.extend(PLATFORM_CHECK_EXTRA.get(case.get("platform_check") or "none", []))
     argv.extend(ATTN_CHECK_EXTRA.get(case.get("attn_check") or "none", []))  # -- attn (session 14) --
+    argv.extend(MODEL_CHECK_EXTRA.get(case.get("model_check") or "none", []))  # -- model (session 14) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

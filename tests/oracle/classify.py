@@ -345,6 +345,32 @@ TABLE = (
     ("IB_DEVICE", r"^No valid IB devices specified$", None),
     ("DSPARK_PP", r"^Currently DSpark speculative decoding only supports pp_size == 1\.$", None),
     ("PARSE_RETIRED_FLAG", r"^sglang serve: error: --enable-expert-distribution-metrics is no longer supported\.", None),
+    # -- model (session 14) --
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"^(IQuestQ1 (applies its attention sink from the softmax LSE|requires FA3 attention "
+     r"for the MTP draft|does not support context parallelism|speculative decoding requires --speculative-eagle-topk 1)|"
+     r"IQuest Q1 (MTP requires serial EAGLE or NEXTN|MTP drafting does not support multi-layer EAGLE|does not support DP "
+     r"attention|does not support pipeline parallelism)|MiniCPM does not support DP attention|MiniCPM SALA does not "
+     r"support hierarchical cache|MiniCPM sparse attention does not support PD disaggregation|ERNIE 4\.5 VL MoE does not "
+     r"support DP attention|MossVLForConditionalGeneration requires flashinfer prefill attention backend|"
+     r"--enable-prefill-cp is not supported for HYV4 because|--dcp-size > 1 is not supported for HYV4 because|DSA DCP does "
+     r"not support (HiSparse or HiCache|PD disaggregation)|DSA DCP requires --speculative-eagle-topk 1|Context parallel "
+     r"only supports single machine \(tp_size <= 8\)|--dcp-size > 1 is not supported for DSA with index_kpool=|"
+     r"--enable-two-batch-overlap is not supported with DSA index-topk "
+     r"sharing|Learnable DSA attention sinks require a bfloat16 KV cache|DeepSeek DSA only supports bf16/bfloat16 or "
+     r"fp8_e4m3|The [\w/]+ DSA backend is only supported on ROCm/HIP|CUDA TileLang FP8 KV (requires both DSA backends|does "
+     r"not support --dcp-size|requires SM89)|\w+ uses learnable attention sinks and requires --dsa-|CP is only supported "
+     r"for prefill when PD disaggregation|--enable-dsa-cache-layer-split (is not supported on decode workers|is only "
+     r"supported on PD prefill workers|requires --enable-prefill-cp and --cp-strategy interleave|currently only supports "
+     r"the mooncake transfer backend|is not supported with pipeline parallelism)|GptOssForCausalLM requires one of \[|"
+     r"Triton kernel MoE is only supported when ep_size == 1|fa3, aiter, triton, ascend, trtllm_mha or intel_xpu is "
+     r"required for Llama4 model|Gemma4 only supports [\w, ]+ attention backend, got prefill=|One of the attention "
+     r"backends in \[.*\] is required for \w+, but got|FlashInfer backend can significantly degrade the performance of "
+     r"Olmo3|\w+ does not support triton attention backend, as the first layer might not be an attention layer)", None),
+    ("WEIGHT_CACHE_SPECULATIVE", r"^--weight-cache-mode is not supported together with speculative decoding "
+     r"\(--speculative-algorithm\)", None),
+    ("LANGUAGE_MODEL_ONLY", r"^--language-model-only (cannot be combined with --|is incompatible with --disaggregation-mode "
+     r"prefill/decode|does not support \[)", None),
+    ("ENCODER_REPLAY_MODEL", r"^--enable-encoder-swa-bounded-replay requires DeepSeek-V4\.1$", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -94,6 +94,12 @@ ENTRIES = {
     "sglang/srt/arg_groups/model_hook.py": [
     ],
     "sglang/srt/arg_groups/model_override_base.py": [
+        # -- model (session 14) --
+        ('_invoke_provider', 'must return a dict', "internal",
+         "a registered model-override provider returning a non-dict: a check on SGLang's own providers"),
+        ('__setattr__', 'is read-only', "internal",
+         "a write through ResolvedView / ResolvingConfig: SGLang's own code writing a read view; argv values go "
+         "through declarations"),
     ],
     "sglang/srt/arg_groups/model_overrides/deepseek_v2.py": [
     ],
@@ -116,10 +122,18 @@ ENTRIES = {
     "sglang/srt/arg_groups/model_overrides/qwen4_exp.py": [
     ],
     "sglang/srt/arg_groups/model_path_hook.py": [
+        # -- model (session 14) --
+        ('handle_load_format', "load_format='ipc_cache' is an internal-only format", "shadowed",
+         "--load-format's choices (LOAD_FORMAT_CHOICES) leave ipc_cache out: the parser refuses it first"),
     ],
     "sglang/srt/arg_groups/moe_hook.py": [
     ],
     "sglang/srt/arg_groups/overrides.py": [
+        # -- model (session 14) --
+        ('run_post_process_pass', 'post-process pass must return a dict', "internal",
+         "a registered post-process pass returning a non-dict: a check on SGLang's own passes"),
+        ('declare_resolution', 'declared on the published config', "internal",
+         "a hook declaring on the published config after publish: SGLang's own call order, not an input"),
     ],
     "sglang/srt/arg_groups/parallel_hook.py": [
         # -- parallel (session 14) --

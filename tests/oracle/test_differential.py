@@ -82,7 +82,7 @@ def run(request, tmp_path_factory):
     dirs = C.write_models(str(tmp_path_factory.mktemp("models-" + version)))
     n = N_EXAMPLES if version == "0.5.23" else int(os.environ.get("SPECDEPLOY_ORACLE_RELEASE_EXAMPLES", "300"))
     cases = [dict(c, origin="regression") for c in regression_cases()] + \
-        [dict(c, origin="sweep") for c in C.sweep_cases()] + \
+        [dict(c, origin="sweep") for c in C.sweep_cases(version)] + \
         [dict(c, origin="hypothesis") for c in generated_cases(n)]
     argvs = [C.argv_for(c, dirs) for c in cases]
     keys = list(engine.RESOLVED_KEYS)

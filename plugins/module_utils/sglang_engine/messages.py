@@ -217,4 +217,24 @@ _SGLANG_MESSAGES = (
     ("PARSE_RETIRED_FLAG", r"error: --[\w-]+ is no longer supported\."),
     ("IB_DEVICE", r"No valid IB devices specified|InfiniBand sysfs path not found|No IB devices found|Invalid IB devices? "
                   r"(specified|format)|No valid GPU mappings found in IB device JSON"),
+    # -- model (session 14) --
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"IQuestQ1 (applies its attention sink|requires FA3 attention for the MTP|does not "
+     r"support context|speculative decoding requires)|IQuest Q1 (MTP requires serial|MTP drafting does not|does not "
+     r"support (DP attention|pipeline))|MiniCPM (does not support DP attention|SALA does not support hierarchical|sparse "
+     r"attention does not support PD)|ERNIE 4\.5 VL MoE does not support DP attention|MossVLForConditionalGeneration "
+     r"requires flashinfer prefill|--enable-prefill-cp is not supported for HYV4|--dcp-size > 1 is not supported for (HYV4|DSA "
+     r"with index_kpool)|DSA DCP (does not support|requires)|Context parallel only supports single machine|"
+     r"--enable-two-batch-overlap is not supported with DSA|Learnable "
+     r"DSA attention sinks require|DeepSeek DSA only supports bf16|DSA backend is only supported on ROCm|CUDA TileLang FP8 "
+     r"KV (requires|does not support)|uses learnable attention sinks and requires|CP is only supported for prefill when PD|"
+     r"--enable-dsa-cache-layer-split (is not supported on decode|is only supported on PD prefill|requires --enable-prefill"
+     r"|currently only supports the mooncake|is not supported with pipeline)|GptOssForCausalLM requires one of|Triton kernel "
+     r"MoE is only supported when ep_size == 1|is required for Llama4 model|Gemma4 only supports|One of the attention "
+     r"backends in .* is required for|FlashInfer backend can significantly degrade|does not support triton attention "
+     r"backend, as the first layer"),
+    ("WEIGHT_CACHE_SPECULATIVE", r"--weight-cache-mode is not supported together with speculative decoding"),
+    ("ATTN_DP_SIZE", r"data-parallel replicas combined with attention data parallelism are not supported"),
+    ("LANGUAGE_MODEL_ONLY", r"--language-model-only (cannot be combined with|is incompatible with --disaggregation-mode|does "
+     r"not support)"),
+    ("ENCODER_REPLAY_MODEL", r"--enable-encoder-swa-bounded-replay requires DeepSeek-V4\.1"),
 )

@@ -170,6 +170,14 @@ _METRICS_V1 = {
 #                            "v16", "v21", "v22" or "v23" (rules_parallel.py _check_elastic_scaling)
 #   expert_pack              None, or --load-format expert_pack's checks: "v19", "v23" (--attn-dp-size too)
 #   cp_boundary_models, cp_dsv32_interleave, cp_mimo_zigzag  the context-parallel hook's model checks (rules_parallel.py _check_cp_model)
+#   -- model (session 14) --
+#   model_overrides          the per-architecture model-override families the release runs (rules_model.py
+#                            check_model_overrides: moss_vl, gpt_oss, llama4, exaone, olmo2, lfm2, gemma4, minicpm,
+#                            iquest_q1, ernie45_vl, deepseek)
+#   model_override_attn_dp   how their attention-DP refusals read it: "flag" (--enable-dp-attention) or "resolved"
+#   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
+#   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
+#   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
 ORDER = (
     "0.5.11",
     "0.5.12",
@@ -208,6 +216,15 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         "pp_spec_env_attn_dp": "size",  # check_pipeline_parallel_compat: attn_dp_enabled_of (session 14)
+        # -- model (session 14) --
+        "language_model_only_archs": ("DeepseekV4ForCausalLM", "MuseGlimmerForConditionalGeneration",
+                                      "Cosmos3ForConditionalGeneration", "Cosmos3EdgeForConditionalGeneration"),
+        # -- model (session 14) --
+        "gemma4_attention": ("trtllm_mha", "triton", "fa4", "ascend", "intel_xpu", "intel_amx", "aiter"),
+        # -- model (session 14) --
+        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm",
+                            "iquest_q1", "ernie45_vl", "deepseek"),
+        "model_override_attn_dp": "resolved",
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
         # refused across nodes; more DeepEP v2 architectures registered; modelopt_fp4 on SM110 to flashinfer_cutlass
         "a2a_flashinfer_topology": "attn_dp",
@@ -245,6 +262,9 @@ _CHANGES = {
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
         "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
         "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
+        # -- model (session 14) --
+        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm",
+                            "iquest_q1"),
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
         # SM90/SM100 and no TBO/SBO; moe_hook.py: DeepEP v2 architectures from the model registry, the deterministic
         # inference check gone; FlashInfer MegaMOE validates GlmMoeDsaForCausalLM too
@@ -285,6 +305,11 @@ _CHANGES = {
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         "sampling_mask_env_refused": True,  # validation_hook.py validate_sampling_mask_max_tokens (session 14)
         "retired_flag_errors": (),  # --enable-expert-distribution-metrics is gone from the parser
+        # -- model (session 14) --
+        "language_model_only_archs": ("MuseGlimmerForConditionalGeneration", "Cosmos3ForConditionalGeneration",
+                                      "Cosmos3EdgeForConditionalGeneration"),
+        # -- model (session 14) --
+        "gemma4_attention": ("trtllm_mha", "triton", "ascend", "intel_xpu", "intel_amx", "aiter"),
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
         # (validate_flashinfer_megamoe_model's architectures) appear; mxfp8 defaults to flashinfer_megamoe under it
         "a2a_flashinfer_dispatch_type": True,
@@ -318,6 +343,8 @@ _CHANGES = {
         "cp_mimo_zigzag": True, "cp_dsv32_interleave": True,  # -- parallel (session 14) --: parallel_hook.py
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
+        # -- model (session 14) --
+        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm"),
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
@@ -350,6 +377,10 @@ _CHANGES = {
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
         # argparse_actions.py DeprecatedAction with an error_message: the retired flag stops the parse (session 14)
         "retired_flag_errors": ("enable_expert_distribution_metrics",),
+        # -- model (session 14) --
+        "language_model_only_archs": ("MuseGlimmerForConditionalGeneration",),
+        # -- model (session 14) --
+        "gemma4_attention": ("trtllm_mha", "triton", "ascend", "intel_xpu", "intel_amx"),
         # server_args.py _handle_moe_kernel_config: nvfp4_online takes flashinfer_cutedsl (not with DeepEP)
         "moe_nvfp4_online_runners": ("flashinfer_trtllm", "flashinfer_trtllm_routed", "flashinfer_cutedsl"),
         "moe_cutedsl_quant": ("modelopt_fp4", "modelopt_mixed", "nvfp4_online"),
@@ -439,6 +470,10 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.13": {  # parser captured; traits as the release before it
+        # -- model (session 14) --
+        "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_amx", "intel_xpu", "aiter"),
+        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4"),
+        "gemma4_attention": ("trtllm_mha", "triton", "intel_xpu"),
         # arg_groups/speculative_hook.py: the window is validated once, for any algorithm, before the algorithm hooks
         "window_check_in_dflash": False,
         # srt/arg_groups/speculative_hook.py: --speculative-adaptive's initial num_steps validated after the EAGLE-family
@@ -568,6 +603,19 @@ _CHANGES = {
         "tbo_none_a2a": "refused",
         # rules_speculative: UNO refuses attention DP as resolved (else, 0.5.20-0.5.21, the --enable-dp-attention flag)
         "uno_attn_dp_resolved": False,
+        # -- model (session 14) --
+        # rules_model.py check_model_overrides: the per-architecture model-override families the release runs (through
+        # 0.5.18 srt/server_args.py _handle_model_specific_adjustments; then arg_groups/model_overrides/), and how their
+        # attention-DP refusals read it ("flag": --enable-dp-attention; "resolved": attn_dp_enabled_of, 0.5.22 on)
+        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2"),
+        "model_override_attn_dp": "flag",
+        # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
+        "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_xpu", "aiter"),
+        "gemma4_attention": None,
+        # model_hook.py handle_language_model_only: the architectures --language-model-only serves (0.5.18 on)
+        "language_model_only_archs": None,
+        # model_hook.py handle_model_capability_adjustments refuses the encoder SWA replay off DeepSeek-V4.1 (0.5.23)
+        "encoder_replay_needs_v41": False,
         # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes
         # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk, "attn_dp": "flag"
         # (--enable-dp-attention) or "resolved" (attention DP as resolved)}
@@ -670,6 +718,8 @@ _CHANGES = {
                          "npu_exempt": False, "ragged": None},
     },
     "0.5.23": {
+        # -- model (session 14) --
+        "encoder_replay_needs_v41": True,
         # arg_groups/moe_hook.py: trtllm_routed takes minimax_m3_nvfp4; FlashInfer MegaMOE validates more
         # architectures (configs/moe_model_registry.py: the DeepEP v2 ones as 0.5.22's)
         "moe_routed_quant": ("fp8", "mxfp8", "modelopt_fp4", "modelopt_mixed", "nvfp4_online", "minimax_m3_nvfp4",

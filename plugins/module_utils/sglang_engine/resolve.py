@@ -26,7 +26,9 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
     attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_pack, check_expert_parallel,
     check_parallel_early)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import check_model_specific
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
+    check_language_model_only, check_model_capability, check_model_overrides, check_model_specific, check_weight_cache,
+    model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_megamoe_compat, check_moe_kernel)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
@@ -90,6 +92,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if r["attention_backend"] is None and str(r["device"] or "").split(":", maxsplit=1)[0] == "cpu" and \
             rules["cpu_default_attention"]:
         r["attention_backend"] = rules["cpu_default_attention"]  # the CPU backends hook, before the ones below
+    asked_attention = r["attention_backend"]  # -- model (session 14) --: before the GPU default fills it
     deterministic = not check_deterministic_attention.keys.isdisjoint(args)
     if deterministic and rules["deterministic_before_attention"]:
         # the deterministic-inference hook, right before the attention one (0.5.12 on): it may fill the backend
@@ -123,7 +126,20 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     mamba_strategy = None
     if rules["mamba_radix_archs"] and target_cfg and (target_cfg.get("architectures") or [None])[0] in \
             rules["mamba_radix_archs"]:
-        mamba_strategy = check_mamba_radix_cache(args, rules, r, platform, target_cfg)  # the model hook's
+        mamba_strategy = check_mamba_radix_cache(args, rules, r, platform, target_cfg)  # the model hook, before overrides
+    # -- model (session 14) --
+    family = model_override_family(rules, target_cfg)
+    if family is not None:
+        # the architecture's model-override provider, at the end of the same hook: its refusals, then the attention
+        # backends it declares (read by every later hook)
+        declared = check_model_overrides(family, args, rules, platform, target_cfg, env, asked_attention)
+        if declared:
+            args = dict(args, **declared)
+            for k in ("attention_backend", "prefill_attention_backend"):
+                if k in declared:
+                    r[k] = declared[k]
+            prefill = r["prefill_attention_backend"] or r["attention_backend"]
+            decode = args.get("decode_attention_backend") or r["attention_backend"]
     if not KV.check_nvfp4_prefill_dequant.keys.isdisjoint(args):
         # right before the attention backend hook (0.5.21 on, with its flag): NVFP4 picks the prefill/decode pair
         nvfp4 = KV.check_nvfp4_prefill_dequant(args, rules, platform)
@@ -270,6 +286,10 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
     if not check_layernorm_sp.keys.isdisjoint(args):
         check_layernorm_sp(args, r, algo, target_cfg)  # right after the speculative hook (0.5.19 on)
+    if not check_weight_cache.keys.isdisjoint(args):  # -- model (session 14) --
+        check_weight_cache(args, algo)  # the load-format hook, right before the encoder one
+    if not check_language_model_only.keys.isdisjoint(args):  # -- model (session 14) --
+        check_language_model_only(args, rules, target_cfg)  # the encoder hook's first check
     if not check_encoder_disaggregation.keys.isdisjoint(args):
         check_encoder_disaggregation(args, rules, target_cfg)  # the encoder hook, right before the KV cache one
     if not V.check_ib_device_blank.keys.isdisjoint(args):
@@ -288,6 +308,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_deterministic_attention(args, rules, r, platform, target_cfg, result)  # 0.5.11: after the cache hook
     if not SV.check_other_validations.keys.isdisjoint(args):
         SV.check_other_validations(args, rules)  # handle_other_validations, the last resolution hook it models
+    if not check_model_capability.keys.isdisjoint(args):  # -- model (session 14) --
+        check_model_capability(args, rules, target_cfg)  # the model-capability hook, last before check_server_args
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if not _check_node_split.keys.isdisjoint(args):

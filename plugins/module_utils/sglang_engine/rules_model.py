@@ -11,7 +11,7 @@ mode installed). stdlib only.
 from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import text_cfg
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int, truthy_env
 
 # srt/layers/cp/cp_decode_attn_tp.py CP_DECODE_ATTN_TP_SUPPORTED_ARCHS (the same in every release with the flag,
 # 0.5.17-0.5.23)
@@ -33,3 +33,404 @@ def check_model_specific(args, target_cfg):
         raise Refused("MODEL_ARCHITECTURE_FLAG", "--enable-cp-decode-attn-tp is only supported for models whose "
                       "attention linears are replicated across CP ranks (%s); the target is %s."
                       % (", ".join(CP_DECODE_ATTN_TP_ARCHS), arch), "enable_cp_decode_attn_tp")
+
+
+# -- model (session 14) --
+# SGLang's per-architecture model overrides (0.5.23 srt/arg_groups/model_overrides/<family>.py, registered by
+# architecture; collect_model_override_declarations runs them inside handle_model_specific_adjustments, after the
+# checks above): the families modelled, by the architectures each registers. The release trait `model_overrides`
+# names the families a release has (moss_vl in every release; minicpm 0.5.19 on; iquest_q1 0.5.21 on; ernie45_vl
+# 0.5.22 on).
+MODEL_OVERRIDE_FAMILIES = {
+    "IQuestQ1ForCausalLM": "iquest_q1", "IQuestQ1MTP": "iquest_q1",
+    "MiniCPMForCausalLM": "minicpm", "MiniCPMSALAForCausalLM": "minicpm",
+    "Ernie4_5_VLMoeForConditionalGeneration": "ernie45_vl",
+    "MossVLForConditionalGeneration": "moss_vl",
+}
+# srt/configs/minicpm.py _MIXER_TYPE_ALIASES: the names of a sparse-attention layer and of a lightning layer
+_MINICPM_SPARSE_MIXERS = ("minicpm4", "minicpm", "standard", "attention", "attn")
+_MINICPM_LIGHTNING_MIXERS = ("lightning-attn", "lightning")
+
+
+def model_override_family(rules, target_cfg):
+    """The model-override family of the target's architecture that this release runs, or None."""
+    if target_cfg is None or not rules["model_overrides"]:
+        return None
+    fam = MODEL_OVERRIDE_FAMILIES.get((target_cfg.get("architectures") or [None])[0])
+    return fam if fam in rules["model_overrides"] else None
+
+
+def _override(msg, key):
+    return Refused("MODEL_OVERRIDE_UNSUPPORTED", msg, key)
+
+
+def _attn_dp_enabled(args, rules):
+    """runtime_context.attn_dp_enabled_of (0.5.22 on: attention DP as resolved, or an elastic-EP scale joiner);
+    before, the --enable-dp-attention flag."""
+    if rules["model_override_attn_dp"] == "resolved":
+        attn_dp = get(args, "attn_dp_size", 1)
+        if attn_dp == 1 and args.get("enable_dp_attention"):
+            attn_dp = get(args, "dp_size", 1)
+        return attn_dp > 1 or args.get("ep_join_mode") == "scale"
+    return bool(args.get("enable_dp_attention"))
+
+
+def _minicpm_attention(target_cfg):
+    """(sparse, lightning): MiniCPM SALA's hf_config.has_minicpm_sparse_attention / has_lightning_layers (properties of
+    its config class, model_type minicpm_sala; another config class has them only as fields of its config.json)."""
+    if target_cfg.get("model_type") == "minicpm_sala":
+        mixers = target_cfg.get("mixer_types") or ["minicpm4"]
+        sparse = target_cfg.get("sparse_config") is not None and any(m in _MINICPM_SPARSE_MIXERS for m in mixers)
+        return sparse, any(m in _MINICPM_LIGHTNING_MIXERS for m in mixers)
+    return bool(target_cfg.get("has_minicpm_sparse_attention")), bool(target_cfg.get("has_lightning_layers"))
+
+
+def check_model_overrides(family, args, rules, platform, target_cfg, env, asked):
+    """One family's override provider: its refusals, in its order, then the attention backends it declares
+    ({field: value}). `asked` is the attention backend as the hooks before it left it (the user's, or the CPU
+    default): SGLang fills the GPU default later, in the attention hook."""
+    backends = (asked, args.get("prefill_attention_backend"), args.get("decode_attention_backend"))
+    unset = all(b is None for b in backends)
+    out = {}
+    if family in _ATTENTION_FAMILIES:
+        return check_attention_family(family, args, rules, platform, target_cfg, asked)
+    if family == "deepseek":
+        check_deepseek_family(args, rules, platform, target_cfg)
+        return out
+    if family == "iquest_q1":  # model_overrides/iquest_q1.py _iquest_q1_overrides
+        if any(b not in (None, "fa3") for b in backends):
+            raise _override("IQuestQ1 applies its attention sink from the softmax LSE and requires FA3 attention for "
+                            "both prefill and decode.", "attention_backend")
+        algo = args.get("speculative_algorithm")
+        if algo is not None:
+            if algo.upper() not in ("EAGLE", "NEXTN"):
+                raise _override("IQuest Q1 MTP requires serial EAGLE or NEXTN drafting.", "speculative_algorithm")
+            if args.get("speculative_draft_attention_backend") not in (None, "fa3"):
+                raise _override("IQuestQ1 requires FA3 attention for the MTP draft.",
+                                "speculative_draft_attention_backend")
+        if get(args, "attn_cp_size", 1) > 1 or get(args, "dcp_size", 1) > 1 or args.get("enable_prefill_cp"):
+            raise _override("IQuestQ1 does not support context parallelism.", "attn_cp_size")
+        if get(args, "speculative_eagle_topk", 1) > 1:
+            raise _override("IQuestQ1 speculative decoding requires --speculative-eagle-topk 1.",
+                            "speculative_eagle_topk")
+        if args.get("enable_multi_layer_eagle"):
+            raise _override("IQuest Q1 MTP drafting does not support multi-layer EAGLE.", "enable_multi_layer_eagle")
+        if _attn_dp_enabled(args, rules):
+            raise _override("IQuest Q1 does not support DP attention.", "enable_dp_attention")
+        if get(args, "pp_size", 1) > 1:
+            raise _override("IQuest Q1 does not support pipeline parallelism.", "pp_size")
+        if unset:
+            return {"attention_backend": "fa3"}
+        if asked is None and backends[1] is None:
+            out["prefill_attention_backend"] = "fa3"
+        if asked is None and backends[2] is None:
+            out["decode_attention_backend"] = "fa3"
+        return out
+    if family in ("minicpm", "ernie45_vl"):
+        if _attn_dp_enabled(args, rules):
+            if family == "ernie45_vl":  # model_overrides/ernie45_vl.py
+                raise _override("ERNIE 4.5 VL MoE does not support DP attention: its attention heads are split over the "
+                                "full TP group.", "enable_dp_attention")
+            raise _override("MiniCPM does not support DP attention", "enable_dp_attention")  # model_overrides/minicpm.py
+        if family == "ernie45_vl":
+            return out
+        sparse, lightning = _minicpm_attention(target_cfg)
+        if (sparse or lightning) and args.get("enable_hierarchical_cache"):
+            raise _override("MiniCPM SALA does not support hierarchical cache", "enable_hierarchical_cache")
+        if truthy_env(env, "SGLANG_MINICPM_FORCE_DENSE"):
+            return out  # the dense backends replace the MiniCPM ones the user named: not modelled
+        if sparse:
+            if (unset or any(b in ("minicpm_flashattn", "minicpm_flashinfer") for b in backends)) and \
+                    get(args, "disaggregation_mode", "null") != "null":
+                raise _override("MiniCPM sparse attention does not support PD disaggregation", "disaggregation_mode")
+            if unset and platform.get("gpus_known"):
+                blackwell = (platform.get("sm") or 0) >= 100
+                out["attention_backend"] = "minicpm_flashinfer" if blackwell else "minicpm_flashattn"
+        return out
+    # moss_vl (model_overrides/moss_vl.py; through 0.5.18 srt/server_args.py): flashinfer prefill for its mask
+    if unset:
+        return {"prefill_attention_backend": "flashinfer"}
+    if (backends[1] or asked) != "flashinfer":
+        raise _override("MossVLForConditionalGeneration requires flashinfer prefill attention backend for "
+                        "cross-attention custom mask support.", "prefill_attention_backend")
+    return out
+
+
+# model_overrides/deepseek_v2.py _deepseek_family_overrides (registered for these; overrides.py _DEEPSEEK_FAMILY_ARCHS)
+DEEPSEEK_FAMILY_ARCHS = ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "KimiK25ForConditionalGeneration",
+                         "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM",
+                         "Glm5NextForConditionalGeneration", "HYV4ForCausalLM", "HYV4ForCausalLMNextN",
+                         "LongcatFlashForCausalLM", "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM")
+MODEL_OVERRIDE_FAMILIES.update({a: "deepseek" for a in DEEPSEEK_FAMILY_ARCHS})
+# configs/model_config.py is_deepseek_dsa: one of these with index_topk in its config
+_DSA_ARCHS = ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "DeepseekV3ForCausalLMNextN", "MistralLarge3ForCausalLM",
+              "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "GlmMoeDsaForCausalLMNextN",
+              "Glm5NextForConditionalGenerationNextN", "Glm5NextForConditionalGeneration", "LongcatFlashForCausalLM",
+              "LongcatFlashForCausalLMNextN", "Dots3NoteForCausalLM", "Dots3NoteForCausalLMNextN", "HYV4ForCausalLM",
+              "HYV4ForCausalLMNextN")
+_HYV4_ARCHS = ("HYV4ForCausalLM", "HYV4ForCausalLMNextN")
+
+
+def is_deepseek_dsa(target_cfg):
+    arch = (target_cfg.get("architectures") or [None])[0]
+    return arch in _DSA_ARCHS and text_cfg(target_cfg).get("index_topk") is not None
+
+
+def _dsa_backends(args, arch, kv, major, sinks):
+    """overrides.py _dsa_split_backend_resolution on CUDA: the (prefill, decode) DSA backends it checks, or None when
+    it returns before the checks (learnable sinks: their own backend; HiSparse: not modelled). Under DCP the
+    overrides declared trtllm for an unset one first (_dsa_dcp_overrides)."""
+    prefill, decode = args.get("dsa_prefill_backend"), args.get("dsa_decode_backend")
+    if get(args, "dcp_size", 1) > 1:
+        prefill, decode = prefill or "trtllm", decode or "trtllm"
+    if sinks:
+        for key, flag in (("dsa_prefill_backend", "--dsa-prefill-backend"), ("dsa_decode_backend", "--dsa-decode-backend")):
+            if args.get(key) is not None and args.get(key) != "flashmla_sparse":
+                raise _override("%s uses learnable attention sinks and requires %s 'flashmla_sparse'; got %r"
+                                % (arch, flag, args.get(key)), key)
+        return None
+    if arch == "GlmMoeDsaForCausalLM" and major == 12 and kv == "fp8_e4m3":
+        return None
+    if args.get("enable_hisparse"):
+        return None
+    if kv == "fp8_e4m3":
+        default = "trtllm" if major >= 10 else "flashmla_kv"
+        return prefill or default, decode or default
+    return prefill or "flashmla_sparse", decode or ("trtllm" if major >= 10 else "fa3")
+
+
+def check_deepseek_family(args, rules, platform, target_cfg):
+    """_deepseek_family_overrides' refusals, then model_hook.py's DSA block (0.5.23 handle_model_specific_adjustments,
+    after the overrides): the DSA TBO check, the KV cache dtype and DSA backend passes (overrides.py
+    _dsa_kv_cache_dtype_default, _check_dsa_backend_constraints), prefill CP on decode, the DSA cache layer split. CUDA
+    only (the NPU, XPU and ROCm branches are not modelled); the passes read the GPU's compute capability, so a host
+    without a visible GPU stops there (SGLang's torch cannot answer it: a host matter)."""
+    arch = (target_cfg.get("architectures") or [None])[0]
+    dcp = get(args, "dcp_size", 1)
+    if arch in _HYV4_ARCHS:
+        if args.get("enable_prefill_cp"):
+            raise _override("--enable-prefill-cp is not supported for HYV4 because its attention path does not "
+                            "implement DSA context-parallel metadata and sharding.", "enable_prefill_cp")
+        if dcp > 1:
+            raise _override("--dcp-size > 1 is not supported for HYV4 because decode context parallelism gathers "
+                            "query heads across DCP ranks but does not provide single-owner semantics for learnable "
+                            "attention sinks.", "dcp_size")
+    if not is_deepseek_dsa(target_cfg) or str(args.get("device") or "cuda") != "cuda":
+        return
+    target_cfg = text_cfg(target_cfg)
+    if dcp > 1:  # _dsa_dcp_overrides
+        if args.get("enable_hisparse") or args.get("enable_hierarchical_cache"):
+            raise _override("DSA DCP does not support HiSparse or HiCache.", "dcp_size")
+        if get(args, "disaggregation_mode", "null") != "null":
+            raise _override("DSA DCP does not support PD disaggregation.", "dcp_size")
+        if get(args, "speculative_eagle_topk", 1) != 1:
+            raise _override("DSA DCP requires --speculative-eagle-topk 1.", "speculative_eagle_topk")
+    tp = get(args, "tp_size", 1)
+    if args.get("enable_prefill_cp"):
+        attn_dp, dp = get(args, "attn_dp_size", 1), get(args, "dp_size", 1)
+        if attn_dp > 1 and dp > 1:  # model_override_base.py context_parallel_attn_dp_size
+            raise Refused("ATTN_DP_SIZE", "--dp-size %s with --attn-dp-size %s: data-parallel replicas combined with "
+                          "attention data parallelism are not supported." % (dp, attn_dp), "dp_size")
+        if tp > 8:
+            raise _override("Context parallel only supports single machine (tp_size <= 8). Cross-machine CP has "
+                            "precision issues.", "tp_size")
+    kpool = get(target_cfg, "index_kpool", 1)
+    if is_int(kpool) and kpool > 1 and dcp > 1:
+        raise _override("--dcp-size > 1 is not supported for DSA with index_kpool=%s: a pooled index key spans "
+                        "positions owned by different DCP ranks." % kpool, "dcp_size")
+    # model_hook.py: the DSA block after the overrides
+    if args.get("enable_two_batch_overlap"):  # _validate_dsa_tbo_index_sharing
+        pattern, types = target_cfg.get("index_topk_pattern"), target_cfg.get("indexer_types")
+        if (get(target_cfg, "index_topk_freq", 1) or 1) > 1 or (pattern is not None and "S" in pattern) or \
+                (types is not None and "shared" in types):
+            raise _override("--enable-two-batch-overlap is not supported with DSA index-topk sharing: the TBO op path "
+                            "does not propagate topk indices across layers.", "enable_two_batch_overlap")
+    sm = platform.get("sm")
+    if not is_int(sm):
+        return  # torch.cuda.get_device_capability(): the host's GPU (none visible, or not known)
+    major, minor = sm // 10, sm % 10
+    sinks = bool(target_cfg.get("learnable_sink"))
+    kv = get(args, "kv_cache_dtype", "auto")
+    if sinks and kv not in ("auto", "bf16", "bfloat16"):
+        raise _override("Learnable DSA attention sinks require a bfloat16 KV cache; got kv_cache_dtype=%s." % kv,
+                        "kv_cache_dtype")
+    if kv == "auto":
+        kv = "fp8_e4m3" if major >= 10 and not sinks else "bfloat16"
+    if kv == "bf16":
+        kv = "bfloat16"
+    if kv not in ("bfloat16", "fp8_e4m3"):
+        raise _override("DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype", "kv_cache_dtype")
+    chosen = _dsa_backends(args, arch, kv, major, sinks)
+    if chosen is not None:  # _check_dsa_backend_constraints (CUDA)
+        prefill, decode = chosen
+        if "triton" in chosen:
+            raise _override("The triton DSA backend is only supported on ROCm/HIP. Pick an alternative DSA backend for "
+                            "CUDA (flashmla_kv on Hopper, trtllm on Blackwell).", "dsa_prefill_backend")
+        if kv == "fp8_e4m3" and "tilelang" in chosen:
+            if prefill != "tilelang" or decode != "tilelang":
+                raise _override("CUDA TileLang FP8 KV requires both DSA backends to be tilelang; raw and scaled FP8 KV "
+                                "layouts cannot be mixed.", "dsa_prefill_backend")
+            if dcp > 1:
+                raise _override("CUDA TileLang FP8 KV does not support --dcp-size > 1.", "dcp_size")
+            if (major, minor) < (8, 9):
+                raise _override("CUDA TileLang FP8 KV requires SM89 or newer.", "dsa_prefill_backend")
+    mode = get(args, "disaggregation_mode", "null")
+    if args.get("enable_prefill_cp") and mode == "decode":
+        raise _override("CP is only supported for prefill when PD disaggregation, please remove --enable-prefill-cp.",
+                        "enable_prefill_cp")
+    if args.get("enable_dsa_cache_layer_split"):
+        if mode != "prefill":
+            if mode == "decode":
+                raise _override("--enable-dsa-cache-layer-split is not supported on decode workers. This flag is a "
+                                "prefill-CP optimization; decode receives full cache shards through PD transfer.",
+                                "enable_dsa_cache_layer_split")
+            raise _override("--enable-dsa-cache-layer-split is only supported on PD prefill workers. Non-PD workers also "
+                            "run decode and require ordinary local decode cache semantics.",
+                            "enable_dsa_cache_layer_split")
+        if not args.get("enable_prefill_cp") or args.get("cp_strategy") != "interleave":
+            raise _override("--enable-dsa-cache-layer-split requires --enable-prefill-cp and --cp-strategy interleave.",
+                            "enable_dsa_cache_layer_split")
+        backend = get(args, "disaggregation_transfer_backend", "mooncake")
+        if backend != "mooncake":
+            raise _override("--enable-dsa-cache-layer-split currently only supports the mooncake transfer backend "
+                            "(mooncake / mooncake_tcp). Got --disaggregation-transfer-backend %r." % backend,
+                            "disaggregation_transfer_backend")
+        if get(args, "pp_size", 1) > 1:
+            raise _override("--enable-dsa-cache-layer-split is not supported with pipeline parallelism (pp_size > 1) "
+                            "yet.", "pp_size")
+
+
+# model_hook.py handle_model_specific_adjustments: the architecture branches that check the attention backend after
+# the override filled a missing one (gpt_oss.py, llama4.py, gemma4.py, exaone.py, olmo2.py, lfm2.py declare the fill).
+# The accepted sets that change by release are the traits gpt_oss_attention and gemma4_attention (None: no check).
+_ATTENTION_FAMILIES = ("gpt_oss", "llama4", "gemma4", "exaone", "olmo2", "lfm2")
+MODEL_OVERRIDE_FAMILIES.update({
+    "GptOssForCausalLM": "gpt_oss", "Llama4ForConditionalGeneration": "llama4", "Llama4ForCausalLM": "llama4",
+    "Gemma4ForConditionalGeneration": "gemma4", "Gemma4ForCausalLM": "gemma4",
+    "Gemma4UnifiedForConditionalGeneration": "gemma4", "Exaone4ForCausalLM": "exaone", "ExaoneMoEForCausalLM": "exaone",
+    "ExaoneMoeForCausalLM": "exaone", "Olmo2ForCausalLM": "olmo2", "Lfm2ForCausalLM": "lfm2", "Lfm2MoeForCausalLM": "lfm2",
+})
+_LLAMA4_ATTENTION = ("fa3", "aiter", "triton", "ascend", "trtllm_mha", "intel_xpu")
+_EXAONE_ATTENTION = ("fa3", "triton", "trtllm_mha")
+
+
+def _gpu_default(platform, sm100, sm90, other):
+    """An override's platform pick for a missing backend; None when the host's GPU is not known."""
+    if not platform.get("gpus_known"):
+        return None
+    sm = platform.get("sm")
+    return sm100 if sm == 100 else sm90 if sm == 90 else other
+
+
+def check_attention_family(family, args, rules, platform, target_cfg, asked):
+    """One architecture branch's attention check (on the backends as the override left them), and the backend the
+    override fills ({field: value}; the platform's pick is modelled for SM100 / SM90 / other CUDA hosts)."""
+    prefill, decode = args.get("prefill_attention_backend"), args.get("decode_attention_backend")
+    cpu = str(args.get("device") or "cuda").split(":", maxsplit=1)[0] == "cpu"
+    arch = (target_cfg.get("architectures") or [None])[0]
+    if family == "gpt_oss":
+        allowed = rules["gpt_oss_attention"]
+        if asked is None and prefill is None and decode is None:
+            fill = _gpu_default(platform, "trtllm_mha", "fa3", "triton") if not cpu else None
+            return {"attention_backend": fill} if fill else {}
+        p, d = prefill or asked, decode or asked
+        if allowed is not None and (p not in allowed or d not in allowed):
+            raise _override("GptOssForCausalLM requires one of %s attention backend, but got the following backends "
+                            "- Prefill: %s - Decode: %s" % (list(allowed), p, d), "attention_backend")
+        if args.get("moe_runner_backend") == "triton_kernel" and get(args, "ep_size", 1) != 1:
+            raise _override("Triton kernel MoE is only supported when ep_size == 1", "moe_runner_backend")
+        return {}
+    if family == "llama4":
+        if cpu:
+            return {}
+        if asked is None:
+            fill = _gpu_default(platform, "trtllm_mha", "fa3", "triton")
+            return {"attention_backend": fill} if fill else {}
+        if asked not in _LLAMA4_ATTENTION:
+            raise _override("fa3, aiter, triton, ascend, trtllm_mha or intel_xpu is required for Llama4 model but got "
+                            "%s" % asked, "attention_backend")
+        return {}
+    if family == "gemma4":
+        allowed = rules["gemma4_attention"]
+        fill = None
+        if asked is None:
+            fill = _gpu_default(platform, "trtllm_mha", "triton", "triton")
+        att = asked or fill
+        if allowed is not None and att is not None and ((prefill or att) not in allowed or (decode or att) not in allowed):
+            raise _override("Gemma4 only supports %s attention backend, got prefill=%s, decode=%s"
+                            % (", ".join(allowed), prefill or att, decode or att), "attention_backend")
+        return {"attention_backend": fill} if fill else {}
+    if family == "exaone":
+        if target_cfg.get("sliding_window_pattern") is None:
+            return {}
+        if asked is None:
+            fill = _gpu_default(platform, "trtllm_mha", "fa3" if (platform.get("sm") or 0) >= 80 else "triton",
+                                "fa3" if (platform.get("sm") or 0) >= 80 else "triton")
+            return {"attention_backend": fill} if fill else {}
+        if asked not in _EXAONE_ATTENTION:
+            raise _override("One of the attention backends in %s is required for %s, but got %s"
+                            % (list(_EXAONE_ATTENTION), arch, asked), "attention_backend")
+        return {}
+    if family == "olmo2":
+        if asked is None:
+            fill = _gpu_default(platform, "trtllm_mha", "fa3" if (platform.get("sm") or 0) >= 80 else "triton",
+                                "fa3" if (platform.get("sm") or 0) >= 80 else "triton")
+            return {"attention_backend": fill} if fill else {}
+        if asked == "flashinfer":
+            raise _override("FlashInfer backend can significantly degrade the performance of Olmo3 models.",
+                            "attention_backend")
+        return {}
+    # lfm2
+    if asked is None:
+        return {"attention_backend": "flashinfer"} if platform.get("sm") == 100 else {}
+    if asked == "triton":
+        raise _override("%s does not support triton attention backend, as the first layer might not be an attention "
+                        "layer" % arch, "attention_backend")
+    return {}
+
+
+@gate("weight_cache_mode")
+def check_weight_cache(args, algo):
+    """model_path_hook.py handle_load_format (0.5.17-0.5.18 srt/server_args.py), after the speculative hook: the weight
+    cache daemon does not export a draft model's weights."""
+    if get(args, "weight_cache_mode", "off") != "off" and algo is not None:
+        raise Refused("WEIGHT_CACHE_SPECULATIVE", "--weight-cache-mode is not supported together with speculative "
+                      "decoding (--speculative-algorithm): the weight cache daemon does not export the draft model's "
+                      "weights. Disable one of them (--weight-cache-mode off).", "weight_cache_mode")
+
+
+@gate("language_model_only", context=("encoder_only", "language_only", "enable_prefix_mm_cache",
+                                      "enable_broadcast_mm_inputs_process", "mm_enable_dp_encoder", "disaggregation_mode"))
+def check_language_model_only(args, rules, target_cfg):
+    """model_hook.py handle_language_model_only (0.5.18 srt/server_args.py), first in the encoder-disaggregation hook:
+    the flags it cannot be combined with, PD disaggregation (but for DeepSeek-V4.1), then the architectures it serves
+    (the release's list: language_model_only_archs)."""
+    if not args.get("language_model_only"):
+        return
+    for key, flag in (("encoder_only", "--encoder-only"), ("language_only", "--language-only"),
+                      ("enable_prefix_mm_cache", "--enable-prefix-mm-cache"),
+                      ("enable_broadcast_mm_inputs_process", "--enable-broadcast-mm-inputs-process"),
+                      ("mm_enable_dp_encoder", "--mm-enable-dp-encoder")):
+        if args.get(key):
+            raise Refused("LANGUAGE_MODEL_ONLY", "--language-model-only cannot be combined with %s" % flag, key)
+    if target_cfg is None:
+        return
+    if get(args, "disaggregation_mode", "null") != "null" and target_cfg.get("model_type") != "deepseek_v41":
+        raise Refused("LANGUAGE_MODEL_ONLY", "--language-model-only is incompatible with --disaggregation-mode "
+                      "prefill/decode", "disaggregation_mode")
+    archs = target_cfg.get("architectures") or []
+    allowed = rules["language_model_only_archs"] or ()
+    if not any(a in allowed for a in archs):
+        raise Refused("LANGUAGE_MODEL_ONLY", "--language-model-only does not support %s. Supported: %s."
+                      % (archs, list(allowed)), "language_model_only")
+
+
+@gate("enable_encoder_swa_bounded_replay")
+def check_model_capability(args, rules, target_cfg):
+    """model_hook.py handle_model_capability_adjustments (0.5.23: trait encoder_replay_needs_v41), after the other
+    validations and before check_server_args: the encoder SWA bounded replay is DeepSeek-V4.1's (model_type
+    deepseek_v41, whose replay budget is checked there instead: not modelled)."""
+    if rules["encoder_replay_needs_v41"] and args.get("enable_encoder_swa_bounded_replay") and target_cfg is not None \
+            and target_cfg.get("model_type") != "deepseek_v41":
+        raise Refused("ENCODER_REPLAY_MODEL", "--enable-encoder-swa-bounded-replay requires DeepSeek-V4.1",
+                      "enable_encoder_swa_bounded_replay")
