@@ -18,6 +18,11 @@ TARGETS = {
     # a hybrid sliding-window target: Qwen3's architecture whose text config opts in to SGLang's hybrid-SWA pool
     # (model_config.is_hybrid_swa_model reads is_hybrid_swa; TARGET_FIELDS), for the KV cache hook's unified pool
     "qwen3-hybrid-swa-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
+    # -- kv (session 14) --
+    # KV cache sharding's target checks (kv_shard_hook.py): an encoder-decoder architecture (model_config's
+    # is_encoder_decoder_model reads the architecture list) and a chunked (local) attention text config
+    "encdec-8l": ("MllamaForConditionalGeneration", 8, 151936, 40960),
+    "chunked-attn-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -33,6 +38,8 @@ TARGET_FIELDS = {
     "qwen3-hybrid-swa-8l": {"is_hybrid_swa": True, "sliding_window": 128,
                             "layer_types": ["sliding_attention", "full_attention"] * 4,
                             "hybrid_layer_pattern": [1, 0] * 4},
+    # -- kv (session 14) --
+    "chunked-attn-8l": {"attention_chunk_size": 1024},
 }
 
 DRAFTS = {
@@ -610,6 +617,60 @@ PLATFORM_CHECK_CASE = {
                   "window": None, "sink": None, "max_running_requests": None},
 }
 
+# -- kv (session 14) --
+# --enable-kv-cache-sharding's chain (kv_shard_hook.py handle_kv_cache_sharding; sglang_engine/rules_kv_shard.py): each
+# refusal in SGLang's order on a configuration it accepts (a GQA target with prefill CP and fa3, or an MLA one with a
+# trtllm_mla prefill backend over plain TP), with accepted neighbours. Swept once, without speculation (which the
+# chain refuses first), and not drawn: KV_SHARD_CASE says what an entry changes in the case.
+_KS = ["--enable-kv-cache-sharding", "--disaggregation-mode", "prefill"]
+_KS_CP = _KS + ["--enable-prefill-cp", "--attn-cp-size", "2", "--tp-size", "2", "--cp-strategy", "zigzag",
+                "--page-size", "64"]
+_KS_MLA = _KS + ["--prefill-attention-backend", "trtllm_mla", "--page-size", "64"]
+KV_SHARD_EXTRA = {
+    "ks-cp": _KS_CP, "ks-dllm": _KS_CP + ["--dllm-algorithm", "LowConfidence"],
+    "ks-radix-backend": _KS_CP + ["--radix-cache-backend", "foo"],
+    "ks-tree-rust": _KS_CP, "ks-tree-rust-no-radix": _KS_CP + ["--disable-radix-cache"],
+    "ks-linker": _KS_CP + ["--enable-unified-cache-external-linker"],
+    "ks-streaming": _KS_CP + ["--enable-streaming-session"],
+    "ks-session-radix": _KS_CP + ["--enable-session-radix-cache"], "ks-flexkv": _KS_CP + ["--enable-flexkv"],
+    "ks-unified": _KS_CP + ["--enable-unified-memory"], "ks-dcp": _KS + ["--dcp-size", "2", "--tp-size", "2"],
+    "ks-hicache": _KS_CP + ["--enable-hierarchical-cache"],
+    "ks-hicache-storage": _KS_CP + ["--enable-hierarchical-cache", "--hicache-storage-backend", "file"],
+    "ks-lmcache": _KS_CP + ["--enable-lmcache"], "ks-hisparse": _KS_CP + ["--enable-hisparse"],
+    "ks-dynamic-chunking-pp2": _KS_CP + ["--enable-dynamic-chunking", "--pp-size", "2"],
+    "ks-tbo": _KS_CP + ["--enable-two-batch-overlap"], "ks-encdec": _KS_CP, "ks-chunked-attn": _KS_CP,
+    "ks-triton": _KS_CP, "ks-trtllm-mla-gqa": _KS + ["--prefill-attention-backend", "trtllm_mla", "--tp-size", "2",
+                                                     "--page-size", "64"],
+    "ks-mla": _KS_MLA + ["--tp-size", "2"], "ks-mla-cp": _KS_MLA + ["--tp-size", "2", "--attn-cp-size", "2"],
+    "ks-mla-no-prefix-cache": _KS_MLA + ["--tp-size", "2", "--disable-chunked-prefix-cache"],
+    "ks-mla-attn-dp": _KS_MLA + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"], "ks-mla-tp1": _KS_MLA,
+    "ks-mori": _KS_CP + ["--disaggregation-transfer-backend", "mori"],
+    "ks-nixl": _KS_CP + ["--disaggregation-transfer-backend", "nixl"], "ks-staging": _KS_CP,
+    "ks-no-cp": _KS + ["--tp-size", "2", "--page-size", "64"], "ks-page-1": _KS_CP[:-2],
+    "ks-no-chunk": _KS_CP + ["--chunked-prefill-size", "-1"],
+    # a chunk size no multiple of the page: rounded up, which needs the device memory unless the fraction is given
+    "ks-round-no-gpu": _KS_CP + ["--chunked-prefill-size", "4000"],
+    "ks-round-mem-fraction": _KS_CP + ["--chunked-prefill-size", "4000", "--mem-fraction-static", "0.8"],
+    "ks-round-sm90": _KS_CP + ["--chunked-prefill-size", "4000"],
+    "ks-round-sm90-all-memory": _KS_CP[:-1] + ["1000000", "--chunked-prefill-size", "2049"],
+}
+# the Python radix tree core given (0.5.22 reads rust when unset; 0.5.23 sets python): past that check in both
+_KS_NO_SPEC = dict(_NO_SPEC, attention_backend="fa3", env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "python"})
+KV_SHARD_CASE = {k: _KS_NO_SPEC for k in KV_SHARD_EXTRA}
+KV_SHARD_CASE.update({
+    "ks-cp": dict(_KS_NO_SPEC, env={}),
+    "ks-tree-rust": dict(_KS_NO_SPEC, env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "rust"}),
+    "ks-tree-rust-no-radix": dict(_KS_NO_SPEC, env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "rust"}),
+    "ks-staging": dict(_KS_NO_SPEC, env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "python",
+                                         "SGLANG_DISAGG_STAGING_BUFFER": "1"}),
+    "ks-encdec": dict(_KS_NO_SPEC, target="encdec-8l"), "ks-chunked-attn": dict(_KS_NO_SPEC, target="chunked-attn-8l"),
+    "ks-triton": dict(_KS_NO_SPEC, attention_backend="triton"),
+    "ks-trtllm-mla-gqa": dict(_KS_NO_SPEC, attention_backend=None),
+    "ks-round-sm90": dict(_KS_NO_SPEC, gpu="sm90"), "ks-round-sm90-all-memory": dict(_KS_NO_SPEC, gpu="sm90"),
+})
+KV_SHARD_CASE.update({k: dict(_KS_NO_SPEC, attention_backend=None, target="deepseek-v3-8l")
+                      for k in KV_SHARD_EXTRA if k.startswith("ks-mla")})
+
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
 STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-bs", "mamba-scheduler", "garbage-int",
@@ -706,6 +767,9 @@ def sweep_cases():
     # run has them whatever the draw (test_overrides_flagged_where_sglang_warns needs some)
     for topk, steps in ((2, 1), (4, 1), (8, 1), (1, 2), (1, 3), (4, 3)):
         out.append(dict(SWEEP_BASES[0], eagle_topk=topk, num_steps=steps))
+    # -- kv (session 14) --
+    for v in sorted(KV_SHARD_EXTRA):  # once, on the DFLASH base without speculation
+        out.append(dict(SWEEP_BASES[0], kv_shard=v, **KV_SHARD_CASE[v]))
     return out
 
 
@@ -797,6 +861,7 @@ def argv_for(case, dirs):
     argv.extend(MOE_CHECK_EXTRA.get(case.get("moe_check") or "none", []))
     argv.extend(KV_POOL_EXTRA.get(case.get("kv_pool") or "none", []))
     argv.extend(PLATFORM_CHECK_EXTRA.get(case.get("platform_check") or "none", []))
+    argv.extend(KV_SHARD_EXTRA.get(case.get("kv_shard") or "none", []))  # -- kv (session 14) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

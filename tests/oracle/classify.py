@@ -228,6 +228,10 @@ TABLE = (
                    r"joiners require --elastic-ep-join-rank-offset|--elastic-ep-join-rank-offset is only valid with|elastic "
                    r"EP join rank offset must be >= 0|--max-ep-size (requires --elastic-ep-backend|must be a positive)|"
                    r"--elastic-ep-initial-size is only valid for an Elastic EP)", None),
+    # -- kv (session 14) --
+    # KV cache sharding's chunk-size rounding (kv_shard_hook.py handle_kv_cache_sharding), the chain's other code
+    ("KV_SHARDING", r"^(Cannot safely auto-round --chunked-prefill-size for KV sharding|Auto-rounding "
+                    r"--chunked-prefill-size for KV sharding would consume)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -145,4 +145,11 @@ _SGLANG_MESSAGES = (
     ("PAGE_MAJOR_KV_LAYOUT", r"--enable-page-major-kv-layout"),
     ("UNIFIED_MEMORY", r"--enable-unified-memory "),
     ("INT8_MAMBA_CHECKPOINT", r"--enable-int8-mamba-checkpoint (is not supported|only supports)"),
+    # -- kv (session 14) --
+    # KV cache sharding (rules_kv_shard.py): PD prefill only, speculation, then one code for the rest of the chain
+    ("KV_SHARDING_PREFILL_ONLY", r"--enable-kv-cache-sharding is only supported on PD prefill workers"),
+    ("KV_SHARDING_SPECULATIVE", r"--enable-kv-cache-sharding does not support speculative decoding|KV sharding supports "
+     r"speculative decoding only for GLM DSA"),
+    ("KV_SHARDING", r"--enable-kv-cache-sharding |KV sharding with trtllm_mla|DSA KV sharding|CP-sharded DSA HiCache|"
+     r"auto-round --chunked-prefill-size for KV sharding|Auto-rounding --chunked-prefill-size for KV sharding"),
 )

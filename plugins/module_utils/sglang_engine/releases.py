@@ -148,6 +148,10 @@ _METRICS_V1 = {
 #   ep_dispatch_rank_invariant  --ep-dispatch-algorithm static / lp refused without an a2a backend
 #   kv_sharding_spec_arch    None (--enable-kv-cache-sharding refuses speculation), or the one target architecture
 #                            whose single-layer NextN EAGLE it takes
+#   kv_sharding_tree_core_default  the radix tree core --enable-kv-cache-sharding reads when
+#                            SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND is unset ("rust": refused without --disable-radix-cache)
+#   kv_sharding_refuses_hicache  --enable-kv-cache-sharding refuses any --enable-hierarchical-cache (else only with
+#                            --hicache-storage-backend)
 #   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
 #                            one), or {"dflash_topk_one": DFLASH counts as top-k one} (rules_platform.py)
 #   deterministic_attention_backends  the attention backends --enable-deterministic-inference accepts
@@ -559,6 +563,11 @@ _CHANGES = {
         # srt/observability/metrics_collector.py (SchedulerMetricsCollector, TokenizerMetricsCollector)
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_prealloc_queue_reqs",)),
         "verified": True,
+        # -- kv (session 14) --
+        # arg_groups/kv_shard_hook.py (0.5.22, the flag's first release): the radix tree core an unset
+        # SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND means, and whether any --enable-hierarchical-cache is refused
+        "kv_sharding_tree_core_default": "rust",
+        "kv_sharding_refuses_hicache": True,
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
@@ -630,6 +639,10 @@ _CHANGES = {
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
         # arg_groups/kv_shard_hook.py: KV sharding takes GLM DSA single-layer NextN MTP (0.5.22: no speculation)
         "kv_sharding_spec_arch": "GlmMoeDsaForCausalLM",
+        # -- kv (session 14) --
+        # kv_shard_hook.py: an unset tree core env is set to python; HiCache host offload taken, a storage backend not
+        "kv_sharding_tree_core_default": "python",
+        "kv_sharding_refuses_hicache": False,
     },
 }
 

@@ -158,7 +158,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if not check_context_parallel.keys.isdisjoint(args):
         check_context_parallel(args, r, rules)
     if not check_kv_cache_sharding.keys.isdisjoint(args):
-        check_kv_cache_sharding(args, rules, target_cfg)
+        # the chunk size it rounds up to the page is what check_server_args then reads
+        args = check_kv_cache_sharding(args, rules, target_cfg, env, platform, prefill) or args
     runner = None
     if not check_moe_kernel.keys.isdisjoint(args):
         runner = check_moe_kernel(args, rules, platform, target_cfg, env)
