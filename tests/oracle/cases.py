@@ -621,12 +621,12 @@ PLATFORM_CHECK_CASE = {
 # --enable-kv-cache-sharding's chain (kv_shard_hook.py handle_kv_cache_sharding; sglang_engine/rules_kv_shard.py): each
 # refusal in SGLang's order on a configuration it accepts (a GQA target with prefill CP and fa3, or an MLA one with a
 # trtllm_mla prefill backend over plain TP), with accepted neighbours. Swept once, without speculation (which the
-# chain refuses first), and not drawn: KV_SHARD_CASE says what an entry changes in the case.
+# chain refuses first), and not drawn: KV_SWEEP_CASE says what an entry changes in the case.
 _KS = ["--enable-kv-cache-sharding", "--disaggregation-mode", "prefill"]
 _KS_CP = _KS + ["--enable-prefill-cp", "--attn-cp-size", "2", "--tp-size", "2", "--cp-strategy", "zigzag",
                 "--page-size", "64"]
 _KS_MLA = _KS + ["--prefill-attention-backend", "trtllm_mla", "--page-size", "64"]
-KV_SHARD_EXTRA = {
+KV_SWEEP_EXTRA = {
     "ks-cp": _KS_CP, "ks-dllm": _KS_CP + ["--dllm-algorithm", "LowConfidence"],
     "ks-radix-backend": _KS_CP + ["--radix-cache-backend", "foo"],
     "ks-tree-rust": _KS_CP, "ks-tree-rust-no-radix": _KS_CP + ["--disable-radix-cache"],
@@ -656,8 +656,8 @@ KV_SHARD_EXTRA = {
 }
 # the Python radix tree core given (0.5.22 reads rust when unset; 0.5.23 sets python): past that check in both
 _KS_NO_SPEC = dict(_NO_SPEC, attention_backend="fa3", env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "python"})
-KV_SHARD_CASE = {k: _KS_NO_SPEC for k in KV_SHARD_EXTRA}
-KV_SHARD_CASE.update({
+KV_SWEEP_CASE = {k: _KS_NO_SPEC for k in KV_SWEEP_EXTRA}
+KV_SWEEP_CASE.update({
     "ks-cp": dict(_KS_NO_SPEC, env={}),
     "ks-tree-rust": dict(_KS_NO_SPEC, env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "rust"}),
     "ks-tree-rust-no-radix": dict(_KS_NO_SPEC, env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "rust"}),
@@ -668,8 +668,39 @@ KV_SHARD_CASE.update({
     "ks-trtllm-mla-gqa": dict(_KS_NO_SPEC, attention_backend=None),
     "ks-round-sm90": dict(_KS_NO_SPEC, gpu="sm90"), "ks-round-sm90-all-memory": dict(_KS_NO_SPEC, gpu="sm90"),
 })
-KV_SHARD_CASE.update({k: dict(_KS_NO_SPEC, attention_backend=None, target="deepseek-v3-8l")
-                      for k in KV_SHARD_EXTRA if k.startswith("ks-mla")})
+KV_SWEEP_CASE.update({k: dict(_KS_NO_SPEC, attention_backend=None, target="deepseek-v3-8l")
+                      for k in KV_SWEEP_EXTRA if k.startswith("ks-mla")})
+# kv_cache_hook.py handle_kv4_compatibility past the checks KV_POOL_EXTRA reaches: SM100 native NVFP4 (trtllm_mha) with
+# each speculative algorithm, PD and HiCache; the NVFP4 prefill backend an explicit dequant dtype needs; the MLA
+# branches (FP4 KV on the MLA target: the attention backend, or the decode one under an fa4 prefill)
+_NVFP4 = ["--kv-cache-dtype", "nvfp4"]
+_FP4MX = ["--kv-cache-dtype", "fp4_mx_block16"]
+KV_SWEEP_EXTRA.update({
+    "nvfp4-sm100-trtllm": _NVFP4, "nvfp4-sm100-dflash": _NVFP4, "nvfp4-sm100-standalone": _NVFP4,
+    "nvfp4-sm100-ngram": _NVFP4, "nvfp4-sm100-ngram-bfs1": _NVFP4 + ["--speculative-ngram-max-bfs-breadth", "1"],
+    "nvfp4-sm100-eagle3": _NVFP4, "nvfp4-sm100-eagle3-draft-fi": _NVFP4,
+    "nvfp4-sm100-pd": _NVFP4 + ["--disaggregation-mode", "prefill"],
+    "nvfp4-sm100-hicache": _NVFP4 + ["--enable-hierarchical-cache"],
+    "nvfp4-fp8-prefill-triton": _NVFP4 + ["--prefill-kv-cache-dequant-dtype", "fp8_e4m3", "--prefill-attention-backend",
+                                          "triton"],
+    "fp4mx-mla-triton": _FP4MX, "fp4mx-mla-flashinfer": _FP4MX,
+    "fp4mx-mla-fa4-triton": _FP4MX + ["--prefill-attention-backend", "fa4"],
+    "fp4mx-mla-fa4-flashinfer": _FP4MX + ["--prefill-attention-backend", "fa4"],
+})
+_SM100_TRTLLM = {"gpu": "sm100", "attention_backend": "trtllm_mha"}
+_EAGLE3_B16 = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4}
+_NGRAM = dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None, **_SM100_TRTLLM)
+KV_SWEEP_CASE.update({
+    "nvfp4-sm100-trtllm": dict(_NO_SPEC, **_SM100_TRTLLM), "nvfp4-sm100-dflash": _SM100_TRTLLM,
+    "nvfp4-sm100-standalone": dict(_SM100_TRTLLM, algorithm="STANDALONE", draft="b16"),
+    "nvfp4-sm100-ngram": _NGRAM, "nvfp4-sm100-ngram-bfs1": _NGRAM,
+    "nvfp4-sm100-eagle3": dict(_EAGLE3_B16, **_SM100_TRTLLM),
+    "nvfp4-sm100-eagle3-draft-fi": dict(_EAGLE3_B16, draft_attention_backend="flashinfer", **_SM100_TRTLLM),
+    "nvfp4-sm100-pd": dict(_NO_SPEC, **_SM100_TRTLLM), "nvfp4-sm100-hicache": dict(_NO_SPEC, **_SM100_TRTLLM),
+    "nvfp4-fp8-prefill-triton": dict(_NO_SPEC, gpu="sm120"),
+})
+KV_SWEEP_CASE.update({k: dict(_NO_SPEC, gpu="sm90", target="deepseek-v3-8l", attention_backend=(
+    "flashinfer" if k.endswith("flashinfer") else "triton")) for k in KV_SWEEP_EXTRA if k.startswith("fp4mx-mla")})
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
@@ -768,8 +799,8 @@ def sweep_cases():
     for topk, steps in ((2, 1), (4, 1), (8, 1), (1, 2), (1, 3), (4, 3)):
         out.append(dict(SWEEP_BASES[0], eagle_topk=topk, num_steps=steps))
     # -- kv (session 14) --
-    for v in sorted(KV_SHARD_EXTRA):  # once, on the DFLASH base without speculation
-        out.append(dict(SWEEP_BASES[0], kv_shard=v, **KV_SHARD_CASE[v]))
+    for v in sorted(KV_SWEEP_EXTRA):  # once, on the DFLASH base without speculation
+        out.append(dict(SWEEP_BASES[0], kv_sweep=v, **KV_SWEEP_CASE[v]))
     return out
 
 
@@ -861,7 +892,7 @@ def argv_for(case, dirs):
     argv.extend(MOE_CHECK_EXTRA.get(case.get("moe_check") or "none", []))
     argv.extend(KV_POOL_EXTRA.get(case.get("kv_pool") or "none", []))
     argv.extend(PLATFORM_CHECK_EXTRA.get(case.get("platform_check") or "none", []))
-    argv.extend(KV_SHARD_EXTRA.get(case.get("kv_shard") or "none", []))  # -- kv (session 14) --
+    argv.extend(KV_SWEEP_EXTRA.get(case.get("kv_sweep") or "none", []))  # -- kv (session 14) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

@@ -150,6 +150,7 @@ _METRICS_V1 = {
 #                            whose single-layer NextN EAGLE it takes
 #   kv_sharding_tree_core_default  the radix tree core --enable-kv-cache-sharding reads when
 #                            SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND is unset ("rust": refused without --disable-radix-cache)
+#   kv4_mla_backends         the backends an FP4 KV cache takes on an MLA model (attention, or decode with fa4 prefill)
 #   kv_sharding_refuses_hicache  --enable-kv-cache-sharding refuses any --enable-hierarchical-cache (else only with
 #                            --hicache-storage-backend)
 #   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
@@ -291,6 +292,8 @@ _CHANGES = {
         # srt/arg_groups/choices.py DRAFT_ATTENTION_BACKEND_CHOICES (read by _resolve_dflash_draft_attention_backend):
         # intel_xpu joins; the list 0.5.23 has (found by a generated case: intel_xpu kept, not replaced by flashinfer)
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
+        # -- kv (session 14) --: handle_kv4_compatibility's MLA lists drop cutlass_mla
+        "kv4_mla_backends": ("flashinfer", "trtllm_mla"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
@@ -568,6 +571,8 @@ _CHANGES = {
         # SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND means, and whether any --enable-hierarchical-cache is refused
         "kv_sharding_tree_core_default": "rust",
         "kv_sharding_refuses_hicache": True,
+        # kv_cache_hook.py (server_args.py before) handle_kv4_compatibility: the MLA attention / FA4 decode backends
+        "kv4_mla_backends": ("cutlass_mla", "flashinfer", "trtllm_mla"),
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take

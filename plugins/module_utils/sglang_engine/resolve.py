@@ -139,7 +139,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_int8_mamba_checkpoint(args, rules)
     # the KV4 / MXFP8 checks, the prefill-only backend check and the HiCache hook, before the data-parallel hook
     if not KV.check_kv_dtype_platform.keys.isdisjoint(args):
-        KV.check_kv_dtype_platform(args, rules, platform, r["attention_backend"], prefill, decode)
+        KV.check_kv_dtype_platform(args, rules, platform, r["attention_backend"], prefill, decode,
+                                   mla=target_cfg is not None and "kv_lora_rank" in text_cfg(target_cfg))
     if not KV.check_prefill_only_backend.keys.isdisjoint(args):
         KV.check_prefill_only_backend(args, prefill)
     if not KV.check_hicache_hook.keys.isdisjoint(args):

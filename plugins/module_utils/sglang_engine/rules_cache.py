@@ -233,7 +233,7 @@ def check_nvfp4_prefill_dequant(args, rules, platform):
       context=("enable_unified_memory", "speculative_algorithm", "speculative_ngram_max_bfs_breadth",
                "speculative_draft_attention_backend", "disaggregation_mode", "enable_hierarchical_cache",
                "enable_lmcache"))
-def check_kv_dtype_platform(args, rules, platform, attention, prefill, decode):
+def check_kv_dtype_platform(args, rules, platform, attention, prefill, decode, mla=False):
     """handle_kv4_compatibility then handle_mxfp8_kv_cache_compatibility: after the Mamba and linear-attention
     hooks (0.5.23 srt/arg_groups/pipeline.py). `attention`, `prefill`, `decode`: the resolved backends. MHA
     targets only (the MLA branches are not modelled). Skipped when the host's GPUs were not given. The unified
@@ -263,6 +263,15 @@ def check_kv_dtype_platform(args, rules, platform, attention, prefill, decode):
         _check_sm100_nvfp4(args)
     if prefill != decode and prefill != "fa4":
         return  # a mixed pair: SGLang warns only
+    if mla:
+        # -- kv (session 14) --: the MLA branches (use_mla_backend), one list for the FA4 decode and the attention
+        # backend (trait kv4_mla_backends); an MLA target's default backend is the host's
+        allowed = rules["kv4_mla_backends"]
+        backend, flag = (decode, "decode_attention_backend") if prefill == "fa4" else (attention, "attention_backend")
+        if backend is not None and backend not in allowed:
+            raise Refused("KV4_BACKEND", "KV4 with an MLA model expects --%s in %s, got %r." % (
+                flag.replace("_", "-"), list(allowed), backend), flag)
+        return
     if prefill == "fa4":
         if decode not in KV4_FA4_MHA_DECODE:
             raise Refused("KV4_BACKEND", "KV4 with fa4 prefill expects a decode backend in %s, got %r."
