@@ -687,6 +687,31 @@ KV_SWEEP_EXTRA.update({
     "fp4mx-mla-fa4-triton": _FP4MX + ["--prefill-attention-backend", "fa4"],
     "fp4mx-mla-fa4-flashinfer": _FP4MX + ["--prefill-attention-backend", "fa4"],
 })
+# the CUDA graph hook's --cuda-graph-config backends (0.5.19 on), the prefill graph's max context (0.5.21 on), the CPU
+# graph's batch sizes (handle_gpu_memory_settings), the PLE offload backend (0.5.20 on), and the HiCache storage
+# layout a decode host receive shares with KV transfer (0.5.21 on)
+_HOST_RECEIVE = ["--disaggregation-decode-host-receive-threshold", "0.5", "--hicache-storage-backend"]
+KV_SWEEP_EXTRA.update({
+    "cg-config-decode-bogus": ["--cuda-graph-config", '{"decode": {"backend": "bogus"}}'],
+    "cg-config-prefill-full": ["--cuda-graph-config", '{"prefill": {"backend": "full"}}'],
+    "cg-max-context-0": ["--cuda-graph-prefill-max-context", "0"],
+    "cg-max-context-1m": ["--cuda-graph-prefill-max-context", "1000000"],
+    "cg-max-context-100": ["--cuda-graph-prefill-max-context", "100"],
+    "cg-max-context-page-0": ["--cuda-graph-prefill-max-context", "100", "--page-size", "0"],
+    "cpu-graph-bs-0": ["--device", "cpu", "--cuda-graph-bs-decode", "0"],
+    "cpu-torch-compile-max-bs-neg": ["--device", "cpu", "--torch-compile-max-bs", "-1"],
+    "cpu-torch-compile-max-bs-0": ["--device", "cpu", "--torch-compile-max-bs", "0"],
+    "ple-file-no-embedding": ["--ple-offload-backend", "file", "--no-ple-offload-embedding"],
+    "ple-file": ["--ple-offload-backend", "file"],
+    "receive-mooncake": ["--disaggregation-mode", "decode"] + _HOST_RECEIVE + ["mooncake"],
+    "receive-mooncake-direct": ["--disaggregation-mode", "decode"] + _HOST_RECEIVE + ["mooncake", "--hicache-io-backend",
+                                                                                     "direct"],
+    "receive-mooncake-kernel-ascend": ["--disaggregation-mode", "decode"] + _HOST_RECEIVE + [
+        "mooncake", "--hicache-io-backend", "kernel_ascend"],
+    "receive-file": ["--disaggregation-mode", "decode"] + _HOST_RECEIVE + ["file"],
+    "receive-hicache-mooncake": ["--enable-hierarchical-cache"] + _HOST_RECEIVE + ["mooncake"],
+})
+KV_SWEEP_CASE.update({k: _NO_SPEC for k in KV_SWEEP_EXTRA if k.startswith(("cg-", "cpu-", "ple-", "receive-"))})
 _SM100_TRTLLM = {"gpu": "sm100", "attention_backend": "trtllm_mha"}
 _EAGLE3_B16 = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4}
 _NGRAM = dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None, **_SM100_TRTLLM)

@@ -232,6 +232,15 @@ TABLE = (
     # KV cache sharding's chunk-size rounding (kv_shard_hook.py handle_kv_cache_sharding), the chain's other code
     ("KV_SHARDING", r"^(Cannot safely auto-round --chunked-prefill-size for KV sharding|Auto-rounding "
                     r"--chunked-prefill-size for KV sharding would consume)", None),
+    # the CUDA graph hook, the memory settings' CPU graph, the offload check, the HiCache host-receive layout
+    ("CUDA_GRAPH_CONFIG", r"^--cuda-graph-config\[\w+\]\.backend='[^']*' not allowed; allowed:", None),
+    ("CUDA_GRAPH_BATCH_SIZES", r"should contain positive batch sizes$", None),
+    ("CUDA_GRAPH_PREFILL_MAX_CONTEXT", r"^(--cuda-graph-prefill-max-context (must be a positive integer|exceeds the model "
+                                       r"context length)|page_size must be resolved before prefill CUDA graph max context)",
+     None),
+    ("PLE_OFFLOAD_BACKEND", r"^--ple-offload-backend file requires --ple-offload-embedding", None),
+    ("HICACHE_HOST_RECEIVE_LAYOUT", r"^The resolved HiCache storage layout '\w+' cannot share the layer_first decode "
+                                    r"host pool", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -57,10 +57,19 @@ ENTRIES = {
          "a field declared in two namespaces: a check on SGLang's own declarations"),
     ],
     "sglang/srt/arg_groups/hicache_hook.py": [
+        # -- kv (session 14) --
+        ('validate_hicache_host_memory_mode', "must be 'cache' or 'buffer_only'", "shadowed",
+         "the parser's choices for --hicache-host-memory-mode (buffer_only, cache) refuse any other value first"),
+        ('validate_hicache_host_memory_mode', 'requires a host pool size', "internal",
+         "handle_hicache_ratio_default, earlier in the pipeline, sets --hicache-ratio on every server but a decode "
+         "one, and this check exempts decode servers"),
     ],
     "sglang/srt/arg_groups/hisparse_hook.py": [
     ],
     "sglang/srt/arg_groups/kv_cache_hook.py": [
+        # -- kv (session 14) --
+        ('handle_prefill_only_disable_kv_cache', 'must run after _handle_attention_backend_compatibility', "internal",
+         "guards SGLang's own hook order: the attention hook, which runs first, always fills attention_backend"),
     ],
     "sglang/srt/arg_groups/kv_shard_hook.py": [
     ],

@@ -152,4 +152,11 @@ _SGLANG_MESSAGES = (
      r"speculative decoding only for GLM DSA"),
     ("KV_SHARDING", r"--enable-kv-cache-sharding |KV sharding with trtllm_mla|DSA KV sharding|CP-sharded DSA HiCache|"
      r"auto-round --chunked-prefill-size for KV sharding|Auto-rounding --chunked-prefill-size for KV sharding"),
+    # rules_cuda_graph.py; the offload and HiCache host-receive checks (rules_cache.py)
+    ("CUDA_GRAPH_CONFIG", r"--cuda-graph-config\[\w+\]\.backend=.* not allowed"),
+    ("CUDA_GRAPH_BATCH_SIZES", r"should contain positive batch sizes"),
+    ("CUDA_GRAPH_PREFILL_MAX_CONTEXT", r"--cuda-graph-prefill-max-context (must be a positive|exceeds the model)|page_size "
+     r"must be resolved before prefill CUDA graph"),
+    ("PLE_OFFLOAD_BACKEND", r"--ple-offload-backend file requires --ple-offload-embedding"),
+    ("HICACHE_HOST_RECEIVE_LAYOUT", r"cannot share the layer_first decode host pool"),
 )

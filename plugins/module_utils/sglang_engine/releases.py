@@ -151,6 +151,10 @@ _METRICS_V1 = {
 #   kv_sharding_tree_core_default  the radix tree core --enable-kv-cache-sharding reads when
 #                            SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND is unset ("rust": refused without --disable-radix-cache)
 #   kv4_mla_backends         the backends an FP4 KV cache takes on an MLA model (attention, or decode with fa4 prefill)
+#   cuda_graph_backends      None (no check), or the backends each --cuda-graph-config phase takes
+#   prefill_graph_max_context  finalize_cuda_graph_prefill_max_context checks the prefill graph's max context size
+#   hicache_host_receive     None, or when --disaggregation-decode-host-receive-threshold turns the decode host receive
+#                            on ("gt0": above 0; "lt1": below 1), whose layer_first host pool a Mooncake storage refuses
 #   kv_sharding_refuses_hicache  --enable-kv-cache-sharding refuses any --enable-hierarchical-cache (else only with
 #                            --hicache-storage-backend)
 #   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
@@ -163,6 +167,9 @@ _METRICS_V1 = {
 #   rejection_sampling_deterministic  None, "refused" (rejection sampling refuses --enable-deterministic-inference,
 #                            after the threshold check) or "cuda" (refused off CUDA only, before it): EAGLE-family hook
 #   dflash_trtllm_draft_sm100_fa4  a refused trtllm_mha DFLASH draft backend falls back to fa4 on SM100 (else flashinfer)
+# -- kv (session 14) --: the CUDA graph backends of a --cuda-graph-config phase (cuda_graph_config.py)
+_GRAPH_BACKENDS_V14 = ("full", "breakable", "tc_piecewise", "disabled")
+_GRAPH_BACKENDS_V22 = ("full", "breakable", "disabled")
 ORDER = (
     "0.5.11",
     "0.5.12",
@@ -227,6 +234,10 @@ _CHANGES = {
         # attention-CP check divides by it (observed in its resolver)
         "dcp_refuses_prefill_cp": True,
         "cp_divisor_attn_dp": True,
+        # -- kv (session 14) --: cuda_graph_config.py drops tc_piecewise from the phases' backends; the decode host
+        # receive is on below a threshold of 1 (hicache_hook.py)
+        "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V22, "prefill": _GRAPH_BACKENDS_V22},
+        "hicache_host_receive": "lt1",
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
@@ -260,6 +271,10 @@ _CHANGES = {
         "lmcache_cache_checks": True,
         # srt/managers/: the backward-compat meta_info aliases (spec_accepted_drafts ...) are gone
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
+        # -- kv (session 14) --: hicache_hook.py handle_hicache: the decode host receive on above a threshold of 0;
+        # cuda_graph_hook.py finalize_cuda_graph_prefill_max_context (--cuda-graph-prefill-max-context appears)
+        "hicache_host_receive": "gt0",
+        "prefill_graph_max_context": True,
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
@@ -374,6 +389,8 @@ _CHANGES = {
         # server_args.py _handle_dcp_validation (--dcp-size appears): DCP > 1 validated on HIP only, on CUDA
         # without speculation; 0.5.17 replaces it with the comm-backend checks
         "dcp_hip_only": True,
+        # -- kv (session 14) --: a full prefill CUDA graph allowed (ALLOWED_BACKENDS_PER_PHASE)
+        "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V14, "prefill": _GRAPH_BACKENDS_V14},
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
         # server_args.py _handle_moe_kernel_config: --quantization nvfp4_online (SM100 only) and its runners
@@ -393,6 +410,8 @@ _CHANGES = {
         # DEFAULT_ADAPTIVE_CONFIG's steps, applied before the EAGLE hook (srt/arg_groups/speculative_hook.py)
         "adaptive_candidate_steps": (0, 1, 3, 7),
         "adaptive_steps_after_eagle": None,
+        # -- kv (session 14) --: server_args.py _handle_cuda_graph_config (ALLOWED_BACKENDS_PER_PHASE): no full prefill
+        "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V14, "prefill": _GRAPH_BACKENDS_V14[1:]},
     },
     "0.5.13.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.13.post1",
@@ -573,6 +592,9 @@ _CHANGES = {
         "kv_sharding_refuses_hicache": True,
         # kv_cache_hook.py (server_args.py before) handle_kv4_compatibility: the MLA attention / FA4 decode backends
         "kv4_mla_backends": ("cutlass_mla", "flashinfer", "trtllm_mla"),
+        "cuda_graph_backends": None,
+        "hicache_host_receive": None,
+        "prefill_graph_max_context": False,
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take

@@ -115,7 +115,8 @@ def check_cache_compatibility(args, rules, algo):
                           "(no --disaggregation-mode).", "enable_lmcache")
 
 
-@gate("hicache_host_memory_fraction", "ple_offload_embedding", context=("cpu_offload_gb", "offload_group_size"))
+@gate("hicache_host_memory_fraction", "ple_offload_embedding", "ple_offload_backend",
+      context=("cpu_offload_gb", "offload_group_size"))
 def check_early_cache_flags(args):
     """The two flag-only hooks SGLang runs before the SSL check (from 0.5.20, srt/arg_groups/pipeline.py:
     handle_hicache_ratio_default in hicache_hook.py, then handle_offload_compatibility in memory_hook.py); each
@@ -130,6 +131,11 @@ def check_early_cache_flags(args):
         raise Refused("PLE_OFFLOAD_CONFLICT", "--ple-offload-embedding cannot be combined with --cpu-offload-gb or "
                       "--offload-group-size: generic layer offload would stage the pinned PLE embedding back to the "
                       "device.", "ple_offload_embedding")
+    # -- kv (session 14) --: next in handle_offload_compatibility (0.5.20 on, its flags): an explicit
+    # --no-ple-offload-embedding (the default None lets the model overrides decide)
+    if args.get("ple_offload_backend") == "file" and args.get("ple_offload_embedding") is False:
+        raise Refused("PLE_OFFLOAD_BACKEND", "--ple-offload-backend file requires --ple-offload-embedding: the "
+                      "file-backed table is the offloaded table.", "ple_offload_backend")
 
 
 # 0.5.23 srt/arg_groups/kv_cache_hook.py: the FP4 KV cache dtypes (handle_kv4_compatibility) and the backends
@@ -305,10 +311,10 @@ def _check_sm100_nvfp4(args):
 
 
 @gate("unified_cache_external_linker_config", "enable_linker_mla_dedup", "enable_unified_cache_external_linker",
-      "hicache_host_memory_mode",
+      "hicache_host_memory_mode", "disaggregation_decode_host_receive_threshold",
       context=("unified_cache_external_linker_backend", "disable_radix_cache", "radix_cache_backend",
                "enable_hierarchical_cache", "hicache_storage_backend", "disaggregation_decode_enable_offload_kvcache",
-               "disaggregation_mode", "disaggregation_decode_retraction_backup"))
+               "disaggregation_mode", "disaggregation_decode_retraction_backup", "hicache_io_backend", "dcp_size"))
 def check_hicache_hook(args, rules):
     """handle_hicache (0.5.23 srt/arg_groups/hicache_hook.py), after the prefill-only backend check and before the
     data-parallel hook: the external linker's conflicts (the config type and the radix cache it needs: trait
@@ -344,6 +350,19 @@ def check_hicache_hook(args, rules):
         if mode == "decode":
             raise Refused("HICACHE_HOST_MEMORY_MODE", "--hicache-host-memory-mode buffer_only is not supported on "
                           "decode instances.", "hicache_host_memory_mode")
+    # -- kv (session 14) --: decode host receive shares a layer_first host pool with KV transfer; SGLang sets that
+    # layout, then the Mooncake / Ascend MemCache storage backend moves it to page_first(_direct) (trait
+    # hicache_host_receive: "gt0" 0.5.21, a threshold above 0 turns it on; "lt1" from 0.5.22, below 1)
+    receive = rules["hicache_host_receive"]
+    threshold = args.get("disaggregation_decode_host_receive_threshold")
+    if active and receive and threshold is not None and (threshold > 0 if receive == "gt0" else threshold < 1) and \
+            args.get("hicache_storage_backend") in ("mooncake", "npu_memcache") and \
+            args.get("hicache_io_backend") in (None, "direct", "kernel") and \
+            not (receive == "lt1" and args.get("hicache_storage_backend") == "mooncake" and get(args, "dcp_size", 1) > 1):
+        raise Refused("HICACHE_HOST_RECEIVE_LAYOUT", "The %s HiCache storage backend moves the host pool to a page-first "
+                      "layout, which cannot share the layer_first decode host pool KV transfer uses "
+                      "(--disaggregation-decode-host-receive-threshold %s)." % (args["hicache_storage_backend"], threshold),
+                      "hicache_storage_backend")
 
 
 # handle_page_major_kv_layout's allowed attention backends of an MHA target under the unified pool, and the
