@@ -23,6 +23,8 @@ TARGETS = {
     # is_encoder_decoder_model reads the architecture list) and a chunked (local) attention text config
     "encdec-8l": ("MllamaForConditionalGeneration", 8, 151936, 40960),
     "chunked-attn-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
+    # a sparse-attention family --enable-hisparse takes (model_config.is_minimax_sparse reads the architecture alone)
+    "minimax-m3-8l": ("MiniMaxM3SparseForCausalLM", 8, 151936, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -712,6 +714,20 @@ KV_SWEEP_EXTRA.update({
     "receive-hicache-mooncake": ["--enable-hierarchical-cache"] + _HOST_RECEIVE + ["mooncake"],
 })
 KV_SWEEP_CASE.update({k: _NO_SPEC for k in KV_SWEEP_EXTRA if k.startswith(("cg-", "cpu-", "ple-", "receive-"))})
+# --enable-hisparse (check_server_args' validate_hisparse): the target's family, the radix cache, then (0.5.22 on) mixed
+# chunk, a top-k > 1 draft and adaptive speculation, on the MiniMax M3 target (a DSA one reads torch.cuda first here)
+_HS = ["--enable-hisparse", "--disable-radix-cache"]
+KV_SWEEP_EXTRA.update({
+    "hisparse-qwen3": ["--enable-hisparse"], "hisparse-m3": ["--enable-hisparse"], "hisparse-m3-no-radix": _HS,
+    "hisparse-m3-mixed": _HS + ["--enable-mixed-chunk"], "hisparse-m3-eagle3": _HS,
+    "hisparse-m3-eagle3-topk2": _HS, "hisparse-m3-eagle3-adaptive": _HS + ["--speculative-adaptive"],
+})
+KV_SWEEP_CASE.update({k: dict(_NO_SPEC, target="minimax-m3-8l") for k in KV_SWEEP_EXTRA if k.startswith("hisparse-m3")})
+KV_SWEEP_CASE["hisparse-qwen3"] = _NO_SPEC
+_M3_EAGLE3 = {"target": "minimax-m3-8l", "algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1,
+              "num_draft_tokens": 4}
+KV_SWEEP_CASE.update({"hisparse-m3-eagle3": _M3_EAGLE3, "hisparse-m3-eagle3-topk2": dict(_M3_EAGLE3, eagle_topk=2),
+                      "hisparse-m3-eagle3-adaptive": _M3_EAGLE3})
 _SM100_TRTLLM = {"gpu": "sm100", "attention_backend": "trtllm_mha"}
 _EAGLE3_B16 = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4}
 _NGRAM = dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None, **_SM100_TRTLLM)

@@ -241,6 +241,12 @@ TABLE = (
     ("PLE_OFFLOAD_BACKEND", r"^--ple-offload-backend file requires --ple-offload-embedding", None),
     ("HICACHE_HOST_RECEIVE_LAYOUT", r"^The resolved HiCache storage layout '\w+' cannot share the layer_first decode "
                                     r"host pool", None),
+    # --enable-hisparse (hisparse_hook.py validate_hisparse, check_server_args' legacy slot)
+    ("HISPARSE_MODEL", r"^--enable-hisparse is only supported for DSA", None),
+    ("HISPARSE_RADIX_CACHE", r"^Hierarchical sparse attention currently requires --disable-radix-cache", None),
+    ("HISPARSE_CONFLICT", r"^(--enable-hisparse does not support --enable-mixed-chunk|The minimal HiSparse spec "
+                          r"integration supports linear speculation only|HiSparse speculative decoding uses statically "
+                          r"sized swap state)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

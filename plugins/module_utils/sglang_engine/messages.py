@@ -159,4 +159,9 @@ _SGLANG_MESSAGES = (
      r"must be resolved before prefill CUDA graph"),
     ("PLE_OFFLOAD_BACKEND", r"--ple-offload-backend file requires --ple-offload-embedding"),
     ("HICACHE_HOST_RECEIVE_LAYOUT", r"cannot share the layer_first decode host pool"),
+    # rules_hisparse.py
+    ("HISPARSE_MODEL", r"--enable-hisparse is only supported for DSA"),
+    ("HISPARSE_RADIX_CACHE", r"Hierarchical sparse attention currently requires --disable-radix-cache"),
+    ("HISPARSE_CONFLICT", r"--enable-hisparse does not support --enable-mixed-chunk|minimal HiSparse spec integration|"
+     r"HiSparse speculative decoding uses statically sized"),
 )

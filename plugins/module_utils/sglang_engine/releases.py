@@ -152,6 +152,8 @@ _METRICS_V1 = {
 #                            SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND is unset ("rust": refused without --disable-radix-cache)
 #   kv4_mla_backends         the backends an FP4 KV cache takes on an MLA model (attention, or decode with fa4 prefill)
 #   cuda_graph_backends      None (no check), or the backends each --cuda-graph-config phase takes
+#   hisparse_models          the sparse families --enable-hisparse takes: "dsa", "v4" (DeepSeek V4), "m3" (MiniMax M3)
+#   hisparse_spec_checks     --enable-hisparse refuses mixed chunk, a top-k > 1 draft and adaptive speculation
 #   prefill_graph_max_context  finalize_cuda_graph_prefill_max_context checks the prefill graph's max context size
 #   hicache_host_receive     None, or when --disaggregation-decode-host-receive-threshold turns the decode host receive
 #                            on ("gt0": above 0; "lt1": below 1), whose layer_first host pool a Mooncake storage refuses
@@ -238,6 +240,7 @@ _CHANGES = {
         # receive is on below a threshold of 1 (hicache_hook.py)
         "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V22, "prefill": _GRAPH_BACKENDS_V22},
         "hicache_host_receive": "lt1",
+        "hisparse_spec_checks": True,  # hisparse_hook.py: mixed chunk, top-k 1, no adaptive speculation
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
@@ -275,6 +278,7 @@ _CHANGES = {
         # cuda_graph_hook.py finalize_cuda_graph_prefill_max_context (--cuda-graph-prefill-max-context appears)
         "hicache_host_receive": "gt0",
         "prefill_graph_max_context": True,
+        "hisparse_models": ("dsa", "v4", "m3"),  # hisparse_hook.py: MiniMax M3 joins
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
@@ -474,6 +478,8 @@ _CHANGES = {
         "pd_decode_radix_first": True,  # checked before the attention backends (observed in its resolver)
         "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
+        # -- kv (session 14) --: arg_groups/hisparse_hook.py validate_hisparse takes DeepSeek V4 too
+        "hisparse_models": ("dsa", "v4"),
     },
     "0.5.11": {
         # server_args.py _handle_speculative_decoding: the DFLASH window is validated inside the DFLASH branch, after
@@ -595,6 +601,8 @@ _CHANGES = {
         "cuda_graph_backends": None,
         "hicache_host_receive": None,
         "prefill_graph_max_context": False,
+        "hisparse_models": ("dsa",),  # server_args.py: --enable-hisparse's DSA-only check
+        "hisparse_spec_checks": False,
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take

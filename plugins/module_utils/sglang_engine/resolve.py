@@ -24,6 +24,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cuda_graph import (
     check_cuda_graph_settings, check_prefill_graph_max_context)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_hisparse import check_hisparse
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import check_model_specific
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_megamoe_compat, check_moe_kernel)
@@ -289,7 +290,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if rules["check_base_gpu_id"] and get(args, "base_gpu_id", 0) < 0:
         raise Refused("BASE_GPU_ID", "base_gpu_id must be non-negative, got --base-gpu-id %s." % args["base_gpu_id"],
                       "base_gpu_id")
-    _check_server_args_values(args, r, rules, algo)
+    _check_server_args_values(args, r, rules, algo, target_cfg)
     if not V.check_watermark.keys.isdisjoint(args):
         V.check_watermark(args, env, r, rules, algo)
     return r
@@ -331,7 +332,7 @@ def _check_node_split(args, r):
                       "compute it), got --pp-max-micro-batch-size %s." % micro, "pp_max_micro_batch_size")
 
 
-def _check_server_args_values(args, r, rules, algo):
+def _check_server_args_values(args, r, rules, algo, target_cfg=None):
     """check_server_args' plain value checks, in its order, after the pipeline-parallel ones. Every release
     0.5.11-0.5.23 has each one wherever its flag exists (srt/server_args.py ServerArgs.check_server_args;
     from 0.5.19 srt/arg_groups/validation_hook.py check_server_args), so they are not release traits:
@@ -349,7 +350,7 @@ def _check_server_args_values(args, r, rules, algo):
     if not _check_lora.keys.isdisjoint(args):
         _check_lora(args, r, rules, algo)
     if not _check_values_after_lora.keys.isdisjoint(args):
-        _check_values_after_lora(args, r, rules)
+        _check_values_after_lora(args, r, rules, target_cfg)
 
 
 @gate("gpu_id_step", "moe_dense_tp_size")
@@ -371,9 +372,10 @@ def _check_gpu_steps(args, r, rules):
       "schedule_policy", "retraction_policy", "schedule_conservativeness", "export_metrics_to_file",
       "enable_quant_communications", "grpc_port", "gc_threshold", "kv_canary_sweep_interval", "enable_pdmux",
       *V.check_misc.keys,  # the group it enters between its own checks
+      *check_hisparse.keys,  # -- kv (session 14) --: --enable-hisparse, between the retraction and conservativeness checks
       context=("disaggregation_mode", "export_metrics_to_file_dir", "smg_grpc_mode", "grpc_mode", "port", "kv_canary",
                *V.check_misc.context))
-def _check_values_after_lora(args, r, rules):
+def _check_values_after_lora(args, r, rules, target_cfg=None):
     """check_server_args' value checks after the LoRA ones, in its order."""
     chunk = args.get("chunked_prefill_size")  # when not given SGLang derives one from the GPU memory (a multiple)
     if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
@@ -399,6 +401,8 @@ def _check_values_after_lora(args, r, rules):
     if args.get("retraction_policy") == "priority" and not priority:
         raise Refused("RETRACTION_PRIORITY", "--retraction-policy priority requires --enable-priority-scheduling.",
                       "retraction_policy")
+    if not check_hisparse.keys.isdisjoint(args):
+        check_hisparse(args, rules, r, target_cfg)  # validate_hisparse at its legacy slot (rules_hisparse.py)
     if get(args, "schedule_conservativeness", 1.0) < 0:
         raise Refused("SCHEDULE_CONSERVATIVENESS", "schedule_conservativeness must be non-negative, got %s."
                       % args["schedule_conservativeness"], "schedule_conservativeness")
