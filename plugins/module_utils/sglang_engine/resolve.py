@@ -374,7 +374,7 @@ def _check_gpu_steps(args, r, rules):
       *V.check_misc.keys,  # the group it enters between its own checks
       *check_hisparse.keys,  # -- kv (session 14) --: --enable-hisparse, between the retraction and conservativeness checks
       context=("disaggregation_mode", "export_metrics_to_file_dir", "smg_grpc_mode", "grpc_mode", "port", "kv_canary",
-               *V.check_misc.context))
+               *V.check_misc.context, *check_hisparse.context))
 def _check_values_after_lora(args, r, rules, target_cfg=None):
     """check_server_args' value checks after the LoRA ones, in its order."""
     chunk = args.get("chunked_prefill_size")  # when not given SGLang derives one from the GPU memory (a multiple)
