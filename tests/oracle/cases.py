@@ -25,6 +25,9 @@ TARGETS = {
     "chunked-attn-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
     # a sparse-attention family --enable-hisparse takes (model_config.is_minimax_sparse reads the architecture alone)
     "minimax-m3-8l": ("MiniMaxM3SparseForCausalLM", 8, 151936, 40960),
+    # a DSA target (is_deepseek_dsa: a DSA architecture with an index_topk) the model-specific hook does not fill in
+    # (the DeepSeek-V3 MTP head; the main architectures read torch.cuda there on this host)
+    "dsa-nextn-8l": ("DeepseekV3ForCausalLMNextN", 8, 129280, 163840),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -43,6 +46,7 @@ TARGET_FIELDS = {
     # -- kv (session 14) --
     "chunked-attn-8l": {"attention_chunk_size": 1024},
 }
+TARGET_FIELDS["dsa-nextn-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"], index_topk=64, index_head_dim=32, index_n_heads=4)
 
 DRAFTS = {
     # name: dict of config.json fields (besides the common ones)
@@ -728,6 +732,23 @@ _M3_EAGLE3 = {"target": "minimax-m3-8l", "algorithm": "EAGLE3", "draft": "b16", 
               "num_draft_tokens": 4}
 KV_SWEEP_CASE.update({"hisparse-m3-eagle3": _M3_EAGLE3, "hisparse-m3-eagle3-topk2": dict(_M3_EAGLE3, eagle_topk=2),
                       "hisparse-m3-eagle3-adaptive": _M3_EAGLE3})
+# the DSA target: KV sharding's dsa backend checks and DSA HiCache layout (0.5.23), HiSparse's KV dtype and DSA backends
+_KS_DSA = _KS_CP[:-3] + ["interleave", "--page-size", "64"]
+_DSA_TRTLLM = ["--dsa-prefill-backend", "trtllm", "--dsa-decode-backend", "trtllm", "--kv-cache-dtype", "fp8_e4m3"]
+KV_SWEEP_EXTRA.update({
+    "ks-dsa-fa3": _KS_DSA, "ks-dsa-zigzag": _KS_CP, "ks-dsa-default": _KS_DSA, "ks-dsa-trtllm": _KS_DSA + _DSA_TRTLLM,
+    "ks-dsa-trtllm-nixl": _KS_DSA + _DSA_TRTLLM + ["--disaggregation-transfer-backend", "nixl"],
+    "ks-dsa-hicache": _KS_DSA + ["--enable-hierarchical-cache"],
+    "ks-dsa-hicache-direct": _KS_DSA + ["--enable-hierarchical-cache", "--hicache-io-backend", "direct"],
+    "hisparse-dsa-e5m2": _HS + ["--kv-cache-dtype", "fp8_e5m2"],
+    "hisparse-dsa-bf16-flashmla-kv": _HS + ["--kv-cache-dtype", "bfloat16", "--dsa-prefill-backend", "flashmla_kv"],
+    "hisparse-dsa-bf16": _HS + ["--kv-cache-dtype", "bfloat16"],
+})
+KV_SWEEP_CASE.update({k: dict(_KS_NO_SPEC, target="dsa-nextn-8l", attention_backend=(
+    "fa3" if k in ("ks-dsa-fa3", "ks-dsa-hicache", "ks-dsa-hicache-direct") else "dsa"))
+    for k in KV_SWEEP_EXTRA if k.startswith("ks-dsa")})
+KV_SWEEP_CASE.update({k: dict(_NO_SPEC, target="dsa-nextn-8l", attention_backend=None)
+                      for k in KV_SWEEP_EXTRA if k.startswith("hisparse-dsa")})
 _SM100_TRTLLM = {"gpu": "sm100", "attention_backend": "trtllm_mha"}
 _EAGLE3_B16 = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4}
 _NGRAM = dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None, **_SM100_TRTLLM)

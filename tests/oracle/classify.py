@@ -247,6 +247,8 @@ TABLE = (
     ("HISPARSE_CONFLICT", r"^(--enable-hisparse does not support --enable-mixed-chunk|The minimal HiSparse spec "
                           r"integration supports linear speculation only|HiSparse speculative decoding uses statically "
                           r"sized swap state)", None),
+    ("HISPARSE_KV_DTYPE", r"^HiSparse requires one of \(.*\) KV cache dtypes", None),
+    ("HISPARSE_DSA_BACKEND", r"^HiSparse supports DSA (prefill|decode) backend\(s\)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

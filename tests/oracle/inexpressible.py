@@ -72,6 +72,10 @@ ENTRIES = {
          "guards SGLang's own hook order: the attention hook, which runs first, always fills attention_backend"),
     ],
     "sglang/srt/arg_groups/kv_shard_hook.py": [
+        # -- kv (session 14) --
+        ('handle_kv_cache_sharding', 'CP-sharded DSA HiCache requires host memory mode cache', "shadowed",
+         "a host memory mode other than cache is buffer_only, which the HiCache hook refuses without "
+         "--hicache-storage-backend, and with one this hook's own storage-backend check refuses first"),
     ],
     "sglang/srt/arg_groups/layernorm_sp_hook.py": [
     ],

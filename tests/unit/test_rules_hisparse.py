@@ -41,3 +41,16 @@ def test_release_traits():
     assert answer(HS + ["--enable-mixed-chunk"], "0.5.21") is None
     assert E.RELEASES["0.5.11"]["hisparse_models"] == ("dsa",)
     assert E.RELEASES["0.5.12"]["hisparse_models"] == ("dsa", "v4")
+
+
+DSA = {"architectures": ["DeepseekV3ForCausalLMNextN"], "model_type": "deepseek_v3", "num_hidden_layers": 8,
+       "max_position_embeddings": 163840, "vocab_size": 129280, "kv_lora_rank": 64, "index_topk": 64}
+
+
+@pytest.mark.parametrize("extra, code", [
+    (HS + ["--kv-cache-dtype", "bfloat16"], None),
+    (HS + ["--kv-cache-dtype", "fp8_e5m2"], "HISPARSE_KV_DTYPE"),
+    (HS + ["--kv-cache-dtype", "bfloat16", "--dsa-prefill-backend", "flashmla_kv"], "HISPARSE_DSA_BACKEND"),
+])
+def test_dsa_kv_dtype_and_backends(extra, code):
+    assert answer(extra, target=DSA) == code

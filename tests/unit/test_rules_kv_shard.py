@@ -84,9 +84,8 @@ def test_chunk_rounding():
 
 
 def test_left_to_the_host():
-    # an MLA target's default backend on a GPU, a DSA target, an unread config: no refusal claimed
+    # an MLA target's default backend on a GPU, an unread config: no refusal claimed
     assert answer(["--tp-size", "2", "--page-size", "64"], gpus=H200, target=DEEPSEEK) is None
-    assert answer(CP, target=dict(DEEPSEEK, index_topk=2048)) is None
     assert answer(CP, target=None) is None
     # ... unless a check on the flags surely refuses
     assert answer(CP + ["--enable-flexkv"], target=None) == "KV_SHARDING"
@@ -100,3 +99,24 @@ def test_release_traits():
     assert answer(CP + ["--enable-hierarchical-cache"], "0.5.22", env=PYTHON_CORE) == "KV_SHARDING"
     # before 0.5.22 the flag does not exist
     assert answer(CP, "0.5.21") == "PARSE_UNRECOGNIZED"
+
+
+DSA = dict(DEEPSEEK, architectures=["DeepseekV3ForCausalLMNextN"], index_topk=64, index_head_dim=32, index_n_heads=4)
+DSA_CP = CP[:-3] + ["interleave", "--page-size", "64"]
+DSA_TRTLLM = ["--dsa-prefill-backend", "trtllm", "--dsa-decode-backend", "trtllm", "--kv-cache-dtype", "fp8_e4m3"]
+
+
+def test_dsa_target():
+    # 0.5.23: the dsa backend, its topology, kernels and KV layout, then Mooncake and the indexer layout
+    dsa = DSA_CP[:1] + ["dsa"] + DSA_CP[2:]
+    assert answer(DSA_CP, target=DSA) == "KV_SHARDING"  # fa3: DSA needs the dsa backend
+    assert answer(dsa + DSA_TRTLLM, target=DSA) is None
+    assert answer(CP[:1] + ["dsa"] + CP[2:] + DSA_TRTLLM, target=DSA) == "KV_SHARDING"  # zigzag
+    assert answer(dsa, target=DSA) == "KV_SHARDING"  # no trtllm DSA kernels, auto KV
+    assert answer(dsa + DSA_TRTLLM + ["--disaggregation-transfer-backend", "nixl"], target=DSA) == "KV_SHARDING"
+    # CP-sharded DSA HiCache: kernel I/O with layer_first or page_first, before the backend check
+    assert answer(DSA_CP + ["--enable-hierarchical-cache", "--hicache-io-backend", "direct"], target=DSA) == \
+        "KV_SHARDING"
+    # a DSA architecture the model-specific hook fills in: its unset DSA settings are the host's
+    glm = dict(DSA, architectures=["GlmMoeDsaForCausalLM"])
+    assert answer(dsa, target=glm) is None

@@ -164,4 +164,6 @@ _SGLANG_MESSAGES = (
     ("HISPARSE_RADIX_CACHE", r"Hierarchical sparse attention currently requires --disable-radix-cache"),
     ("HISPARSE_CONFLICT", r"--enable-hisparse does not support --enable-mixed-chunk|minimal HiSparse spec integration|"
      r"HiSparse speculative decoding uses statically sized"),
+    ("HISPARSE_KV_DTYPE", r"HiSparse requires one of .* KV cache dtypes"),
+    ("HISPARSE_DSA_BACKEND", r"HiSparse supports DSA (prefill|decode) backend"),
 )

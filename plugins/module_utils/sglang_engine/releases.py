@@ -154,9 +154,12 @@ _METRICS_V1 = {
 #   cuda_graph_backends      None (no check), or the backends each --cuda-graph-config phase takes
 #   hisparse_models          the sparse families --enable-hisparse takes: "dsa", "v4" (DeepSeek V4), "m3" (MiniMax M3)
 #   hisparse_spec_checks     --enable-hisparse refuses mixed chunk, a top-k > 1 draft and adaptive speculation
+#   hisparse_dsa_checks      --enable-hisparse checks a DSA target's KV dtype and DSA prefill / decode backends
 #   prefill_graph_max_context  finalize_cuda_graph_prefill_max_context checks the prefill graph's max context size
 #   hicache_host_receive     None, or when --disaggregation-decode-host-receive-threshold turns the decode host receive
 #                            on ("gt0": above 0; "lt1": below 1), whose layer_first host pool a Mooncake storage refuses
+#   kv_sharding_dsa          a DSA target under --enable-kv-cache-sharding: "refused" (0.5.22, in the MLA branch) or
+#                            "checked" (0.5.23: the dsa attention backend and its settings)
 #   kv_sharding_refuses_hicache  --enable-kv-cache-sharding refuses any --enable-hierarchical-cache (else only with
 #                            --hicache-storage-backend)
 #   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
@@ -416,6 +419,8 @@ _CHANGES = {
         "adaptive_steps_after_eagle": None,
         # -- kv (session 14) --: server_args.py _handle_cuda_graph_config (ALLOWED_BACKENDS_PER_PHASE): no full prefill
         "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V14, "prefill": _GRAPH_BACKENDS_V14[1:]},
+        # hisparse_hook.py: a DSA target's KV dtype and DSA backends (validate_hisparse_kv_cache_dtype / _dsa_backend)
+        "hisparse_dsa_checks": True,
     },
     "0.5.13.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.13.post1",
@@ -596,6 +601,7 @@ _CHANGES = {
         # SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND means, and whether any --enable-hierarchical-cache is refused
         "kv_sharding_tree_core_default": "rust",
         "kv_sharding_refuses_hicache": True,
+        "kv_sharding_dsa": "refused",
         # kv_cache_hook.py (server_args.py before) handle_kv4_compatibility: the MLA attention / FA4 decode backends
         "kv4_mla_backends": ("cutlass_mla", "flashinfer", "trtllm_mla"),
         "cuda_graph_backends": None,
@@ -603,6 +609,7 @@ _CHANGES = {
         "prefill_graph_max_context": False,
         "hisparse_models": ("dsa",),  # server_args.py: --enable-hisparse's DSA-only check
         "hisparse_spec_checks": False,
+        "hisparse_dsa_checks": False,
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
@@ -678,6 +685,7 @@ _CHANGES = {
         # kv_shard_hook.py: an unset tree core env is set to python; HiCache host offload taken, a storage backend not
         "kv_sharding_tree_core_default": "python",
         "kv_sharding_refuses_hicache": False,
+        "kv_sharding_dsa": "checked",  # the dsa backend's topology / kernel / layout checks, DSA HiCache's layout
     },
 }
 

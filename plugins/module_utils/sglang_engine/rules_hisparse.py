@@ -5,8 +5,8 @@
 legacy slot, between the retraction-policy and the schedule-conservativeness checks: the target must be one of the
 sparse-attention families the release knows (trait hisparse_models: DSA, then DeepSeek V4 from 0.5.12, MiniMax M3
 from 0.5.21), the radix cache off, then (0.5.22 on: trait hisparse_spec_checks) no mixed chunk, a linear draft
-(top-k 1) and no adaptive speculation. A DSA or DeepSeek V4 target is not modelled past that (its KV dtype and DSA
-backend checks; a DSA target reads torch.cuda on this host first); MiniMax M3 stops there. stdlib only."""
+(top-k 1) and no adaptive speculation, then on a DSA target (trait hisparse_dsa_checks) the KV dtype and the DSA
+backends it allows. A DeepSeek V4 target is not modelled past the family; MiniMax M3 stops there. stdlib only."""
 from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import text_cfg
@@ -36,7 +36,16 @@ def _family(target_cfg, known):
     return ""
 
 
-@gate("enable_hisparse", context=("disable_radix_cache",))
+# the DSA architectures whose KV dtype and DSA backends the model-specific hook fills (0.5.23 model_hook.py): unset
+# values are the host's; the NextN heads keep them unset. The DSA backends HiSparse takes per KV dtype (CUDA).
+_DSA_DEFAULTS_ARCHS = ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "MistralLarge3ForCausalLM",
+                       "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "Glm5NextForConditionalGeneration",
+                       "HYV4ForCausalLM", "HYV4ForCausalLMNextN", "LongcatFlashForCausalLM", "Dots3NoteForCausalLM")
+_DSA_BACKENDS = {"bfloat16": ("flashmla_sparse",), "fp8_e4m3": ("flashmla_kv", "flashinfer_sparse_mla")}
+_DSA_ANY = ("flashinfer_sparse_mla", "flashmla_kv", "flashmla_sparse")
+
+
+@gate("enable_hisparse", context=("disable_radix_cache", "kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend"))
 def check_hisparse(args, rules, r, target_cfg):
     """validate_hisparse; `r` the resolved settings (mixed chunk, algorithm, top-k, adaptive after the hooks)."""
     if not args.get("enable_hisparse") or target_cfg is None:
@@ -49,8 +58,34 @@ def check_hisparse(args, rules, r, target_cfg):
     if not args.get("disable_radix_cache"):
         raise Refused("HISPARSE_RADIX_CACHE", "Hierarchical sparse attention requires --disable-radix-cache.",
                       "disable_radix_cache")
-    if not rules["hisparse_spec_checks"]:
+    if rules["hisparse_spec_checks"]:
+        _check_spec(r)
+    if family == "dsa" and rules["hisparse_dsa_checks"]:
+        _check_dsa(args, target_cfg)
+
+
+def _check_dsa(args, target_cfg):
+    """validate_hisparse_kv_cache_dtype, then validate_hisparse_dsa_backend for prefill and decode (CUDA)."""
+    filled = (target_cfg.get("architectures") or [None])[0] in _DSA_DEFAULTS_ARCHS
+    dtype = args.get("kv_cache_dtype")
+    if dtype is None and filled:
         return
+    dtype = dtype or "auto"
+    if dtype not in ("bfloat16", "auto", "fp8_e4m3"):
+        raise Refused("HISPARSE_KV_DTYPE", "HiSparse requires --kv-cache-dtype bfloat16 or fp8_e4m3, got %s." % dtype,
+                      "kv_cache_dtype")
+    allowed = _DSA_BACKENDS.get(dtype, _DSA_ANY)
+    for key, label in (("dsa_prefill_backend", "prefill"), ("dsa_decode_backend", "decode")):
+        backend = args.get(key)
+        if backend is None and filled:
+            return
+        if backend is not None and backend not in allowed:
+            raise Refused("HISPARSE_DSA_BACKEND", "HiSparse takes the DSA %s backends %s with --kv-cache-dtype %s, got "
+                          "--dsa-%s-backend %s." % (label, list(allowed), dtype, label, backend), key)
+
+
+def _check_spec(r):
+    """0.5.22 on: mixed chunk, then a speculative draft's top-k and adaptive steps."""
     if r.get("enable_mixed_chunk"):
         raise Refused("HISPARSE_CONFLICT", "--enable-hisparse does not support --enable-mixed-chunk yet.",
                       "enable_mixed_chunk")

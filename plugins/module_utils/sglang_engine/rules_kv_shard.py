@@ -47,7 +47,9 @@ _GPU_MEMORY_BOUND_MIB = 1024 * 1024
                "enable_two_batch_overlap", "prefill_attention_backend", "attention_backend", "decode_attention_backend",
                "speculative_draft_attention_backend", "disable_chunked_prefix_cache", "disaggregation_transfer_backend",
                "tp_size", "attn_dp_size", "enable_dp_attention", "dp_size", "page_size", "chunked_prefill_size",
-               "mem_fraction_static"))
+               "mem_fraction_static", "hicache_host_memory_mode", "hicache_io_backend", "hicache_mem_layout", "device",
+               "cp_strategy", "dsa_prefill_backend", "dsa_decode_backend", "kv_cache_dtype",
+               "enable_dsa_cache_layer_split"))
 def check_kv_cache_sharding(args, rules, target_cfg, env=None, platform=None, prefill=None):
     """Raises Refused; returns the arguments with the chunk size SGLang rounds up to the page, or None."""
     if not args.get("enable_kv_cache_sharding"):
@@ -70,7 +72,7 @@ def check_kv_cache_sharding(args, rules, target_cfg, env=None, platform=None, pr
     platform = platform or {}
     chain = _Chain()
     _flag_checks(chain, args, rules, env, target_cfg)
-    page = _backend_and_axis(chain, args, target_cfg, env, platform, prefill)
+    page = _backend_and_axis(chain, args, rules, target_cfg, env, platform, prefill)
     rounded = _page_and_chunk(chain, args, platform, page)
     if chain.refusal is not None:
         raise Refused("KV_SHARDING", chain.refusal, "enable_kv_cache_sharding")
@@ -117,9 +119,19 @@ def _flag_checks(chain, args, rules, env, target_cfg):
     if hicache and (rules["kv_sharding_refuses_hicache"] or args.get("hicache_storage_backend") is not None):
         chain.refuse("--enable-kv-cache-sharding does not support %s." % (
             "--enable-hierarchical-cache" if rules["kv_sharding_refuses_hicache"] else "--hicache-storage-backend"))
-    dsa = target_cfg is None or _is_dsa(target_cfg)
-    if hicache and dsa:
-        chain.unknown = True  # 0.5.23's CP-sharded DSA HiCache checks: the host memory mode, I/O backend and layout
+    if hicache and (target_cfg is None or _is_dsa(target_cfg)):
+        if target_cfg is None or rules["kv_sharding_dsa"] != "checked":
+            chain.unknown = True
+        elif get(args, "hicache_host_memory_mode", "cache") != "cache":
+            chain.refuse("CP-sharded DSA HiCache requires host memory mode cache.")
+        else:
+            # the HiCache hook's layout / I/O normalisation first (hicache_hook.py resolve_layout_io_compatibility)
+            io, layout = get(args, "hicache_io_backend", "kernel"), get(args, "hicache_mem_layout", "layer_first")
+            if layout == "page_first_direct" and io == "kernel":
+                io = "direct"
+            if io != "kernel" or layout not in ("layer_first", "page_first"):
+                chain.refuse("CP-sharded DSA HiCache requires kernel I/O with layer_first or page_first (got %s I/O, "
+                             "%s layout)." % (io, layout))
     if args.get("enable_lmcache"):
         chain.refuse("--enable-kv-cache-sharding does not support --enable-lmcache.")
     if args.get("enable_hisparse"):
@@ -143,13 +155,16 @@ def _is_dsa(cfg):
     return archs[0] in _DSA_ARCHS and text_cfg(cfg).get("index_topk") is not None
 
 
-def _backend_and_axis(chain, args, target_cfg, env, platform, prefill):
+def _backend_and_axis(chain, args, rules, target_cfg, env, platform, prefill):
     """validate_kv_shard_attention_backend, the transfer backend, the staging env and the sharding axis (GQA: prefill
     CP; MLA: plain TP). Returns the page size SGLang resolved, or None when a backend may rewrite it."""
     mla = None if target_cfg is None else "kv_lora_rank" in text_cfg(target_cfg)
     cp = get(args, "attn_cp_size", 1)
-    if target_cfg is None or _is_dsa(target_cfg):
-        chain.unknown = True  # DSA: the dsa backend's own checks (0.5.23), or its refusal (0.5.22)
+    dsa = target_cfg is not None and _is_dsa(target_cfg)
+    if target_cfg is None or (dsa and rules["kv_sharding_dsa"] != "checked" and not mla):
+        chain.unknown = True
+    elif dsa and rules["kv_sharding_dsa"] == "checked":
+        _dsa_backend(chain, args, target_cfg, prefill)
     elif mla and args.get("prefill_attention_backend") is None and args.get("attention_backend") is None and \
             platform.get("no_gpu") is not True:
         chain.unknown = True  # an MLA target's default backend on a GPU is the host's
@@ -173,7 +188,9 @@ def _backend_and_axis(chain, args, target_cfg, env, platform, prefill):
     if mla is None:
         chain.unknown = True
     elif mla:
-        if cp <= 1:
+        if dsa and rules["kv_sharding_dsa"] == "refused":
+            chain.refuse("--enable-kv-cache-sharding does not support DSA models yet (indexer buffers are not striped).")
+        elif cp <= 1:
             if attn_dp_of(args) > 1:
                 chain.refuse("--enable-kv-cache-sharding for MLA models without prefill CP needs plain TP attention; "
                              "set --attn-dp-size=1.")
@@ -190,6 +207,40 @@ def _backend_and_axis(chain, args, target_cfg, env, platform, prefill):
     if page <= 1 and any(b in _PAGE_REWRITING for b in backends):
         return None
     return page
+
+
+# the architectures whose DSA defaults (KV dtype, DSA backends, page size) the model-specific hook fills (0.5.23
+# model_hook.py): for them an unset value is the host's; for the others (the NextN heads) it stays unset
+_DSA_DEFAULTS_ARCHS = ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "MistralLarge3ForCausalLM",
+                       "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "Glm5NextForConditionalGeneration",
+                       "HYV4ForCausalLM", "HYV4ForCausalLMNextN", "LongcatFlashForCausalLM", "Dots3NoteForCausalLM")
+
+
+def _dsa_backend(chain, args, target_cfg, prefill):
+    """validate_kv_shard_attention_backend on a DSA target (0.5.23): the dsa backend, then its topology, kernels and
+    KV layout, then the transfer and indexer layout."""
+    if prefill is None:
+        chain.unknown = True
+        return
+    if prefill != "dsa":
+        chain.refuse("DSA KV sharding requires the dsa attention backend (got %r)." % prefill)
+        return
+    if str(args.get("device") or "cuda") != "cuda" or not args.get("enable_prefill_cp") or \
+            get(args, "attn_cp_size", 1) <= 1 or args.get("cp_strategy") != "interleave" or get(args, "pp_size", 1) != 1:
+        chain.refuse("DSA KV sharding requires CUDA interleave prefill CP > 1 and PP1.")
+        return
+    filled = ((target_cfg.get("architectures") or [None])[0]) in _DSA_DEFAULTS_ARCHS
+    values = [args.get("dsa_prefill_backend"), args.get("dsa_decode_backend"), args.get("kv_cache_dtype"),
+              args.get("page_size")]
+    if None in values and filled:
+        chain.unknown = True  # the model-specific hook's DSA defaults
+    elif values != ["trtllm", "trtllm", "fp8_e4m3", 64]:
+        chain.refuse("DSA KV sharding requires TRTLLM prefill/decode with fp8_e4m3 KV and page size 64.")
+        return
+    t = text_cfg(target_cfg)
+    if get(args, "disaggregation_transfer_backend", "mooncake") != "mooncake" or \
+            args.get("enable_dsa_cache_layer_split") or t.get("index_kpool", 1) != 1 or t.get("index_kpool_compress"):
+        chain.refuse("DSA KV sharding requires Mooncake, uncompressed index_kpool=1 and no DSA cache layer splitting.")
 
 
 def _page_and_chunk(chain, args, platform, page):
