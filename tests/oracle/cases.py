@@ -28,6 +28,8 @@ TARGETS = {
     # a DSA target (is_deepseek_dsa: a DSA architecture with an index_topk) the model-specific hook does not fill in
     # (the DeepSeek-V3 MTP head; the main architectures read torch.cuda there on this host)
     "dsa-nextn-8l": ("DeepseekV3ForCausalLMNextN", 8, 129280, 163840),
+    # an MLA target whose text config opts in to the hybrid sliding-window pool (the unified pool's DCP checks)
+    "mla-hybrid-swa-8l": ("DeepseekV3ForCausalLM", 8, 129280, 163840),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -46,6 +48,7 @@ TARGET_FIELDS = {
     # -- kv (session 14) --
     "chunked-attn-8l": {"attention_chunk_size": 1024},
 }
+TARGET_FIELDS["mla-hybrid-swa-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"], is_hybrid_swa=True, sliding_window=128)
 TARGET_FIELDS["dsa-nextn-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"], index_topk=64, index_head_dim=32, index_n_heads=4)
 
 DRAFTS = {
@@ -749,6 +752,19 @@ KV_SWEEP_CASE.update({k: dict(_KS_NO_SPEC, target="dsa-nextn-8l", attention_back
     for k in KV_SWEEP_EXTRA if k.startswith("ks-dsa")})
 KV_SWEEP_CASE.update({k: dict(_NO_SPEC, target="dsa-nextn-8l", attention_backend=None)
                       for k in KV_SWEEP_EXTRA if k.startswith("hisparse-dsa")})
+# the unified pool on the MLA target: DCP's MLA path (0.5.20 on: hybrid SWA, PD, the full-attention backends) and the
+# decode KV offload's MLA refusal (0.5.21 on)
+_UM_DCP = ["--enable-unified-memory", "--dcp-size", "2", "--tp-size", "2"]
+KV_SWEEP_EXTRA.update({
+    "unified-dcp-mla-triton": _UM_DCP, "unified-dcp-mla-flashinfer": _UM_DCP,
+    "unified-dcp-mla-pd": _UM_DCP + ["--disaggregation-mode", "prefill"], "unified-dcp-mla-swa": _UM_DCP,
+    "unified-mla-decode-offload": ["--enable-unified-memory", "--disaggregation-mode", "decode",
+                                   "--disaggregation-decode-enable-offload-kvcache", "--hicache-storage-backend", "file"],
+})
+KV_SWEEP_CASE.update({k: dict(_NO_SPEC, target="deepseek-v3-8l", attention_backend="flashinfer")
+                      for k in ("unified-dcp-mla-flashinfer", "unified-dcp-mla-pd", "unified-mla-decode-offload")})
+KV_SWEEP_CASE["unified-dcp-mla-triton"] = dict(_NO_SPEC, target="deepseek-v3-8l", attention_backend="triton")
+KV_SWEEP_CASE["unified-dcp-mla-swa"] = dict(_NO_SPEC, target="mla-hybrid-swa-8l", attention_backend="flashinfer")
 _SM100_TRTLLM = {"gpu": "sm100", "attention_backend": "trtllm_mha"}
 _EAGLE3_B16 = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4}
 _NGRAM = dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None, **_SM100_TRTLLM)

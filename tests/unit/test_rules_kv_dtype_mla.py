@@ -56,3 +56,22 @@ DRAFT = ["--speculative-draft-model-path", "/d"]
 def test_sm100_native_nvfp4(extra, code):
     argv = ["--kv-cache-dtype", "nvfp4", "--attention-backend", "trtllm_mha"] + extra
     assert answer(argv, gpus=B200, target=QWEN3) == code
+
+
+UM_DCP = ["--enable-unified-memory", "--dcp-size", "2", "--tp-size", "2"]
+
+
+@pytest.mark.parametrize("extra, target, code", [
+    (UM_DCP + ["--attention-backend", "flashinfer"], DEEPSEEK, None),  # the MLA path of _validate_unified_memory_dcp
+    (UM_DCP + ["--attention-backend", "triton"], DEEPSEEK, "UNIFIED_MEMORY"),  # not a DCP-translating backend
+    (UM_DCP + ["--attention-backend", "flashinfer", "--disaggregation-mode", "prefill"], DEEPSEEK, "UNIFIED_MEMORY"),
+    (UM_DCP + ["--attention-backend", "flashinfer"], dict(DEEPSEEK, is_hybrid_swa=True, sliding_window=128),
+     "UNIFIED_MEMORY"),
+    (UM_DCP + ["--attention-backend", "flashinfer"], QWEN3, "UNIFIED_MEMORY"),  # MHA: MLA models only
+    (["--enable-unified-memory", "--attention-backend", "flashinfer", "--disaggregation-mode", "decode",
+      "--disaggregation-decode-enable-offload-kvcache", "--hicache-storage-backend", "file"], DEEPSEEK, "UNIFIED_MEMORY"),
+])
+def test_unified_pool_on_an_mla_model(extra, target, code):
+    assert answer(extra, gpus=(), target=target) == code
+    if code is None:  # 0.5.19 refuses any DCP with the unified pool
+        assert answer(extra, "0.5.19", gpus=(), target=target) == "UNIFIED_MEMORY"

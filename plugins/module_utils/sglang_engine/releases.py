@@ -155,6 +155,7 @@ _METRICS_V1 = {
 #   hisparse_models          the sparse families --enable-hisparse takes: "dsa", "v4" (DeepSeek V4), "m3" (MiniMax M3)
 #   hisparse_spec_checks     --enable-hisparse refuses mixed chunk, a top-k > 1 draft and adaptive speculation
 #   hisparse_dsa_checks      --enable-hisparse checks a DSA target's KV dtype and DSA prefill / decode backends
+#   unified_dcp_mla_backends  None (--enable-unified-memory refuses --dcp-size > 1), or the backends an MLA target takes
 #   prefill_graph_max_context  finalize_cuda_graph_prefill_max_context checks the prefill graph's max context size
 #   hicache_host_receive     None, or when --disaggregation-decode-host-receive-threshold turns the decode host receive
 #                            on ("gt0": above 0; "lt1": below 1), whose layer_first host pool a Mooncake storage refuses
@@ -316,6 +317,8 @@ _CHANGES = {
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
         # -- kv (session 14) --: handle_kv4_compatibility's MLA lists drop cutlass_mla
         "kv4_mla_backends": ("flashinfer", "trtllm_mla"),
+        # -- kv (session 14) --: kv_cache_hook.py _validate_unified_memory_dcp (an MLA target's DCP backends)
+        "unified_dcp_mla_backends": ("flashinfer", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
@@ -610,6 +613,7 @@ _CHANGES = {
         "hisparse_models": ("dsa",),  # server_args.py: --enable-hisparse's DSA-only check
         "hisparse_spec_checks": False,
         "hisparse_dsa_checks": False,
+        "unified_dcp_mla_backends": None,
     },
     "0.5.16": {
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
@@ -686,6 +690,7 @@ _CHANGES = {
         "kv_sharding_tree_core_default": "python",
         "kv_sharding_refuses_hicache": False,
         "kv_sharding_dsa": "checked",  # the dsa backend's topology / kernel / layout checks, DSA HiCache's layout
+        "unified_dcp_mla_backends": ("flashinfer", "trtllm_mla", "cutedsl_mla"),  # tokenspeed_mla gone
     },
 }
 

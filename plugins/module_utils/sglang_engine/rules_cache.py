@@ -415,7 +415,7 @@ def check_page_major_layout(args, rules, prefill, decode):
                "speculative_draft_attention_backend", "enable_two_batch_overlap", "enable_lmcache",
                "enable_unified_cache_external_linker", "enable_hierarchical_cache", "dcp_size",
                "disable_cuda_graph"))
-def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid):
+def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=False):
     """handle_unified_memory_pool (right after the page-major layout hook), in SGLang's order; what each release
     checks is trait unified_pool (releases.py). `r`: the resolved settings (speculative algorithm and topk after
     the speculative hook); `hybrid`: the target's hybrid kind (checks.hybrid_kind: None, "swa" or "mamba"). MHA
@@ -429,7 +429,7 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid):
         if um["pd"] is None:
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support PD disaggregation in SGLang %s."
                           % rules["version"], "disaggregation_mode")
-        _check_unified_pd(args, env, um, r, algo, hybrid)
+        _check_unified_pd(args, env, um, r, algo, hybrid, mla)
     if algo not in um["algorithms"]:
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports --speculative-algorithm %s only in SGLang %s, "
                       "got %r." % (" / ".join(a for a in um["algorithms"] if a), rules["version"], algo),
@@ -469,15 +469,27 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid):
                       "--enable-hierarchical-cache.", "enable_hierarchical_cache")
     if get(args, "dcp_size", 1) > 1:
         # through 0.5.19 refused; then _validate_unified_memory_dcp: MLA targets only (an MHA one fails its first assert)
-        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 supports MLA models only.",
-                      "dcp_size")
+        dcp_backends = rules["unified_dcp_mla_backends"]
+        if dcp_backends is None or not mla:
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 supports MLA models only.",
+                          "dcp_size")
+        # -- kv (session 14) --: the MLA path's next checks (0.5.20 on: trait unified_dcp_mla_backends)
+        if hybrid == "swa":
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 does not support hybrid "
+                          "sliding-window models.", "dcp_size")
+        if mode != "null":
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 does not support PD "
+                          "disaggregation.", "disaggregation_mode")
+        if None not in (prefill, decode) and not backends <= set(dcp_backends):
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 requires %s for the "
+                          "full-attention layers, got %s." % (sorted(dcp_backends), sorted(backends)), "attention_backend")
     if um["trtllm_decode_graph"] and decode == "trtllm_mha" and not args.get("disable_cuda_graph"):
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support decode CUDA graphs with the "
                       "trtllm_mha attention backend yet: pass --disable-cuda-graph or another decode backend.",
                       "attention_backend")
 
 
-def _check_unified_pd(args, env, um, r, algo, hybrid):
+def _check_unified_pd(args, env, um, r, algo, hybrid, mla=False):
     """handle_unified_memory_pool's PD disaggregation branch (0.5.18 on)."""
     transfer = get(args, "disaggregation_transfer_backend", "mooncake")
     if transfer != "mooncake":
@@ -502,6 +514,9 @@ def _check_unified_pd(args, env, um, r, algo, hybrid):
         if args.get("hicache_storage_backend") != "file":
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with decode KV offload supports "
                           "--hicache-storage-backend file only.", "hicache_storage_backend")
+        if mla:  # -- kv (session 14) --: before the hybrid checks
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory decode KV offload does not support MLA models "
+                          "yet.", "disaggregation_decode_enable_offload_kvcache")
         if hybrid is not None:
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory decode KV offload does not support hybrid (%s) "
                           "models." % hybrid, "disaggregation_decode_enable_offload_kvcache")
