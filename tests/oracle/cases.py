@@ -30,6 +30,8 @@ TARGETS = {
     "dsa-nextn-8l": ("DeepseekV3ForCausalLMNextN", 8, 129280, 163840),
     # an MLA target whose text config opts in to the hybrid sliding-window pool (the unified pool's DCP checks)
     "mla-hybrid-swa-8l": ("DeepseekV3ForCausalLM", 8, 129280, 163840),
+    # a Mamba-hybrid (short-conv) target that resolves on this host with flashinfer attention (LFM2: conv + attention)
+    "lfm2-8l": ("Lfm2ForCausalLM", 8, 151936, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -48,6 +50,8 @@ TARGET_FIELDS = {
     # -- kv (session 14) --
     "chunked-attn-8l": {"attention_chunk_size": 1024},
 }
+TARGET_FIELDS["lfm2-8l"] = {"model_type": "lfm2", "layer_types": ["conv", "full_attention"] * 4, "conv_L_cache": 3,
+                            "block_dim": 256, "block_ff_dim": 512}
 TARGET_FIELDS["mla-hybrid-swa-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"], is_hybrid_swa=True, sliding_window=128)
 TARGET_FIELDS["dsa-nextn-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"], index_topk=64, index_head_dim=32, index_n_heads=4)
 
@@ -765,6 +769,14 @@ KV_SWEEP_CASE.update({k: dict(_NO_SPEC, target="deepseek-v3-8l", attention_backe
                       for k in ("unified-dcp-mla-flashinfer", "unified-dcp-mla-pd", "unified-mla-decode-offload")})
 KV_SWEEP_CASE["unified-dcp-mla-triton"] = dict(_NO_SPEC, target="deepseek-v3-8l", attention_backend="triton")
 KV_SWEEP_CASE["unified-dcp-mla-swa"] = dict(_NO_SPEC, target="mla-hybrid-swa-8l", attention_backend="flashinfer")
+# ... and on the Mamba-hybrid target: decode KV offload and the host-pool retraction backup (0.5.21 on)
+KV_SWEEP_EXTRA.update({
+    "unified-mamba-decode-offload": KV_SWEEP_EXTRA["unified-mla-decode-offload"],
+    "unified-mamba-host-pool": ["--enable-unified-memory", "--disaggregation-mode", "decode",
+                                "--disaggregation-decode-retraction-backup", "host_pool"],
+})
+KV_SWEEP_CASE.update({k: dict(_NO_SPEC, target="lfm2-8l", attention_backend="flashinfer")
+                      for k in ("unified-mamba-decode-offload", "unified-mamba-host-pool")})
 _SM100_TRTLLM = {"gpu": "sm100", "attention_backend": "trtllm_mha"}
 _EAGLE3_B16 = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4}
 _NGRAM = dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None, **_SM100_TRTLLM)
