@@ -375,7 +375,7 @@ UNIFIED_MHA_AUDITED = ("triton", "flashinfer", "fa3", "trtllm_mha")
 
 @gate("enable_page_major_kv_layout", "enable_unified_memory",
       context=("linear_attn_backend", "linear_attn_decode_backend", "linear_attn_prefill_backend", "mamba_backend"))
-def check_page_major_layout(args, rules, prefill, decode):
+def check_page_major_layout(args, rules, prefill, decode, mla=False):
     """handle_page_major_kv_layout, right after the KV cache compatibility hook (--enable-unified-memory implies
     the layout; trait unified_pool, releases.py). MHA targets with symmetric K/V rows (the MLA and asymmetric
     allow-lists are not modelled). From 0.5.17 the Mamba backend check after the linear-attention ones is not
@@ -388,7 +388,8 @@ def check_page_major_layout(args, rules, prefill, decode):
         raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout without --enable-unified-memory is "
                       "temporarily unsupported.", "enable_page_major_kv_layout")
     allowed = um["page_major_backends"] if unified else ("triton",)
-    bad = sorted({b for b in (prefill, decode) if b is not None} - set(allowed))
+    # -- kv (session 14) --: an MLA target's allow-list is not modelled (0.5.17-0.5.18 refuse its unified DCP / PD first)
+    bad = [] if mla else sorted({b for b in (prefill, decode) if b is not None} - set(allowed))
     if bad:
         raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout: attention backends %s are not in %s."
                       % (bad, list(allowed)), "attention_backend")
