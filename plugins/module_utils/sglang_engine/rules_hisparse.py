@@ -85,7 +85,7 @@ def _check_dsa(args, target_cfg):
 
 
 def _check_spec(r):
-    """0.5.22 on: mixed chunk, then a speculative draft's top-k and adaptive steps."""
+    """From 0.5.22: mixed chunk, then a speculative draft's top-k and adaptive steps."""
     if r.get("enable_mixed_chunk"):
         raise Refused("HISPARSE_CONFLICT", "--enable-hisparse does not support --enable-mixed-chunk yet.",
                       "enable_mixed_chunk")
