@@ -247,8 +247,9 @@ TABLE = (
     ("HISPARSE_CONFLICT", r"^(--enable-hisparse does not support --enable-mixed-chunk|The minimal HiSparse spec "
                           r"integration supports linear speculation only|HiSparse speculative decoding uses statically "
                           r"sized swap state)", None),
-    ("HISPARSE_KV_DTYPE", r"^HiSparse requires one of \(.*\) KV cache dtypes", None),
-    ("HISPARSE_DSA_BACKEND", r"^HiSparse supports DSA (prefill|decode) backend\(s\)", None),
+    ("HISPARSE_KV_DTYPE", r"^HiSparse requires (one of \(.*\) KV cache dtypes|bfloat16 (or fp8_e4m3 )?KV cache)", None),
+    ("HISPARSE_DSA_BACKEND", r"^HiSparse (supports DSA (prefill|decode) backend\(s\)|with --kv-cache-dtype=\w+ requires "
+                             r"--(nsa|dsa)-(prefill|decode)-backend in|requires flashmla_sparse NSA)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

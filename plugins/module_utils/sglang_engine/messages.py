@@ -164,6 +164,7 @@ _SGLANG_MESSAGES = (
     ("HISPARSE_RADIX_CACHE", r"Hierarchical sparse attention currently requires --disable-radix-cache"),
     ("HISPARSE_CONFLICT", r"--enable-hisparse does not support --enable-mixed-chunk|minimal HiSparse spec integration|"
      r"HiSparse speculative decoding uses statically sized"),
-    ("HISPARSE_KV_DTYPE", r"HiSparse requires one of .* KV cache dtypes"),
-    ("HISPARSE_DSA_BACKEND", r"HiSparse supports DSA (prefill|decode) backend"),
+    ("HISPARSE_KV_DTYPE", r"HiSparse requires (one of .* KV cache dtypes|bfloat16 (or fp8_e4m3 )?KV cache)"),
+    ("HISPARSE_DSA_BACKEND", r"HiSparse (supports DSA (prefill|decode) backend|with --kv-cache-dtype=\w+ requires --|"
+     r"requires flashmla_sparse NSA)"),
 )

@@ -154,7 +154,8 @@ _METRICS_V1 = {
 #   cuda_graph_backends      None (no check), or the backends each --cuda-graph-config phase takes
 #   hisparse_models          the sparse families --enable-hisparse takes: "dsa", "v4" (DeepSeek V4), "m3" (MiniMax M3)
 #   hisparse_spec_checks     --enable-hisparse refuses mixed chunk, a top-k > 1 draft and adaptive speculation
-#   hisparse_dsa_checks      --enable-hisparse checks a DSA target's KV dtype and DSA prefill / decode backends
+#   hisparse_dsa_checks      how --enable-hisparse checks a DSA target: its KV dtypes, the DSA prefill / decode backends per
+#                            dtype ("*": the others), and whether the backends come first
 #   unified_dcp_mla_backends  None (--enable-unified-memory refuses --dcp-size > 1), or the backends an MLA target takes
 #   prefill_graph_max_context  finalize_cuda_graph_prefill_max_context checks the prefill graph's max context size
 #   hicache_host_receive     None, or when --disaggregation-decode-host-receive-threshold turns the decode host receive
@@ -423,7 +424,10 @@ _CHANGES = {
         # -- kv (session 14) --: server_args.py _handle_cuda_graph_config (ALLOWED_BACKENDS_PER_PHASE): no full prefill
         "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V14, "prefill": _GRAPH_BACKENDS_V14[1:]},
         # hisparse_hook.py: a DSA target's KV dtype and DSA backends (validate_hisparse_kv_cache_dtype / _dsa_backend)
-        "hisparse_dsa_checks": True,
+        "hisparse_dsa_checks": {"dtypes": ("bfloat16", "auto", "fp8_e4m3"), "backends_first": False,
+                                "backends": {"bfloat16": ("flashmla_sparse",), "fp8_e4m3": ("flashmla_kv",
+                                                                                            "flashinfer_sparse_mla"),
+                                             "*": ("flashinfer_sparse_mla", "flashmla_kv", "flashmla_sparse")}},
     },
     "0.5.13.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.13.post1",
@@ -486,8 +490,12 @@ _CHANGES = {
         "pd_decode_radix_first": True,  # checked before the attention backends (observed in its resolver)
         "meta_info": {"correct": ("spec_num_correct_drafts", "spec_accepted_drafts"),
                       "proposed": ("spec_num_proposed_drafts", "spec_proposed_drafts")},
-        # -- kv (session 14) --: arg_groups/hisparse_hook.py validate_hisparse takes DeepSeek V4 too
+        # -- kv (session 14) --: arg_groups/hisparse_hook.py validate_hisparse takes DeepSeek V4 too; a DSA target's
+        # KV dtype (bfloat16, auto or fp8_e4m3) before its NSA backends per dtype
         "hisparse_models": ("dsa", "v4"),
+        "hisparse_dsa_checks": {"dtypes": ("bfloat16", "auto", "fp8_e4m3"), "backends_first": False,
+                                "backends": {"bfloat16": ("flashmla_sparse",), "fp8_e4m3": ("flashmla_kv",),
+                                             "*": ("flashmla_kv", "flashmla_sparse")}},
     },
     "0.5.11": {
         # server_args.py _handle_speculative_decoding: the DFLASH window is validated inside the DFLASH branch, after
@@ -612,7 +620,9 @@ _CHANGES = {
         "prefill_graph_max_context": False,
         "hisparse_models": ("dsa",),  # server_args.py: --enable-hisparse's DSA-only check
         "hisparse_spec_checks": False,
-        "hisparse_dsa_checks": False,
+        # server_args.py: HiSparse takes flashmla_sparse NSA backends, checked before a bfloat16-only KV cache
+        "hisparse_dsa_checks": {"dtypes": ("bfloat16",), "backends": {"*": ("flashmla_sparse",)},
+                                "backends_first": True},
         "unified_dcp_mla_backends": None,
     },
     "0.5.16": {

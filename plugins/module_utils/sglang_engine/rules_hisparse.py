@@ -37,15 +37,14 @@ def _family(target_cfg, known):
 
 
 # the DSA architectures whose KV dtype and DSA backends the model-specific hook fills (0.5.23 model_hook.py): unset
-# values are the host's; the NextN heads keep them unset. The DSA backends HiSparse takes per KV dtype (CUDA).
+# values are the host's; the NextN heads keep them unset.
 _DSA_DEFAULTS_ARCHS = ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "MistralLarge3ForCausalLM",
                        "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM", "Glm5NextForConditionalGeneration",
                        "HYV4ForCausalLM", "HYV4ForCausalLMNextN", "LongcatFlashForCausalLM", "Dots3NoteForCausalLM")
-_DSA_BACKENDS = {"bfloat16": ("flashmla_sparse",), "fp8_e4m3": ("flashmla_kv", "flashinfer_sparse_mla")}
-_DSA_ANY = ("flashinfer_sparse_mla", "flashmla_kv", "flashmla_sparse")
 
 
-@gate("enable_hisparse", context=("disable_radix_cache", "kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend"))
+@gate("enable_hisparse", context=("disable_radix_cache", "kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend",
+                                  "nsa_prefill_backend", "nsa_decode_backend"))
 def check_hisparse(args, rules, r, target_cfg):
     """validate_hisparse; `r` the resolved settings (mixed chunk, algorithm, top-k, adaptive after the hooks)."""
     if not args.get("enable_hisparse") or target_cfg is None:
@@ -61,27 +60,38 @@ def check_hisparse(args, rules, r, target_cfg):
     if rules["hisparse_spec_checks"]:
         _check_spec(r)
     if family == "dsa" and rules["hisparse_dsa_checks"]:
-        _check_dsa(args, target_cfg)
+        _check_dsa(args, target_cfg, rules["hisparse_dsa_checks"])
 
 
-def _check_dsa(args, target_cfg):
-    """validate_hisparse_kv_cache_dtype, then validate_hisparse_dsa_backend for prefill and decode (CUDA)."""
+def _check_dsa(args, target_cfg, spec):
+    """validate_hisparse_kv_cache_dtype and validate_hisparse_dsa_backend for prefill and decode (CUDA), as the
+    release's trait hisparse_dsa_checks says: the KV dtypes, the DSA backends per dtype ("*": any other dtype) and
+    whether the backends are checked first (0.5.11)."""
     filled = (target_cfg.get("architectures") or [None])[0] in _DSA_DEFAULTS_ARCHS
     dtype = args.get("kv_cache_dtype")
     if dtype is None and filled:
         return
     dtype = dtype or "auto"
-    if dtype not in ("bfloat16", "auto", "fp8_e4m3"):
-        raise Refused("HISPARSE_KV_DTYPE", "HiSparse requires --kv-cache-dtype bfloat16 or fp8_e4m3, got %s." % dtype,
-                      "kv_cache_dtype")
-    allowed = _DSA_BACKENDS.get(dtype, _DSA_ANY)
-    for key, label in (("dsa_prefill_backend", "prefill"), ("dsa_decode_backend", "decode")):
-        backend = args.get(key)
+    if not spec["backends_first"]:
+        _check_dsa_dtype(dtype, spec)
+    allowed = spec["backends"].get(dtype, spec["backends"]["*"])
+    for key, label, backend in (("dsa_prefill_backend", "prefill", args.get("dsa_prefill_backend") or
+                                 args.get("nsa_prefill_backend")),  # the NSA spelling through 0.5.12
+                                ("dsa_decode_backend", "decode", args.get("dsa_decode_backend") or
+                                 args.get("nsa_decode_backend"))):
         if backend is None and filled:
             return
         if backend is not None and backend not in allowed:
             raise Refused("HISPARSE_DSA_BACKEND", "HiSparse takes the DSA %s backends %s with --kv-cache-dtype %s, got "
-                          "--dsa-%s-backend %s." % (label, list(allowed), dtype, label, backend), key)
+                          "%s." % (label, list(allowed), dtype, backend), key)
+    if spec["backends_first"]:
+        _check_dsa_dtype(dtype, spec)
+
+
+def _check_dsa_dtype(dtype, spec):
+    if dtype not in spec["dtypes"]:
+        raise Refused("HISPARSE_KV_DTYPE", "HiSparse requires --kv-cache-dtype %s, got %s." % (
+            " or ".join(d for d in spec["dtypes"] if d != "auto"), dtype), "kv_cache_dtype")
 
 
 def _check_spec(r):
