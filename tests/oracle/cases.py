@@ -45,6 +45,20 @@ TARGETS = {
     "gpt-oss-8l": ("GptOssForCausalLM", 8, 201088, 131072), "llama4-8l": ("Llama4ForCausalLM", 8, 202048, 131072),
     "gemma4-8l": ("Gemma4ForCausalLM", 8, 262144, 131072), "exaone4-8l": ("Exaone4ForCausalLM", 8, 102400, 65536),
     "olmo2-8l": ("Olmo2ForCausalLM", 8, 100352, 4096), "lfm2-8l": ("Lfm2ForCausalLM", 8, 65536, 128000),
+    # -- kv (session 14) --
+    # KV cache sharding's target checks (kv_shard_hook.py): an encoder-decoder architecture (model_config's
+    # is_encoder_decoder_model reads the architecture list) and a chunked (local) attention text config
+    "encdec-8l": ("MllamaForConditionalGeneration", 8, 151936, 40960),
+    "chunked-attn-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
+    # a sparse-attention family --enable-hisparse takes (model_config.is_minimax_sparse reads the architecture alone)
+    "minimax-m3-8l": ("MiniMaxM3SparseForCausalLM", 8, 151936, 40960),
+    # a DSA target (is_deepseek_dsa: a DSA architecture with an index_topk) the model-specific hook does not fill in
+    # (the DeepSeek-V3 MTP head; the main architectures read torch.cuda there on this host)
+    "dsa-nextn-8l": ("DeepseekV3ForCausalLMNextN", 8, 129280, 163840),
+    # an MLA target whose text config opts in to the hybrid sliding-window pool (the unified pool's DCP checks)
+    "mla-hybrid-swa-8l": ("DeepseekV3ForCausalLM", 8, 129280, 163840),
+    # a Mamba-hybrid (short-conv) target that resolves on this host with flashinfer attention (LFM2: conv + attention)
+    "lfm2-8l": ("Lfm2ForCausalLM", 8, 151936, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -95,6 +109,13 @@ TARGET_FIELDS.update({"deepseek-v32-dsa-8l": _DSA_FIELDS,
                       "hyv4-8l": TARGET_FIELDS["deepseek-v3-8l"]})
 TARGET_FIELDS.update({k: {"model_type": "llama"} for k in ("gpt-oss-8l", "llama4-8l", "gemma4-8l", "olmo2-8l", "lfm2-8l")})
 TARGET_FIELDS["exaone4-8l"] = {"model_type": "llama", "sliding_window_pattern": 4}  # model_hook.py reads the pattern
+    # -- kv (session 14) --
+    "chunked-attn-8l": {"attention_chunk_size": 1024},
+}
+TARGET_FIELDS["lfm2-8l"] = {"model_type": "lfm2", "layer_types": ["conv", "full_attention"] * 4, "conv_L_cache": 3,
+                            "block_dim": 256, "block_ff_dim": 512}
+TARGET_FIELDS["mla-hybrid-swa-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"], is_hybrid_swa=True, sliding_window=128)
+TARGET_FIELDS["dsa-nextn-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"], index_topk=64, index_head_dim=32, index_n_heads=4)
 
 DRAFTS = {
     # name: dict of config.json fields (besides the common ones)
@@ -995,6 +1016,168 @@ ATTN_CHECK_CASE["mamba-radix-cpu"] = dict(_NEXT)
 ATTN_CHECK_CASE["mamba-no-buffer-trtllm-sm90"] = dict(_NEXT_SM90, attention_backend="trtllm_mha")
 ATTN_CHECK_CASE["mamba-radix-sm90"] = dict(_NEXT_SM90, attention_backend=None)
 
+# -- kv (session 14) --
+# --enable-kv-cache-sharding's chain (kv_shard_hook.py handle_kv_cache_sharding; sglang_engine/rules_kv_shard.py): each
+# refusal in SGLang's order on a configuration it accepts (a GQA target with prefill CP and fa3, or an MLA one with a
+# trtllm_mla prefill backend over plain TP), with accepted neighbours. Swept once, without speculation (which the
+# chain refuses first), and not drawn: KV_SWEEP_CASE says what an entry changes in the case.
+_KS = ["--enable-kv-cache-sharding", "--disaggregation-mode", "prefill"]
+_KS_CP = _KS + ["--enable-prefill-cp", "--attn-cp-size", "2", "--tp-size", "2", "--cp-strategy", "zigzag",
+                "--page-size", "64"]
+_KS_MLA = _KS + ["--prefill-attention-backend", "trtllm_mla", "--page-size", "64"]
+KV_SWEEP_EXTRA = {
+    "ks-cp": _KS_CP, "ks-dllm": _KS_CP + ["--dllm-algorithm", "LowConfidence"],
+    "ks-radix-backend": _KS_CP + ["--radix-cache-backend", "foo"],
+    "ks-tree-rust": _KS_CP, "ks-tree-rust-no-radix": _KS_CP + ["--disable-radix-cache"],
+    "ks-linker": _KS_CP + ["--enable-unified-cache-external-linker"],
+    "ks-streaming": _KS_CP + ["--enable-streaming-session"],
+    "ks-session-radix": _KS_CP + ["--enable-session-radix-cache"], "ks-flexkv": _KS_CP + ["--enable-flexkv"],
+    "ks-unified": _KS_CP + ["--enable-unified-memory"], "ks-dcp": _KS + ["--dcp-size", "2", "--tp-size", "2"],
+    "ks-hicache": _KS_CP + ["--enable-hierarchical-cache"],
+    "ks-hicache-storage": _KS_CP + ["--enable-hierarchical-cache", "--hicache-storage-backend", "file"],
+    "ks-lmcache": _KS_CP + ["--enable-lmcache"], "ks-hisparse": _KS_CP + ["--enable-hisparse"],
+    "ks-dynamic-chunking-pp2": _KS_CP + ["--enable-dynamic-chunking", "--pp-size", "2"],
+    "ks-tbo": _KS_CP + ["--enable-two-batch-overlap"], "ks-encdec": _KS_CP, "ks-chunked-attn": _KS_CP,
+    "ks-triton": _KS_CP, "ks-trtllm-mla-gqa": _KS + ["--prefill-attention-backend", "trtllm_mla", "--tp-size", "2",
+                                                     "--page-size", "64"],
+    "ks-mla": _KS_MLA + ["--tp-size", "2"], "ks-mla-cp": _KS_MLA + ["--tp-size", "2", "--attn-cp-size", "2"],
+    "ks-mla-no-prefix-cache": _KS_MLA + ["--tp-size", "2", "--disable-chunked-prefix-cache"],
+    "ks-mla-attn-dp": _KS_MLA + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"], "ks-mla-tp1": _KS_MLA,
+    "ks-mori": _KS_CP + ["--disaggregation-transfer-backend", "mori"],
+    "ks-nixl": _KS_CP + ["--disaggregation-transfer-backend", "nixl"], "ks-staging": _KS_CP,
+    "ks-no-cp": _KS + ["--tp-size", "2", "--page-size", "64"], "ks-page-1": _KS_CP[:-2],
+    "ks-no-chunk": _KS_CP + ["--chunked-prefill-size", "-1"],
+    # a chunk size no multiple of the page: rounded up, which needs the device memory unless the fraction is given
+    "ks-round-no-gpu": _KS_CP + ["--chunked-prefill-size", "4000"],
+    "ks-round-mem-fraction": _KS_CP + ["--chunked-prefill-size", "4000", "--mem-fraction-static", "0.8"],
+    "ks-round-sm90": _KS_CP + ["--chunked-prefill-size", "4000"],
+    "ks-round-sm90-all-memory": _KS_CP[:-1] + ["1000000", "--chunked-prefill-size", "2049"],
+}
+# the Python radix tree core given (0.5.22 reads rust when unset; 0.5.23 sets python): past that check in both
+_KS_NO_SPEC = dict(_NO_SPEC, attention_backend="fa3", env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "python"})
+KV_SWEEP_CASE = {k: _KS_NO_SPEC for k in KV_SWEEP_EXTRA}
+KV_SWEEP_CASE.update({
+    "ks-cp": dict(_KS_NO_SPEC, env={}),
+    "ks-tree-rust": dict(_KS_NO_SPEC, env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "rust"}),
+    "ks-tree-rust-no-radix": dict(_KS_NO_SPEC, env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "rust"}),
+    "ks-staging": dict(_KS_NO_SPEC, env={"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "python",
+                                         "SGLANG_DISAGG_STAGING_BUFFER": "1"}),
+    "ks-encdec": dict(_KS_NO_SPEC, target="encdec-8l"), "ks-chunked-attn": dict(_KS_NO_SPEC, target="chunked-attn-8l"),
+    "ks-triton": dict(_KS_NO_SPEC, attention_backend="triton"),
+    "ks-trtllm-mla-gqa": dict(_KS_NO_SPEC, attention_backend=None),
+    "ks-round-sm90": dict(_KS_NO_SPEC, gpu="sm90"), "ks-round-sm90-all-memory": dict(_KS_NO_SPEC, gpu="sm90"),
+})
+KV_SWEEP_CASE.update({k: dict(_KS_NO_SPEC, attention_backend=None, target="deepseek-v3-8l")
+                      for k in KV_SWEEP_EXTRA if k.startswith("ks-mla")})
+# kv_cache_hook.py handle_kv4_compatibility past the checks KV_POOL_EXTRA reaches: SM100 native NVFP4 (trtllm_mha) with
+# each speculative algorithm, PD and HiCache; the NVFP4 prefill backend an explicit dequant dtype needs; the MLA
+# branches (FP4 KV on the MLA target: the attention backend, or the decode one under an fa4 prefill)
+_NVFP4 = ["--kv-cache-dtype", "nvfp4"]
+_FP4MX = ["--kv-cache-dtype", "fp4_mx_block16"]
+KV_SWEEP_EXTRA.update({
+    "nvfp4-sm100-trtllm": _NVFP4, "nvfp4-sm100-dflash": _NVFP4, "nvfp4-sm100-standalone": _NVFP4,
+    "nvfp4-sm100-ngram": _NVFP4, "nvfp4-sm100-ngram-bfs1": _NVFP4 + ["--speculative-ngram-max-bfs-breadth", "1"],
+    "nvfp4-sm100-eagle3": _NVFP4, "nvfp4-sm100-eagle3-draft-fi": _NVFP4,
+    "nvfp4-sm100-pd": _NVFP4 + ["--disaggregation-mode", "prefill"],
+    "nvfp4-sm100-hicache": _NVFP4 + ["--enable-hierarchical-cache"],
+    "nvfp4-fp8-prefill-triton": _NVFP4 + ["--prefill-kv-cache-dequant-dtype", "fp8_e4m3", "--prefill-attention-backend",
+                                          "triton"],
+    "fp4mx-mla-triton": _FP4MX, "fp4mx-mla-flashinfer": _FP4MX,
+    "fp4mx-mla-fa4-triton": _FP4MX + ["--prefill-attention-backend", "fa4"],
+    "fp4mx-mla-fa4-flashinfer": _FP4MX + ["--prefill-attention-backend", "fa4"],
+})
+# the CUDA graph hook's --cuda-graph-config backends (0.5.19 on), the prefill graph's max context (0.5.21 on), the CPU
+# graph's batch sizes (handle_gpu_memory_settings), the PLE offload backend (0.5.20 on), and the HiCache storage
+# layout a decode host receive shares with KV transfer (0.5.21 on)
+_HOST_RECEIVE = ["--disaggregation-decode-host-receive-threshold", "0.5", "--hicache-storage-backend"]
+KV_SWEEP_EXTRA.update({
+    "cg-config-decode-bogus": ["--cuda-graph-config", '{"decode": {"backend": "bogus"}}'],
+    "cg-config-prefill-full": ["--cuda-graph-config", '{"prefill": {"backend": "full"}}'],
+    "cg-max-context-0": ["--cuda-graph-prefill-max-context", "0"],
+    "cg-max-context-1m": ["--cuda-graph-prefill-max-context", "1000000"],
+    "cg-max-context-100": ["--cuda-graph-prefill-max-context", "100"],
+    "cg-max-context-page-0": ["--cuda-graph-prefill-max-context", "100", "--page-size", "0"],
+    "cpu-graph-bs-0": ["--device", "cpu", "--cuda-graph-bs-decode", "0"],
+    "cpu-torch-compile-max-bs-neg": ["--device", "cpu", "--torch-compile-max-bs", "-1"],
+    "cpu-torch-compile-max-bs-0": ["--device", "cpu", "--torch-compile-max-bs", "0"],
+    "ple-file-no-embedding": ["--ple-offload-backend", "file", "--no-ple-offload-embedding"],
+    "ple-file": ["--ple-offload-backend", "file"],
+    "receive-mooncake": ["--disaggregation-mode", "decode"] + _HOST_RECEIVE + ["mooncake"],
+    "receive-mooncake-direct": ["--disaggregation-mode", "decode"] + _HOST_RECEIVE + ["mooncake", "--hicache-io-backend",
+                                                                                     "direct"],
+    "receive-mooncake-kernel-ascend": ["--disaggregation-mode", "decode"] + _HOST_RECEIVE + [
+        "mooncake", "--hicache-io-backend", "kernel_ascend"],
+    "receive-file": ["--disaggregation-mode", "decode"] + _HOST_RECEIVE + ["file"],
+    "receive-hicache-mooncake": ["--enable-hierarchical-cache"] + _HOST_RECEIVE + ["mooncake"],
+})
+KV_SWEEP_CASE.update({k: _NO_SPEC for k in KV_SWEEP_EXTRA if k.startswith(("cg-", "cpu-", "ple-", "receive-"))})
+# --enable-hisparse (check_server_args' validate_hisparse): the target's family, the radix cache, then (0.5.22 on) mixed
+# chunk, a top-k > 1 draft and adaptive speculation, on the MiniMax M3 target (a DSA one reads torch.cuda first here)
+_HS = ["--enable-hisparse", "--disable-radix-cache"]
+KV_SWEEP_EXTRA.update({
+    "hisparse-qwen3": ["--enable-hisparse"], "hisparse-m3": ["--enable-hisparse"], "hisparse-m3-no-radix": _HS,
+    "hisparse-m3-mixed": _HS + ["--enable-mixed-chunk"], "hisparse-m3-eagle3": _HS,
+    "hisparse-m3-eagle3-topk2": _HS, "hisparse-m3-eagle3-adaptive": _HS + ["--speculative-adaptive"],
+})
+KV_SWEEP_CASE.update({k: dict(_NO_SPEC, target="minimax-m3-8l") for k in KV_SWEEP_EXTRA if k.startswith("hisparse-m3")})
+KV_SWEEP_CASE["hisparse-qwen3"] = _NO_SPEC
+_M3_EAGLE3 = {"target": "minimax-m3-8l", "algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1,
+              "num_draft_tokens": 4}
+KV_SWEEP_CASE.update({"hisparse-m3-eagle3": _M3_EAGLE3, "hisparse-m3-eagle3-topk2": dict(_M3_EAGLE3, eagle_topk=2),
+                      "hisparse-m3-eagle3-adaptive": _M3_EAGLE3})
+# the DSA target: KV sharding's dsa backend checks and DSA HiCache layout (0.5.23), HiSparse's KV dtype and DSA backends
+_KS_DSA = _KS_CP[:-3] + ["interleave", "--page-size", "64"]
+_DSA_TRTLLM = ["--dsa-prefill-backend", "trtllm", "--dsa-decode-backend", "trtllm", "--kv-cache-dtype", "fp8_e4m3"]
+KV_SWEEP_EXTRA.update({
+    "ks-dsa-fa3": _KS_DSA, "ks-dsa-zigzag": _KS_CP, "ks-dsa-default": _KS_DSA, "ks-dsa-trtllm": _KS_DSA + _DSA_TRTLLM,
+    "ks-dsa-trtllm-nixl": _KS_DSA + _DSA_TRTLLM + ["--disaggregation-transfer-backend", "nixl"],
+    "ks-dsa-hicache": _KS_DSA + ["--enable-hierarchical-cache"],
+    "ks-dsa-hicache-direct": _KS_DSA + ["--enable-hierarchical-cache", "--hicache-io-backend", "direct"],
+    "hisparse-dsa-e5m2": _HS + ["--kv-cache-dtype", "fp8_e5m2"],
+    "hisparse-dsa-bf16-flashmla-kv": _HS + ["--kv-cache-dtype", "bfloat16", "--dsa-prefill-backend", "flashmla_kv"],
+    "hisparse-dsa-bf16": _HS + ["--kv-cache-dtype", "bfloat16"],
+})
+KV_SWEEP_CASE.update({k: dict(_KS_NO_SPEC, target="dsa-nextn-8l", attention_backend=(
+    "fa3" if k in ("ks-dsa-fa3", "ks-dsa-hicache", "ks-dsa-hicache-direct") else "dsa"))
+    for k in KV_SWEEP_EXTRA if k.startswith("ks-dsa")})
+KV_SWEEP_CASE.update({k: dict(_NO_SPEC, target="dsa-nextn-8l", attention_backend=None)
+                      for k in KV_SWEEP_EXTRA if k.startswith("hisparse-dsa")})
+# the unified pool on the MLA target: DCP's MLA path (0.5.20 on: hybrid SWA, PD, the full-attention backends) and the
+# decode KV offload's MLA refusal (0.5.21 on)
+_UM_DCP = ["--enable-unified-memory", "--dcp-size", "2", "--tp-size", "2"]
+KV_SWEEP_EXTRA.update({
+    "unified-dcp-mla-triton": _UM_DCP, "unified-dcp-mla-flashinfer": _UM_DCP,
+    "unified-dcp-mla-pd": _UM_DCP + ["--disaggregation-mode", "prefill"], "unified-dcp-mla-swa": _UM_DCP,
+    "unified-mla-decode-offload": ["--enable-unified-memory", "--disaggregation-mode", "decode",
+                                   "--disaggregation-decode-enable-offload-kvcache", "--hicache-storage-backend", "file"],
+})
+KV_SWEEP_CASE.update({k: dict(_NO_SPEC, target="deepseek-v3-8l", attention_backend="flashinfer")
+                      for k in ("unified-dcp-mla-flashinfer", "unified-dcp-mla-pd", "unified-mla-decode-offload")})
+KV_SWEEP_CASE["unified-dcp-mla-triton"] = dict(_NO_SPEC, target="deepseek-v3-8l", attention_backend="triton")
+KV_SWEEP_CASE["unified-dcp-mla-swa"] = dict(_NO_SPEC, target="mla-hybrid-swa-8l", attention_backend="flashinfer")
+# ... and on the Mamba-hybrid target: decode KV offload and the host-pool retraction backup (0.5.21 on)
+KV_SWEEP_EXTRA.update({
+    "unified-mamba-decode-offload": KV_SWEEP_EXTRA["unified-mla-decode-offload"],
+    "unified-mamba-host-pool": ["--enable-unified-memory", "--disaggregation-mode", "decode",
+                                "--disaggregation-decode-retraction-backup", "host_pool"],
+})
+KV_SWEEP_CASE.update({k: dict(_NO_SPEC, target="lfm2-8l", attention_backend="flashinfer")
+                      for k in ("unified-mamba-decode-offload", "unified-mamba-host-pool")})
+_SM100_TRTLLM = {"gpu": "sm100", "attention_backend": "trtllm_mha"}
+_EAGLE3_B16 = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4}
+_NGRAM = dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None, max_running_requests=None, **_SM100_TRTLLM)
+KV_SWEEP_CASE.update({
+    "nvfp4-sm100-trtllm": dict(_NO_SPEC, **_SM100_TRTLLM), "nvfp4-sm100-dflash": _SM100_TRTLLM,
+    "nvfp4-sm100-standalone": dict(_SM100_TRTLLM, algorithm="STANDALONE", draft="b16"),
+    "nvfp4-sm100-ngram": _NGRAM, "nvfp4-sm100-ngram-bfs1": _NGRAM,
+    "nvfp4-sm100-eagle3": dict(_EAGLE3_B16, **_SM100_TRTLLM),
+    "nvfp4-sm100-eagle3-draft-fi": dict(_EAGLE3_B16, draft_attention_backend="flashinfer", **_SM100_TRTLLM),
+    "nvfp4-sm100-pd": dict(_NO_SPEC, **_SM100_TRTLLM), "nvfp4-sm100-hicache": dict(_NO_SPEC, **_SM100_TRTLLM),
+    "nvfp4-fp8-prefill-triton": dict(_NO_SPEC, gpu="sm120"),
+})
+KV_SWEEP_CASE.update({k: dict(_NO_SPEC, gpu="sm90", target="deepseek-v3-8l", attention_backend=(
+    "flashinfer" if k.endswith("flashinfer") else "triton")) for k in KV_SWEEP_EXTRA if k.startswith("fp4mx-mla")})
+
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
 STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-bs", "mamba-scheduler", "garbage-int",
@@ -1212,6 +1395,9 @@ def sweep_cases(version=None):
         out.append(dict(SWEEP_BASES[0], model_check=v, **MODEL_CHECK_CASE.get(v, {})))
     if version is not None:  # an entry with `since` is swept from that release on
         out = [c for c in out if not c.get("since") or _release_key(version) >= _release_key(c["since"])]
+    # -- kv (session 14) --
+    for v in sorted(KV_SWEEP_EXTRA):  # once, on the DFLASH base without speculation
+        out.append(dict(SWEEP_BASES[0], kv_sweep=v, **KV_SWEEP_CASE[v]))
     return out
 
 
@@ -1305,6 +1491,7 @@ def argv_for(case, dirs):
     argv.extend(PLATFORM_CHECK_EXTRA.get(case.get("platform_check") or "none", []))
     argv.extend(ATTN_CHECK_EXTRA.get(case.get("attn_check") or "none", []))  # -- attn (session 14) --
     argv.extend(MODEL_CHECK_EXTRA.get(case.get("model_check") or "none", []))  # -- model (session 14) --
+    argv.extend(KV_SWEEP_EXTRA.get(case.get("kv_sweep") or "none", []))  # -- kv (session 14) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

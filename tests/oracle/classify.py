@@ -371,6 +371,28 @@ TABLE = (
     ("LANGUAGE_MODEL_ONLY", r"^--language-model-only (cannot be combined with --|is incompatible with --disaggregation-mode "
      r"prefill/decode|does not support \[)", None),
     ("ENCODER_REPLAY_MODEL", r"^--enable-encoder-swa-bounded-replay requires DeepSeek-V4\.1$", None),
+    # -- kv (session 14) --
+    # KV cache sharding's chunk-size rounding (kv_shard_hook.py handle_kv_cache_sharding), the chain's other code
+    ("KV_SHARDING", r"^(Cannot safely auto-round --chunked-prefill-size for KV sharding|Auto-rounding "
+                    r"--chunked-prefill-size for KV sharding would consume)", None),
+    # the CUDA graph hook, the memory settings' CPU graph, the offload check, the HiCache host-receive layout
+    ("CUDA_GRAPH_CONFIG", r"^--cuda-graph-config\[\w+\]\.backend='[^']*' not allowed; allowed:", None),
+    ("CUDA_GRAPH_BATCH_SIZES", r"should contain positive batch sizes$", None),
+    ("CUDA_GRAPH_PREFILL_MAX_CONTEXT", r"^(--cuda-graph-prefill-max-context (must be a positive integer|exceeds the model "
+                                       r"context length)|page_size must be resolved before prefill CUDA graph max context)",
+     None),
+    ("PLE_OFFLOAD_BACKEND", r"^--ple-offload-backend file requires --ple-offload-embedding", None),
+    ("HICACHE_HOST_RECEIVE_LAYOUT", r"^The resolved HiCache storage layout '\w+' cannot share the layer_first decode "
+                                    r"host pool", None),
+    # --enable-hisparse (hisparse_hook.py validate_hisparse, check_server_args' legacy slot)
+    ("HISPARSE_MODEL", r"^--enable-hisparse is only supported for DSA", None),
+    ("HISPARSE_RADIX_CACHE", r"^Hierarchical sparse attention currently requires --disable-radix-cache", None),
+    ("HISPARSE_CONFLICT", r"^(--enable-hisparse does not support --enable-mixed-chunk|The minimal HiSparse spec "
+                          r"integration supports linear speculation only|HiSparse speculative decoding uses statically "
+                          r"sized swap state)", None),
+    ("HISPARSE_KV_DTYPE", r"^HiSparse requires (one of \(.*\) KV cache dtypes|bfloat16 (or fp8_e4m3 )?KV cache)", None),
+    ("HISPARSE_DSA_BACKEND", r"^HiSparse (supports DSA (prefill|decode) backend\(s\)|with --kv-cache-dtype=\w+ requires "
+                             r"--(nsa|dsa)-(prefill|decode)-backend in|requires flashmla_sparse NSA)", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -65,12 +65,34 @@ ENTRIES = {
          "a field declared in two namespaces: a check on SGLang's own declarations"),
     ],
     "sglang/srt/arg_groups/hicache_hook.py": [
+        # -- kv (session 14) --
+        ('validate_hicache_host_memory_mode', "must be 'cache' or 'buffer_only'", "shadowed",
+         "the parser's choices for --hicache-host-memory-mode (buffer_only, cache) refuse any other value first"),
+        ('validate_hicache_host_memory_mode', 'requires a host pool size', "internal",
+         "handle_hicache_ratio_default, earlier in the pipeline, sets --hicache-ratio on every server but a decode "
+         "one, and this check exempts decode servers"),
     ],
     "sglang/srt/arg_groups/hisparse_hook.py": [
+        # -- kv (session 14) --
+        ('validate_hisparse', 'unified-KV path on ROCm', "runtime",
+         "runs only on a HIP/ROCm platform (is_hip) with a DeepSeek-V4 target; the platform override presents CUDA"),
     ],
     "sglang/srt/arg_groups/kv_cache_hook.py": [
+        # -- kv (session 14) --
+        ('handle_prefill_only_disable_kv_cache', 'must run after _handle_attention_backend_compatibility', "internal",
+         "guards SGLang's own hook order: the attention hook, which runs first, always fills attention_backend"),
+        ('handle_page_major_kv_layout', 'requires the Triton Mamba kernels', "host",
+         "the only other --mamba-backend choice is flashinfer, which the Mamba hook refuses first unless FlashInfer's "
+         "mamba module imports: no flashinfer package on this host"),
+        ('handle_unified_memory_pool', 'EAGLE/EAGLE3 does not support --disaggregation-decode-retraction-backup=host_pool',
+         "shadowed", "the host-pool backup needs a PD decode server (the KV cache hook refuses it elsewhere), where "
+         "the pool's PD branch refuses speculation with Mooncake and every other transfer backend first"),
     ],
     "sglang/srt/arg_groups/kv_shard_hook.py": [
+        # -- kv (session 14) --
+        ('handle_kv_cache_sharding', 'CP-sharded DSA HiCache requires host memory mode cache', "shadowed",
+         "a host memory mode other than cache is buffer_only, which the HiCache hook refuses without "
+         "--hicache-storage-backend, and with one this hook's own storage-backend check refuses first"),
     ],
     "sglang/srt/arg_groups/layernorm_sp_hook.py": [
     ],

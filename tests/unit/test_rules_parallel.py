@@ -65,9 +65,10 @@ def test_kv_sharding_without_speculation_on_a_gqa_model_is_refused():
     argv = ["--model-path", "/m", "--device", "cuda", "--enable-kv-cache-sharding", "--disaggregation-mode", "prefill"]
     r = E.validate_argv(argv, "0.5.23", gpus=[], read_paths=False, target_config=QWEN3)
     assert r.sglang_verdict["code"] == "KV_SHARDING"
-    # an MLA model is not modelled further: no static refusal
+    # an MLA model shards over plain TP with a trtllm_mla prefill backend (tests/unit/test_rules_kv_shard.py)
     mla = dict(QWEN3, architectures=["DeepseekV3ForCausalLM"], kv_lora_rank=512)
-    r = E.validate_argv(argv, "0.5.23", gpus=[], read_paths=False, target_config=mla)
+    r = E.validate_argv(argv + ["--prefill-attention-backend", "trtllm_mla", "--tp-size", "2", "--page-size", "64"],
+                        "0.5.23", gpus=[], read_paths=False, target_config=mla)
     assert r.sglang_verdict["accepted"]
 
 

@@ -237,4 +237,26 @@ _SGLANG_MESSAGES = (
     ("LANGUAGE_MODEL_ONLY", r"--language-model-only (cannot be combined with|is incompatible with --disaggregation-mode|does "
      r"not support)"),
     ("ENCODER_REPLAY_MODEL", r"--enable-encoder-swa-bounded-replay requires DeepSeek-V4\.1"),
+    # -- kv (session 14) --
+    # KV cache sharding (rules_kv_shard.py): PD prefill only, speculation, then one code for the rest of the chain
+    ("KV_SHARDING_PREFILL_ONLY", r"--enable-kv-cache-sharding is only supported on PD prefill workers"),
+    ("KV_SHARDING_SPECULATIVE", r"--enable-kv-cache-sharding does not support speculative decoding|KV sharding supports "
+     r"speculative decoding only for GLM DSA"),
+    ("KV_SHARDING", r"--enable-kv-cache-sharding |KV sharding with trtllm_mla|DSA KV sharding|CP-sharded DSA HiCache|"
+     r"auto-round --chunked-prefill-size for KV sharding|Auto-rounding --chunked-prefill-size for KV sharding"),
+    # rules_cuda_graph.py; the offload and HiCache host-receive checks (rules_cache.py)
+    ("CUDA_GRAPH_CONFIG", r"--cuda-graph-config\[\w+\]\.backend=.* not allowed"),
+    ("CUDA_GRAPH_BATCH_SIZES", r"should contain positive batch sizes"),
+    ("CUDA_GRAPH_PREFILL_MAX_CONTEXT", r"--cuda-graph-prefill-max-context (must be a positive|exceeds the model)|page_size "
+     r"must be resolved before prefill CUDA graph"),
+    ("PLE_OFFLOAD_BACKEND", r"--ple-offload-backend file requires --ple-offload-embedding"),
+    ("HICACHE_HOST_RECEIVE_LAYOUT", r"cannot share the layer_first decode host pool"),
+    # rules_hisparse.py
+    ("HISPARSE_MODEL", r"--enable-hisparse is only supported for DSA"),
+    ("HISPARSE_RADIX_CACHE", r"Hierarchical sparse attention currently requires --disable-radix-cache"),
+    ("HISPARSE_CONFLICT", r"--enable-hisparse does not support --enable-mixed-chunk|minimal HiSparse spec integration|"
+     r"HiSparse speculative decoding uses statically sized"),
+    ("HISPARSE_KV_DTYPE", r"HiSparse requires (one of .* KV cache dtypes|bfloat16 (or fp8_e4m3 )?KV cache)"),
+    ("HISPARSE_DSA_BACKEND", r"HiSparse (supports DSA (prefill|decode) backend|with --kv-cache-dtype=\w+ requires --|"
+     r"requires flashmla_sparse NSA)"),
 )

@@ -154,6 +154,22 @@ _METRICS_V1 = {
 #   ep_dispatch_rank_invariant  --ep-dispatch-algorithm static / lp refused without an a2a backend
 #   kv_sharding_spec_arch    None (--enable-kv-cache-sharding refuses speculation), or the one target architecture
 #                            whose single-layer NextN EAGLE it takes
+#   kv_sharding_tree_core_default  the radix tree core --enable-kv-cache-sharding reads when
+#                            SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND is unset ("rust": refused without --disable-radix-cache)
+#   kv4_mla_backends         the backends an FP4 KV cache takes on an MLA model (attention, or decode with fa4 prefill)
+#   cuda_graph_backends      None (no check), or the backends each --cuda-graph-config phase takes
+#   hisparse_models          the sparse families --enable-hisparse takes: "dsa", "v4" (DeepSeek V4), "m3" (MiniMax M3)
+#   hisparse_spec_checks     --enable-hisparse refuses mixed chunk, a top-k > 1 draft and adaptive speculation
+#   hisparse_dsa_checks      how --enable-hisparse checks a DSA target: its KV dtypes, the DSA prefill / decode backends per
+#                            dtype ("*": the others), and whether the backends come first
+#   unified_dcp_mla_backends  None (--enable-unified-memory refuses --dcp-size > 1), or the backends an MLA target takes
+#   prefill_graph_max_context  finalize_cuda_graph_prefill_max_context checks the prefill graph's max context size
+#   hicache_host_receive     None, or when --disaggregation-decode-host-receive-threshold turns the decode host receive
+#                            on ("gt0": above 0; "lt1": below 1), whose layer_first host pool a Mooncake storage refuses
+#   kv_sharding_dsa          a DSA target under --enable-kv-cache-sharding: "refused" (0.5.22, in the MLA branch) or
+#                            "checked" (0.5.23: the dsa attention backend and its settings)
+#   kv_sharding_refuses_hicache  --enable-kv-cache-sharding refuses any --enable-hierarchical-cache (else only with
+#                            --hicache-storage-backend)
 #   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
 #                            one), or {"dflash_topk_one": DFLASH counts as top-k one} (rules_platform.py)
 #   deterministic_attention_backends  the attention backends --enable-deterministic-inference accepts
@@ -178,6 +194,9 @@ _METRICS_V1 = {
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
+# -- kv (session 14) --: the CUDA graph backends of a --cuda-graph-config phase (cuda_graph_config.py)
+_GRAPH_BACKENDS_V14 = ("full", "breakable", "tc_piecewise", "disabled")
+_GRAPH_BACKENDS_V22 = ("full", "breakable", "disabled")
 ORDER = (
     "0.5.11",
     "0.5.12",
@@ -257,6 +276,11 @@ _CHANGES = {
         "preferred_sampling_watermark_check": True,  # serving_hook.py handle_other_validations
         "dspark_rules": {"devices": ("cuda", "npu"), "attn_dp": "resolved", "pp": "prefill_ok", "subfolder": False,
                          "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a_or_env"},
+        # -- kv (session 14) --: cuda_graph_config.py drops tc_piecewise from the phases' backends; the decode host
+        # receive is on below a threshold of 1 (hicache_hook.py)
+        "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V22, "prefill": _GRAPH_BACKENDS_V22},
+        "hicache_host_receive": "lt1",
+        "hisparse_spec_checks": True,  # hisparse_hook.py: mixed chunk, top-k 1, no adaptive speculation
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
@@ -301,6 +325,11 @@ _CHANGES = {
         # -- specserve (session 14) --
         "dspark_rules": {"devices": ("cuda", "npu"), "attn_dp": "flag_dp", "pp": "prefill_ok", "subfolder": False,
                          "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a"},
+        # -- kv (session 14) --: hicache_hook.py handle_hicache: the decode host receive on above a threshold of 0;
+        # cuda_graph_hook.py finalize_cuda_graph_prefill_max_context (--cuda-graph-prefill-max-context appears)
+        "hicache_host_receive": "gt0",
+        "prefill_graph_max_context": True,
+        "hisparse_models": ("dsa", "v4", "m3"),  # hisparse_hook.py: MiniMax M3 joins
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         "sampling_mask_env_refused": True,  # validation_hook.py validate_sampling_mask_max_tokens (session 14)
@@ -341,6 +370,10 @@ _CHANGES = {
         # intel_xpu joins; the list 0.5.23 has (found by a generated case: intel_xpu kept, not replaced by flashinfer)
         "draft_backends": ("flashinfer", "fa3", "fa4", "triton", "ascend", "trtllm_mha", "intel_xpu"),
         "cp_mimo_zigzag": True, "cp_dsv32_interleave": True,  # -- parallel (session 14) --: parallel_hook.py
+        # -- kv (session 14) --: handle_kv4_compatibility's MLA lists drop cutlass_mla
+        "kv4_mla_backends": ("flashinfer", "trtllm_mla"),
+        # -- kv (session 14) --: kv_cache_hook.py _validate_unified_memory_dcp (an MLA target's DCP backends)
+        "unified_dcp_mla_backends": ("flashinfer", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         # -- model (session 14) --
@@ -441,6 +474,8 @@ _CHANGES = {
         # server_args.py _handle_dcp_validation (--dcp-size appears): DCP > 1 validated on HIP only, on CUDA
         # without speculation; 0.5.17 replaces it with the comm-backend checks
         "dcp_hip_only": True,
+        # -- kv (session 14) --: a full prefill CUDA graph allowed (ALLOWED_BACKENDS_PER_PHASE)
+        "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V14, "prefill": _GRAPH_BACKENDS_V14},
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
         "pd_radix_fake_check": True,  # the PD hook: decode radix cache with the fake backend
@@ -463,6 +498,13 @@ _CHANGES = {
         # DEFAULT_ADAPTIVE_CONFIG's steps, applied before the EAGLE hook (srt/arg_groups/speculative_hook.py)
         "adaptive_candidate_steps": (0, 1, 3, 7),
         "adaptive_steps_after_eagle": None,
+        # -- kv (session 14) --: server_args.py _handle_cuda_graph_config (ALLOWED_BACKENDS_PER_PHASE): no full prefill
+        "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V14, "prefill": _GRAPH_BACKENDS_V14[1:]},
+        # hisparse_hook.py: a DSA target's KV dtype and DSA backends (validate_hisparse_kv_cache_dtype / _dsa_backend)
+        "hisparse_dsa_checks": {"dtypes": ("bfloat16", "auto", "fp8_e4m3"), "backends_first": False,
+                                "backends": {"bfloat16": ("flashmla_sparse",), "fp8_e4m3": ("flashmla_kv",
+                                                                                            "flashinfer_sparse_mla"),
+                                             "*": ("flashinfer_sparse_mla", "flashmla_kv", "flashmla_sparse")}},
     },
     "0.5.13.post1": {  # parser captured; traits as the release before it
         "parser": "0.5.13.post1",
@@ -536,6 +578,12 @@ _CHANGES = {
         # -- specserve (session 14) --
         # server_args.py (0.5.13 on arg_groups/speculative_hook.py) _resolve_speculative_algorithm_alias
         "gemma4_draft_eagle3_refused": True,
+        # -- kv (session 14) --: arg_groups/hisparse_hook.py validate_hisparse takes DeepSeek V4 too; a DSA target's
+        # KV dtype (bfloat16, auto or fp8_e4m3) before its NSA backends per dtype
+        "hisparse_models": ("dsa", "v4"),
+        "hisparse_dsa_checks": {"dtypes": ("bfloat16", "auto", "fp8_e4m3"), "backends_first": False,
+                                "backends": {"bfloat16": ("flashmla_sparse",), "fp8_e4m3": ("flashmla_kv",),
+                                             "*": ("flashmla_kv", "flashmla_sparse")}},
     },
     "0.5.11": {
         # server_args.py _handle_speculative_decoding: the DFLASH window is validated inside the DFLASH branch, after
@@ -689,6 +737,23 @@ _CHANGES = {
         "preferred_sampling_watermark_check": False,
         "gemma4_draft_eagle3_refused": False,
         "dspark_rules": None,
+        # -- kv (session 14) --
+        # arg_groups/kv_shard_hook.py (0.5.22, the flag's first release): the radix tree core an unset
+        # SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND means, and whether any --enable-hierarchical-cache is refused
+        "kv_sharding_tree_core_default": "rust",
+        "kv_sharding_refuses_hicache": True,
+        "kv_sharding_dsa": "refused",
+        # kv_cache_hook.py (server_args.py before) handle_kv4_compatibility: the MLA attention / FA4 decode backends
+        "kv4_mla_backends": ("cutlass_mla", "flashinfer", "trtllm_mla"),
+        "cuda_graph_backends": None,
+        "hicache_host_receive": None,
+        "prefill_graph_max_context": False,
+        "hisparse_models": ("dsa",),  # server_args.py: --enable-hisparse's DSA-only check
+        "hisparse_spec_checks": False,
+        # server_args.py: HiSparse takes flashmla_sparse NSA backends, checked before a bfloat16-only KV cache
+        "hisparse_dsa_checks": {"dtypes": ("bfloat16",), "backends": {"*": ("flashmla_sparse",)},
+                                "backends_first": True},
+        "unified_dcp_mla_backends": None,
     },
     "0.5.16": {
         "pp_spec_dspark": "refused",  # speculative_hook.py's DSPARK hook: pp_size == 1 only (session 14)
@@ -774,6 +839,12 @@ _CHANGES = {
         # -- specserve (session 14): _handle_dspark adds XPU and the draft in a dspark/ subfolder of the target --
         "dspark_rules": {"devices": ("cuda", "npu", "xpu"), "attn_dp": "resolved", "pp": "prefill_ok", "subfolder": True,
                          "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a_or_env"},
+        # -- kv (session 14) --
+        # kv_shard_hook.py: an unset tree core env is set to python; HiCache host offload taken, a storage backend not
+        "kv_sharding_tree_core_default": "python",
+        "kv_sharding_refuses_hicache": False,
+        "kv_sharding_dsa": "checked",  # the dsa backend's topology / kernel / layout checks, DSA HiCache's layout
+        "unified_dcp_mla_backends": ("flashinfer", "trtllm_mla", "cutedsl_mla"),  # tokenspeed_mla gone
     },
 }
 

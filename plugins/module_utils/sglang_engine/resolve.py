@@ -26,6 +26,9 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
     attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_pack, check_expert_parallel,
     check_parallel_early)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cuda_graph import (
+    check_cuda_graph_settings, check_prefill_graph_max_context)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_hisparse import check_hisparse
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
     check_language_model_only, check_model_capability, check_model_overrides, check_model_specific, check_weight_cache,
     model_override_family)
@@ -121,6 +124,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         KV.check_prefill_only_flags(args)  # right after the PD hook (0.5.23 pipeline: before DCP)
     if not check_parallel_early.keys.isdisjoint(args):
         check_parallel_early(args, rules, platform)  # DCP, DWDP: after PD disaggregation, before the attention hook
+    if not check_cuda_graph_settings.keys.isdisjoint(args):
+        check_cuda_graph_settings(args, rules)  # the CUDA graph hook, then the memory settings' CPU graph (after DWDP)
     if not check_model_specific.keys.isdisjoint(args):
         check_model_specific(args, target_cfg)  # the model-specific adjustments, before the attention hook
     mamba_strategy = None
@@ -183,7 +188,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_linear_attn_backend(args, platform, env, mamba_strategy)  # the linear-attention hook, after the Mamba ones
     # the KV4 / MXFP8 checks, the prefill-only backend check and the HiCache hook, before the data-parallel hook
     if not KV.check_kv_dtype_platform.keys.isdisjoint(args):
-        KV.check_kv_dtype_platform(args, rules, platform, r["attention_backend"], prefill, decode)
+        KV.check_kv_dtype_platform(args, rules, platform, r["attention_backend"], prefill, decode,
+                                   mla=target_cfg is not None and "kv_lora_rank" in text_cfg(target_cfg))
     if not check_multi_item_scoring.keys.isdisjoint(args):
         check_multi_item_scoring(args, prefill, decode)  # after the KV4 / MXFP8 checks, before the prefill-only one
     if not KV.check_prefill_only_backend.keys.isdisjoint(args):
@@ -204,7 +210,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if not check_context_parallel.keys.isdisjoint(args):
         check_context_parallel(args, r, rules, target_cfg, env)
     if not check_kv_cache_sharding.keys.isdisjoint(args):
-        check_kv_cache_sharding(args, rules, target_cfg)
+        # the chunk size it rounds up to the page is what check_server_args then reads
+        args = check_kv_cache_sharding(args, rules, target_cfg, env, platform, prefill) or args
     runner = None
     if not check_moe_kernel.keys.isdisjoint(args):
         runner = check_moe_kernel(args, rules, platform, target_cfg, env)
@@ -302,14 +309,17 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         # the KV cache hook, after the speculative one and before check_server_args (every release)
         check_cache_compatibility(args, rules, algo)
     if not KV.check_page_major_layout.keys.isdisjoint(args):
-        KV.check_page_major_layout(args, rules, prefill, decode)  # then the unified pool (0.5.15 on, with the flags)
-        KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg))
+        mla = target_cfg is not None and "kv_lora_rank" in text_cfg(target_cfg)
+        KV.check_page_major_layout(args, rules, prefill, decode, mla)  # then the unified pool (0.5.15 on, with the flags)
+        KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg), mla=mla)
     if deterministic and not rules["deterministic_before_attention"]:
         check_deterministic_attention(args, rules, r, platform, target_cfg, result)  # 0.5.11: after the cache hook
     if not SV.check_other_validations.keys.isdisjoint(args):
         SV.check_other_validations(args, rules)  # handle_other_validations, the last resolution hook it models
     if not check_model_capability.keys.isdisjoint(args):  # -- model (session 14) --
         check_model_capability(args, rules, target_cfg)  # the model-capability hook, last before check_server_args
+    if not check_prefill_graph_max_context.keys.isdisjoint(args):
+        check_prefill_graph_max_context(args, rules, r, target_cfg)  # the resolution pipeline's last step (0.5.21 on)
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if not _check_node_split.keys.isdisjoint(args):
@@ -353,7 +363,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if rules["check_base_gpu_id"] and get(args, "base_gpu_id", 0) < 0:
         raise Refused("BASE_GPU_ID", "base_gpu_id must be non-negative, got --base-gpu-id %s." % args["base_gpu_id"],
                       "base_gpu_id")
-    _check_server_args_values(args, r, rules, algo, env)
+    _check_server_args_values(args, r, rules, algo, env, target_cfg)
     if not V.check_watermark.keys.isdisjoint(args):
         V.check_watermark(args, env, r, rules, algo)
     if not V.check_load_publish.keys.isdisjoint(args):
@@ -397,7 +407,7 @@ def _check_node_split(args, r):
                       "compute it), got --pp-max-micro-batch-size %s." % micro, "pp_max_micro_batch_size")
 
 
-def _check_server_args_values(args, r, rules, algo, env):
+def _check_server_args_values(args, r, rules, algo, env, target_cfg=None):
     """check_server_args' plain value checks, in its order, after the pipeline-parallel ones. Every release
     0.5.11-0.5.23 has each one wherever its flag exists (srt/server_args.py ServerArgs.check_server_args;
     from 0.5.19 srt/arg_groups/validation_hook.py check_server_args), so they are not release traits:
@@ -415,7 +425,7 @@ def _check_server_args_values(args, r, rules, algo, env):
     if not _check_lora.keys.isdisjoint(args):
         _check_lora(args, r, rules, algo, env)
     if not _check_values_after_lora.keys.isdisjoint(args):
-        _check_values_after_lora(args, r, rules)
+        _check_values_after_lora(args, r, rules, target_cfg)
 
 
 @gate("gpu_id_step", "moe_dense_tp_size")
@@ -437,9 +447,10 @@ def _check_gpu_steps(args, r, rules):
       "schedule_policy", "retraction_policy", "schedule_conservativeness", "export_metrics_to_file",
       "enable_quant_communications", "grpc_port", "gc_threshold", "kv_canary_sweep_interval", "enable_pdmux",
       *V.check_misc.keys,  # the group it enters between its own checks
+      *check_hisparse.keys,  # -- kv (session 14) --: --enable-hisparse, between the retraction and conservativeness checks
       context=("disaggregation_mode", "export_metrics_to_file_dir", "smg_grpc_mode", "grpc_mode", "port", "kv_canary",
-               *V.check_misc.context))
-def _check_values_after_lora(args, r, rules):
+               *V.check_misc.context, *check_hisparse.context))
+def _check_values_after_lora(args, r, rules, target_cfg=None):
     """check_server_args' value checks after the LoRA ones, in its order."""
     chunk = args.get("chunked_prefill_size")  # when not given SGLang derives one from the GPU memory (a multiple)
     if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
@@ -465,6 +476,8 @@ def _check_values_after_lora(args, r, rules):
     if args.get("retraction_policy") == "priority" and not priority:
         raise Refused("RETRACTION_PRIORITY", "--retraction-policy priority requires --enable-priority-scheduling.",
                       "retraction_policy")
+    if not check_hisparse.keys.isdisjoint(args):
+        check_hisparse(args, rules, r, target_cfg)  # validate_hisparse at its legacy slot (rules_hisparse.py)
     if get(args, "schedule_conservativeness", 1.0) < 0:
         raise Refused("SCHEDULE_CONSERVATIVENESS", "schedule_conservativeness must be non-negative, got %s."
                       % args["schedule_conservativeness"], "schedule_conservativeness")

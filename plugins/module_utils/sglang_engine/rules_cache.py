@@ -115,7 +115,8 @@ def check_cache_compatibility(args, rules, algo):
                           "(no --disaggregation-mode).", "enable_lmcache")
 
 
-@gate("hicache_host_memory_fraction", "ple_offload_embedding", context=("cpu_offload_gb", "offload_group_size"))
+@gate("hicache_host_memory_fraction", "ple_offload_embedding", "ple_offload_backend",
+      context=("cpu_offload_gb", "offload_group_size"))
 def check_early_cache_flags(args):
     """The two flag-only hooks SGLang runs before the SSL check (from 0.5.20, srt/arg_groups/pipeline.py:
     handle_hicache_ratio_default in hicache_hook.py, then handle_offload_compatibility in memory_hook.py); each
@@ -130,6 +131,11 @@ def check_early_cache_flags(args):
         raise Refused("PLE_OFFLOAD_CONFLICT", "--ple-offload-embedding cannot be combined with --cpu-offload-gb or "
                       "--offload-group-size: generic layer offload would stage the pinned PLE embedding back to the "
                       "device.", "ple_offload_embedding")
+    # -- kv (session 14) --: next in handle_offload_compatibility (0.5.20 on, its flags): an explicit
+    # --no-ple-offload-embedding (the default None lets the model overrides decide)
+    if args.get("ple_offload_backend") == "file" and args.get("ple_offload_embedding") is False:
+        raise Refused("PLE_OFFLOAD_BACKEND", "--ple-offload-backend file requires --ple-offload-embedding: the "
+                      "file-backed table is the offloaded table.", "ple_offload_backend")
 
 
 # 0.5.23 srt/arg_groups/kv_cache_hook.py: the FP4 KV cache dtypes (handle_kv4_compatibility) and the backends
@@ -233,7 +239,7 @@ def check_nvfp4_prefill_dequant(args, rules, platform):
       context=("enable_unified_memory", "speculative_algorithm", "speculative_ngram_max_bfs_breadth",
                "speculative_draft_attention_backend", "disaggregation_mode", "enable_hierarchical_cache",
                "enable_lmcache"))
-def check_kv_dtype_platform(args, rules, platform, attention, prefill, decode):
+def check_kv_dtype_platform(args, rules, platform, attention, prefill, decode, mla=False):
     """handle_kv4_compatibility then handle_mxfp8_kv_cache_compatibility: after the Mamba and linear-attention
     hooks (0.5.23 srt/arg_groups/pipeline.py). `attention`, `prefill`, `decode`: the resolved backends. MHA
     targets only (the MLA branches are not modelled). Skipped when the host's GPUs were not given. The unified
@@ -263,6 +269,15 @@ def check_kv_dtype_platform(args, rules, platform, attention, prefill, decode):
         _check_sm100_nvfp4(args)
     if prefill != decode and prefill != "fa4":
         return  # a mixed pair: SGLang warns only
+    if mla:
+        # -- kv (session 14) --: the MLA branches (use_mla_backend), one list for the FA4 decode and the attention
+        # backend (trait kv4_mla_backends); an MLA target's default backend is the host's
+        allowed = rules["kv4_mla_backends"]
+        backend, flag = (decode, "decode_attention_backend") if prefill == "fa4" else (attention, "attention_backend")
+        if backend is not None and backend not in allowed:
+            raise Refused("KV4_BACKEND", "KV4 with an MLA model expects --%s in %s, got %r." % (
+                flag.replace("_", "-"), list(allowed), backend), flag)
+        return
     if prefill == "fa4":
         if decode not in KV4_FA4_MHA_DECODE:
             raise Refused("KV4_BACKEND", "KV4 with fa4 prefill expects a decode backend in %s, got %r."
@@ -296,10 +311,10 @@ def _check_sm100_nvfp4(args):
 
 
 @gate("unified_cache_external_linker_config", "enable_linker_mla_dedup", "enable_unified_cache_external_linker",
-      "hicache_host_memory_mode",
+      "hicache_host_memory_mode", "disaggregation_decode_host_receive_threshold",
       context=("unified_cache_external_linker_backend", "disable_radix_cache", "radix_cache_backend",
                "enable_hierarchical_cache", "hicache_storage_backend", "disaggregation_decode_enable_offload_kvcache",
-               "disaggregation_mode", "disaggregation_decode_retraction_backup"))
+               "disaggregation_mode", "disaggregation_decode_retraction_backup", "hicache_io_backend", "dcp_size"))
 def check_hicache_hook(args, rules):
     """handle_hicache (0.5.23 srt/arg_groups/hicache_hook.py), after the prefill-only backend check and before the
     data-parallel hook: the external linker's conflicts (the config type and the radix cache it needs: trait
@@ -335,6 +350,19 @@ def check_hicache_hook(args, rules):
         if mode == "decode":
             raise Refused("HICACHE_HOST_MEMORY_MODE", "--hicache-host-memory-mode buffer_only is not supported on "
                           "decode instances.", "hicache_host_memory_mode")
+    # -- kv (session 14) --: decode host receive shares a layer_first host pool with KV transfer; SGLang sets that
+    # layout, then the Mooncake / Ascend MemCache storage backend moves it to page_first(_direct) (trait
+    # hicache_host_receive: "gt0" 0.5.21, a threshold above 0 turns it on; "lt1" from 0.5.22, below 1)
+    receive = rules["hicache_host_receive"]
+    threshold = args.get("disaggregation_decode_host_receive_threshold")
+    if active and receive and threshold is not None and (threshold > 0 if receive == "gt0" else threshold < 1) and \
+            args.get("hicache_storage_backend") in ("mooncake", "npu_memcache") and \
+            args.get("hicache_io_backend") in (None, "direct", "kernel") and \
+            not (receive == "lt1" and args.get("hicache_storage_backend") == "mooncake" and get(args, "dcp_size", 1) > 1):
+        raise Refused("HICACHE_HOST_RECEIVE_LAYOUT", "The %s HiCache storage backend moves the host pool to a page-first "
+                      "layout, which cannot share the layer_first decode host pool KV transfer uses "
+                      "(--disaggregation-decode-host-receive-threshold %s)." % (args["hicache_storage_backend"], threshold),
+                      "hicache_storage_backend")
 
 
 # handle_page_major_kv_layout's allowed attention backends of an MHA target under the unified pool, and the
@@ -347,7 +375,7 @@ UNIFIED_MHA_AUDITED = ("triton", "flashinfer", "fa3", "trtllm_mha")
 
 @gate("enable_page_major_kv_layout", "enable_unified_memory",
       context=("linear_attn_backend", "linear_attn_decode_backend", "linear_attn_prefill_backend", "mamba_backend"))
-def check_page_major_layout(args, rules, prefill, decode):
+def check_page_major_layout(args, rules, prefill, decode, mla=False):
     """handle_page_major_kv_layout, right after the KV cache compatibility hook (--enable-unified-memory implies
     the layout; trait unified_pool, releases.py). MHA targets with symmetric K/V rows (the MLA and asymmetric
     allow-lists are not modelled). From 0.5.17 the Mamba backend check after the linear-attention ones is not
@@ -360,7 +388,8 @@ def check_page_major_layout(args, rules, prefill, decode):
         raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout without --enable-unified-memory is "
                       "temporarily unsupported.", "enable_page_major_kv_layout")
     allowed = um["page_major_backends"] if unified else ("triton",)
-    bad = sorted({b for b in (prefill, decode) if b is not None} - set(allowed))
+    # -- kv (session 14) --: an MLA target's allow-list is not modelled (0.5.17-0.5.18 refuse its unified DCP / PD first)
+    bad = [] if mla else sorted({b for b in (prefill, decode) if b is not None} - set(allowed))
     if bad:
         raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout: attention backends %s are not in %s."
                       % (bad, list(allowed)), "attention_backend")
@@ -387,7 +416,7 @@ def check_page_major_layout(args, rules, prefill, decode):
                "speculative_draft_attention_backend", "enable_two_batch_overlap", "enable_lmcache",
                "enable_unified_cache_external_linker", "enable_hierarchical_cache", "dcp_size",
                "disable_cuda_graph"))
-def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid):
+def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=False):
     """handle_unified_memory_pool (right after the page-major layout hook), in SGLang's order; what each release
     checks is trait unified_pool (releases.py). `r`: the resolved settings (speculative algorithm and topk after
     the speculative hook); `hybrid`: the target's hybrid kind (checks.hybrid_kind: None, "swa" or "mamba"). MHA
@@ -401,7 +430,7 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid):
         if um["pd"] is None:
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support PD disaggregation in SGLang %s."
                           % rules["version"], "disaggregation_mode")
-        _check_unified_pd(args, env, um, r, algo, hybrid)
+        _check_unified_pd(args, env, um, r, algo, hybrid, mla)
     if algo not in um["algorithms"]:
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports --speculative-algorithm %s only in SGLang %s, "
                       "got %r." % (" / ".join(a for a in um["algorithms"] if a), rules["version"], algo),
@@ -441,15 +470,27 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid):
                       "--enable-hierarchical-cache.", "enable_hierarchical_cache")
     if get(args, "dcp_size", 1) > 1:
         # through 0.5.19 refused; then _validate_unified_memory_dcp: MLA targets only (an MHA one fails its first assert)
-        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 supports MLA models only.",
-                      "dcp_size")
+        dcp_backends = rules["unified_dcp_mla_backends"]
+        if dcp_backends is None or not mla:
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 supports MLA models only.",
+                          "dcp_size")
+        # -- kv (session 14) --: the MLA path's next checks (0.5.20 on: trait unified_dcp_mla_backends)
+        if hybrid == "swa":
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 does not support hybrid "
+                          "sliding-window models.", "dcp_size")
+        if mode != "null":
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 does not support PD "
+                          "disaggregation.", "disaggregation_mode")
+        if None not in (prefill, decode) and not backends <= set(dcp_backends):
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 requires %s for the "
+                          "full-attention layers, got %s." % (sorted(dcp_backends), sorted(backends)), "attention_backend")
     if um["trtllm_decode_graph"] and decode == "trtllm_mha" and not args.get("disable_cuda_graph"):
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support decode CUDA graphs with the "
                       "trtllm_mha attention backend yet: pass --disable-cuda-graph or another decode backend.",
                       "attention_backend")
 
 
-def _check_unified_pd(args, env, um, r, algo, hybrid):
+def _check_unified_pd(args, env, um, r, algo, hybrid, mla=False):
     """handle_unified_memory_pool's PD disaggregation branch (0.5.18 on)."""
     transfer = get(args, "disaggregation_transfer_backend", "mooncake")
     if transfer != "mooncake":
@@ -474,6 +515,9 @@ def _check_unified_pd(args, env, um, r, algo, hybrid):
         if args.get("hicache_storage_backend") != "file":
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with decode KV offload supports "
                           "--hicache-storage-backend file only.", "hicache_storage_backend")
+        if mla:  # -- kv (session 14) --: before the hybrid checks
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory decode KV offload does not support MLA models "
+                          "yet.", "disaggregation_decode_enable_offload_kvcache")
         if hybrid is not None:
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory decode KV offload does not support hybrid (%s) "
                           "models." % hybrid, "disaggregation_decode_enable_offload_kvcache")
