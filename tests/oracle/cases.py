@@ -58,7 +58,7 @@ TARGETS = {
     # an MLA target whose text config opts in to the hybrid sliding-window pool (the unified pool's DCP checks)
     "mla-hybrid-swa-8l": ("DeepseekV3ForCausalLM", 8, 129280, 163840),
     # a Mamba-hybrid (short-conv) target that resolves on this host with flashinfer attention (LFM2: conv + attention)
-    "lfm2-8l": ("Lfm2ForCausalLM", 8, 151936, 40960),
+    "lfm2-hybrid-8l": ("Lfm2ForCausalLM", 8, 151936, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -109,10 +109,9 @@ TARGET_FIELDS.update({"deepseek-v32-dsa-8l": _DSA_FIELDS,
                       "hyv4-8l": TARGET_FIELDS["deepseek-v3-8l"]})
 TARGET_FIELDS.update({k: {"model_type": "llama"} for k in ("gpt-oss-8l", "llama4-8l", "gemma4-8l", "olmo2-8l", "lfm2-8l")})
 TARGET_FIELDS["exaone4-8l"] = {"model_type": "llama", "sliding_window_pattern": 4}  # model_hook.py reads the pattern
-    # -- kv (session 14) --
-    "chunked-attn-8l": {"attention_chunk_size": 1024},
-}
-TARGET_FIELDS["lfm2-8l"] = {"model_type": "lfm2", "layer_types": ["conv", "full_attention"] * 4, "conv_L_cache": 3,
+# -- kv (session 14) --
+TARGET_FIELDS["chunked-attn-8l"] = {"attention_chunk_size": 1024}
+TARGET_FIELDS["lfm2-hybrid-8l"] = {"model_type": "lfm2", "layer_types": ["conv", "full_attention"] * 4, "conv_L_cache": 3,
                             "block_dim": 256, "block_ff_dim": 512}
 TARGET_FIELDS["mla-hybrid-swa-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"], is_hybrid_swa=True, sliding_window=128)
 TARGET_FIELDS["dsa-nextn-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"], index_topk=64, index_head_dim=32, index_n_heads=4)
@@ -1161,7 +1160,7 @@ KV_SWEEP_EXTRA.update({
     "unified-mamba-host-pool": ["--enable-unified-memory", "--disaggregation-mode", "decode",
                                 "--disaggregation-decode-retraction-backup", "host_pool"],
 })
-KV_SWEEP_CASE.update({k: dict(_NO_SPEC, target="lfm2-8l", attention_backend="flashinfer")
+KV_SWEEP_CASE.update({k: dict(_NO_SPEC, target="lfm2-hybrid-8l", attention_backend="flashinfer")
                       for k in ("unified-mamba-decode-offload", "unified-mamba-host-pool")})
 _SM100_TRTLLM = {"gpu": "sm100", "attention_backend": "trtllm_mha"}
 _EAGLE3_B16 = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4}
