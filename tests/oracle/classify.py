@@ -339,11 +339,8 @@ TABLE = (
                      r"needs a bindable|=.* needs a routable tcp://|=.* is not a bindable tcp://| range \[\d+, \d+\) "
                      r"overlaps the kv-events range)|load port range from \d+ would run past the u16 ceiling$)", None),
     ("SAMPLING_MASK_ENV", r"^SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS is no longer supported\. Unset it", None),
-    ("PP_DSPARK_PREFILL", r"^(DSpark pipeline parallelism requires PD prefill|Pipeline parallel DSPARK requires "
-                          r"disaggregation-mode=prefill$)", None),
     ("PP_SPEC_ENV", r"^SGLANG_ENABLE_PP_SPEC does not support DSPARK PD prefill$", None),
     ("IB_DEVICE", r"^No valid IB devices specified$", None),
-    ("DSPARK_PP", r"^Currently DSpark speculative decoding only supports pp_size == 1\.$", None),
     ("PARSE_RETIRED_FLAG", r"^sglang serve: error: --enable-expert-distribution-metrics is no longer supported\.", None),
     # -- model (session 14) --
     ("MODEL_OVERRIDE_UNSUPPORTED", r"^(IQuestQ1 (applies its attention sink from the softmax LSE|requires FA3 attention "

@@ -57,7 +57,7 @@ def code(version, *argv, env=None):
     (PP_EAGLE + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"], {"SGLANG_ENABLE_PP_SPEC": "1"},
      "PP_SPEC_ENV"),
     (["--speculative-algorithm", "DSPARK", "--speculative-draft-model-path", "/d", "--pp-size", "2"], None,
-     "PP_DSPARK_PREFILL"),
+     "DSPARK_ARGS"),  # the DSPARK hook refuses pp > 1 off a PD prefill server first
     (["--speculative-algorithm", "DSPARK", "--speculative-draft-model-path", "/d", "--pp-size", "2",
       "--disaggregation-mode", "prefill"], {"SGLANG_ENABLE_PP_SPEC": "1"}, "PP_SPEC_ENV"),
 ])
@@ -84,8 +84,8 @@ def test_release_traits():
     env = {"SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS": "8"}
     assert code("0.5.19", env=env) is None and code("0.5.20", env=env) == "SAMPLING_MASK_ENV"
     dspark = ["--speculative-algorithm", "DSPARK", "--speculative-draft-model-path", "/d", "--pp-size", "2"]
-    assert code("0.5.15", *dspark) == "UNKNOWN_ALGORITHM" and code("0.5.16", *dspark) == "DSPARK_PP"
-    assert code("0.5.21", *dspark) == "PP_DSPARK_PREFILL"
+    assert code("0.5.15", *dspark) == "UNKNOWN_ALGORITHM" and code("0.5.16", *dspark) == "DSPARK_ARGS"
+    assert code("0.5.21", *dspark) == "DSPARK_ARGS"
     attn = PP_EAGLE + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"]
     assert code("0.5.20", *attn, env={"SGLANG_ENABLE_PP_SPEC": "1"}) == "PP_SPECULATIVE"  # pp refuses speculation
     assert code("0.5.21", *attn, env={"SGLANG_ENABLE_PP_SPEC": "1"}) == "PP_SPEC_ENV"

@@ -211,9 +211,7 @@ _SGLANG_MESSAGES = (
     ("LOAD_PUBLISH", r"--load-publish-endpoint( requires --kv-events-config| needs an active|=auto needs|=.* needs a "
                      r"routable|=.* is not a bindable| range \[)|--kv-events-config is not parseable|load port range from"),
     ("SAMPLING_MASK_ENV", r"SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS is no longer supported"),
-    ("PP_DSPARK_PREFILL", r"DSpark pipeline parallelism requires PD prefill|Pipeline parallel DSPARK requires"),
     ("PP_SPEC_ENV", r"SGLANG_ENABLE_PP_SPEC does not support DSPARK"),
-    ("DSPARK_PP", r"DSpark speculative decoding only supports pp_size == 1"),
     ("PARSE_RETIRED_FLAG", r"error: --[\w-]+ is no longer supported\."),
     ("IB_DEVICE", r"No valid IB devices specified|InfiniBand sysfs path not found|No IB devices found|Invalid IB devices? "
                   r"(specified|format)|No valid GPU mappings found in IB device JSON"),

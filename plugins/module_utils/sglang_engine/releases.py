@@ -108,7 +108,7 @@ _METRICS_V1 = {
 #   context_check_at_resolution  a context_length above the target's is refused at argument time (else at load)
 #   watermark_algorithms     algorithms --enable-watermark accepts (check_server_args; None: not checked)
 #   pp_spec_checks           check_server_args refuses pp > 1 with speculation other than EAGLE
-#   pp_spec_dspark           DSPARK with pp > 1: False (not checked), "refused" (its speculative hook refuses it), "prefill"
+#   pp_spec_dspark           DSPARK with pp > 1: False (not checked), "prefill"
 #                            (check_pipeline_parallel_compat's DSPARK branch: PD prefill only, no SGLANG_ENABLE_PP_SPEC)
 #   pp_spec_env_attn_dp      SGLANG_ENABLE_PP_SPEC with pp > 1 refuses attention DP: False, "flag" (--enable-dp-attention
 #                            given), "size" (an attention-DP width above 1)
@@ -756,7 +756,7 @@ _CHANGES = {
         "unified_dcp_mla_backends": None,
     },
     "0.5.16": {
-        "pp_spec_dspark": "refused",  # speculative_hook.py's DSPARK hook: pp_size == 1 only (session 14)
+        "pp_spec_dspark": False,  # its DSPARK hook refuses any pp > 1 (dspark_rules "pp": "any")
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
         # modelopt_mixed
         "moe_mxfp8_runners": ("cutlass", "deep_gemm", "flashinfer_trtllm", "flashinfer_trtllm_routed"),

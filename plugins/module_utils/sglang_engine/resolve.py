@@ -326,14 +326,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         _check_node_split(args, r)
     if not V.check_cuda_graph_padding.keys.isdisjoint(args):
         V.check_cuda_graph_padding(args, rules)
-    if rules["pp_spec_dspark"] == "refused" and r["pp_size"] > 1 and algo == "DSPARK":
-        V.check_pp_dspark(args, env, "refused")  # its speculative hook, before check_server_args (0.5.16-0.5.20)
     if rules["pp_speculation_refused"] and r["pp_size"] > 1 and algo is not None:
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism is not compatible with speculative decoding in SGLang %s "
                       "(--pp-size %s with %s)." % (version, r["pp_size"], algo), "pp_size")
     # pipeline parallelism takes only single-layer EAGLE
     if rules["pp_spec_dspark"] == "prefill" and r["pp_size"] > 1 and algo == "DSPARK":
-        V.check_pp_dspark(args, env, "prefill")  # the DSPARK branch of the pipeline-parallel checks (0.5.21 on)
+        V.check_pp_dspark(args, env)  # the DSPARK branch of the pipeline-parallel checks (0.5.21 on)
     elif rules["pp_spec_checks"] and r["pp_size"] > 1 and algo is not None and algo != "EAGLE":
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism currently only supports EAGLE (non-multi-layer) "
                       "speculative decoding; got %s with --pp-size %s." % (algo, r["pp_size"]), "pp_size")

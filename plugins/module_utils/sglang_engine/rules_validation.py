@@ -382,16 +382,11 @@ def _load_pub_range_reason(kv_endpoint, replay_endpoint, mode, dp_size):
     return None
 
 
-def check_pp_dspark(args, env, how):
-    """DSPARK with pp_size > 1 (trait pp_spec_dspark): 0.5.16-0.5.20 its speculative hook refuses it ("refused");
-    from 0.5.21 check_pipeline_parallel_compat's DSPARK branch takes PD prefill only (the speculative hook's DSPARK
-    checks refuse any other mode first, with their own text) and without SGLANG_ENABLE_PP_SPEC ("prefill")."""
-    if how == "refused":
-        raise Refused("DSPARK_PP", "Currently DSPARK speculative decoding only supports --pp-size 1 in this release.",
-                      "pp_size")
-    if get(args, "disaggregation_mode", "null") != "prefill":
-        raise Refused("PP_DSPARK_PREFILL", "DSPARK with pipeline parallelism requires --disaggregation-mode prefill "
-                      "(decode and non-disaggregated serving need --pp-size 1).", "pp_size")
+def check_pp_dspark(args, env):
+    """DSPARK with pp_size > 1 (trait pp_spec_dspark "prefill", 0.5.21 on): check_pipeline_parallel_compat's DSPARK
+    branch takes a PD prefill server without SGLANG_ENABLE_PP_SPEC. Its PD-prefill assert is shadowed: the DSPARK
+    hook (rules_speculative.resolve_dspark) refuses pp > 1 off a PD prefill server first, as it refuses any pp > 1
+    in 0.5.16-0.5.20."""
     if truthy_env(env, "SGLANG_ENABLE_PP_SPEC"):
         raise Refused("PP_SPEC_ENV", "SGLANG_ENABLE_PP_SPEC does not support DSPARK PD prefill: remove it from env.",
                       "env")
