@@ -18,6 +18,9 @@ TARGETS = {
     # a hybrid sliding-window target: Qwen3's architecture whose text config opts in to SGLang's hybrid-SWA pool
     # (model_config.is_hybrid_swa_model reads is_hybrid_swa; TARGET_FIELDS), for the KV cache hook's unified pool
     "qwen3-hybrid-swa-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
+    # -- moe (session 14) --
+    # Muse Spark (the layernorm SP hook's Muse branch reads the architecture; its nested text config in TARGET_FIELDS)
+    "muse-spark-4l": ("MuseSparkForConditionalGeneration", 4, 202048, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -33,6 +36,10 @@ TARGET_FIELDS = {
     "qwen3-hybrid-swa-8l": {"is_hybrid_swa": True, "sliding_window": 128,
                             "layer_types": ["sliding_attention", "full_attention"] * 4,
                             "hybrid_layer_pattern": [1, 0] * 4},
+    # -- moe (session 14) --
+    # (Qwen3's config class, which every release's Transformers reads, with Muse Spark's architecture name: the hooks
+    # read hf_config.architectures only)
+    "muse-spark-4l": {"layer_types": ["full_attention"] * 4},
 }
 
 DRAFTS = {
@@ -273,6 +280,16 @@ def _uno_tree(draft_tokens, topk, steps=None, *more):
 # flag-only checks of validation_hook.py (sglang_engine/rules_validation.py) and speculative_hook.py (UNO: rules_speculative.py): a refused value and, where the check has
 # one, an accepted one next to it. HOOK_CHECK_CASE: what an entry changes in the case besides its flags (the aux
 # hidden-state capture names its convention by the algorithm and takes no draft; an env the check reads)
+# -- moe (session 14) --: argv pieces of the layernorm SP / MoE environment entries of HOOK_CHECK_EXTRA
+_MUSE_MEGAMOE = ["--enable-layernorm-sp", "--enable-megamoe-for-layernorm-sp", "--tp-size", "4", "--ep-size", "4",
+                 "--moe-runner-backend", "flashinfer_trtllm"]
+_MUSE_FP4 = ["--enable-layernorm-sp", "--tp-size", "4", "--quantization", "modelopt_fp4", "--moe-a2a-backend",
+             "flashinfer", "--moe-runner-backend", "flashinfer_trtllm"]
+_FI_A2A = ["--moe-a2a-backend", "flashinfer", "--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"]
+# (no prefill token budget: 0.5.18-0.5.21's CuteDSL A2A dispatch budget, validate_cutedsl_a2a_token_budget, is skipped)
+_CUTEDSL_FP4 = ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4", "--max-prefill-tokens", "0"]
+_FI_MEGAMOE = ["--moe-a2a-backend", "flashinfer_megamoe", "--quantization", "mxfp8", "--tp-size", "2", "--dp-size", "2",
+               "--enable-dp-attention"]
 HOOK_CHECK_EXTRA = {
     "pd-interval-neg": ["--prefill-decode-interval", "-1"], "pd-interval-0": ["--prefill-decode-interval", "0"],
     "pd-interval-min-bs-neg": ["--prefill-decode-interval-min-bs", "-1"],
@@ -328,6 +345,40 @@ HOOK_CHECK_EXTRA = {
     "uno-triton": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4"],
     "uno-fa3": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4", "--attention-backend",
                 "fa3", "--enable-mixed-chunk", "--speculative-num-steps", "3"],
+    # -- moe (session 14) --
+    # --enable-layernorm-sp past the Qwen3 checks (no speculation): attention DP, pipeline parallelism
+    "lsp-tp2-dp-attn": ["--enable-layernorm-sp", "--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "lsp-tp2-pp2": ["--enable-layernorm-sp", "--tp-size", "2", "--pp-size", "2"],
+    # Muse Spark (0.5.23, on the muse-spark-4l target): TP/EP, weights, a2a backend, runner; MegaMoE prefill (mixed
+    # chunks, the per-rank token budget, the breakable prefill graph); FlashInfer A2A's BF16 dispatch env
+    "lsp-muse-tp2": ["--enable-layernorm-sp", "--tp-size", "2"],
+    "lsp-muse-bf16": ["--enable-layernorm-sp", "--tp-size", "4", "--ep-size", "4"],
+    "lsp-muse-fp4-no-a2a": ["--enable-layernorm-sp", "--tp-size", "4", "--ep-size", "4", "--quantization", "modelopt_fp4"],
+    "lsp-muse-megamoe-deepep": _MUSE_MEGAMOE[:6] + ["--moe-a2a-backend", "deepep"],
+    "lsp-muse-megamoe-auto-runner": _MUSE_MEGAMOE[:6],
+    "lsp-muse-megamoe": _MUSE_MEGAMOE, "lsp-muse-megamoe-dflash": _MUSE_MEGAMOE,
+    "lsp-muse-megamoe-mixed": _MUSE_MEGAMOE + ["--enable-mixed-chunk"],
+    "lsp-muse-megamoe-chunk-fit": _MUSE_MEGAMOE + ["--chunked-prefill-size", "32768"],
+    "lsp-muse-megamoe-chunk-over": _MUSE_MEGAMOE + ["--chunked-prefill-size", "32769"],
+    "lsp-muse-megamoe-no-budget": _MUSE_MEGAMOE + ["--chunked-prefill-size", "-1", "--max-prefill-tokens", "0"],
+    "lsp-muse-megamoe-breakable-unchunked": _MUSE_MEGAMOE + ["--cuda-graph-backend-prefill", "breakable",
+                                                             "--chunked-prefill-size", "-1"],
+    "lsp-muse-megamoe-breakable-small-bs": _MUSE_MEGAMOE + ["--cuda-graph-backend-prefill", "breakable",
+                                                            "--cuda-graph-bs-prefill", "512", "1024",
+                                                            "--chunked-prefill-size", "4096"],
+    "lsp-muse-megamoe-breakable-bs": _MUSE_MEGAMOE + ["--cuda-graph-backend-prefill", "breakable",
+                                                      "--cuda-graph-bs-prefill", "512", "4096",
+                                                      "--chunked-prefill-size", "4096"],
+    "lsp-muse-fp4": _MUSE_FP4, "lsp-muse-fp4-bf16-dispatch": _MUSE_FP4,
+    "lsp-muse-fp4-dp-attn": _MUSE_FP4 + ["--dp-size", "2", "--enable-dp-attention"],
+    "lsp-muse-fp4-dispatch-type": _MUSE_FP4 + ["--flashinfer-a2a-dispatch-type", "bf16"],
+    # the FlashInfer A2A and MegaMOE environment checks (moe_hook.py, on the Qwen3-MoE target; HOOK_CHECK_CASE's env)
+    "moe-fi-dispatch-env": _FI_A2A + ["--flashinfer-a2a-dispatch-type", "bf16"],
+    "moe-cutedsl-w4a16-nvfp4-env": _FI_A2A + _CUTEDSL_FP4,
+    "moe-cutedsl-w4a16-dispatch-nvfp4": _FI_A2A + _CUTEDSL_FP4 + ["--flashinfer-a2a-dispatch-type", "nvfp4"],
+    "moe-cutedsl-w4a16-dispatch-bf16": _FI_A2A + _CUTEDSL_FP4 + ["--flashinfer-a2a-dispatch-type", "bf16"],
+    "moe-fi-megamoe-w4a16-combine": _FI_MEGAMOE, "moe-fi-megamoe-combine-bogus": _FI_MEGAMOE,
+    "moe-fi-megamoe-combine-fc2": _FI_MEGAMOE, "moe-fi-megamoe-w4a16-fp16": _FI_MEGAMOE + ["--dtype", "float16"],
 }
 _NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
 HOOK_CHECK_CASE = {
@@ -339,6 +390,34 @@ HOOK_CHECK_CASE = {
     "watermark-pp-spec": dict(_NO_SPEC, algorithm="EAGLE", draft="b16", env={"SGLANG_ENABLE_PP_SPEC": "1"}),
     "watermark-rejection": {"algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4},
 }
+# -- moe (session 14) --
+_MUSE = dict(_NO_SPEC, target="muse-spark-4l")
+_MOE_ENV = dict(_NO_SPEC, target="qwen3-moe-8l")
+_W4A16 = {"SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": "1"}
+HOOK_CHECK_CASE.update({k: _MUSE for k in ("lsp-muse-tp2", "lsp-muse-bf16", "lsp-muse-fp4-no-a2a", "lsp-muse-megamoe-deepep",
+                                           "lsp-muse-megamoe-auto-runner", "lsp-muse-megamoe", "lsp-muse-megamoe-mixed",
+                                           "lsp-muse-megamoe-chunk-fit", "lsp-muse-megamoe-chunk-over",
+                                           "lsp-muse-megamoe-no-budget", "lsp-muse-megamoe-breakable-unchunked",
+                                           "lsp-muse-megamoe-breakable-small-bs", "lsp-muse-megamoe-breakable-bs",
+                                           "lsp-muse-fp4")})
+HOOK_CHECK_CASE.update({
+    "lsp-tp2-dp-attn": _NO_SPEC, "lsp-tp2-pp2": _NO_SPEC,
+    "lsp-muse-megamoe-dflash": {"target": "muse-spark-4l"},  # the base's speculation: DFLASH passes, EAGLE3 does not
+    "lsp-muse-fp4-bf16-dispatch": dict(_MUSE, env={"SGLANG_MOE_NVFP4_DISPATCH": "0"}),
+    "lsp-muse-fp4-dp-attn": dict(_MUSE, env={"SGLANG_MOE_NVFP4_DISPATCH": "0"}),
+    "lsp-muse-fp4-dispatch-type": dict(_MUSE, env={"SGLANG_MOE_NVFP4_DISPATCH": "0"}),
+    "moe-fi-dispatch-env": dict(_MOE_ENV, env={"SGLANG_MOE_NVFP4_DISPATCH": "0"}),
+    "moe-cutedsl-w4a16-nvfp4-env": dict(_MOE_ENV, env=dict(_W4A16, SGLANG_MOE_NVFP4_DISPATCH="1")),
+    "moe-cutedsl-w4a16-dispatch-nvfp4": dict(_MOE_ENV, env=_W4A16),
+    "moe-cutedsl-w4a16-dispatch-bf16": dict(_MOE_ENV, env=_W4A16),
+    "moe-fi-megamoe-w4a16-combine": dict(_MOE_ENV, env=dict(_W4A16, SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE="mxfp8")),
+    "moe-fi-megamoe-combine-bogus": dict(_MOE_ENV, env={"SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE": "fp32"}),
+    "moe-fi-megamoe-combine-fc2": dict(_MOE_ENV, env={"SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE": "mxfp8",
+                                                      "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE": "1"}),
+    "moe-fi-megamoe-w4a16-fp16": dict(_MOE_ENV, env=_W4A16),
+})
+# sweep entries only (not drawn by hypothesis: they need their case's target and env)
+HOOK_SWEEP_ONLY = tuple(k for k in HOOK_CHECK_EXTRA if k.startswith(("lsp-", "moe-")))
 # NGRAM (_handle_ngram) and the EAGLE family's STANDALONE / block verification (speculative_hook.py)
 HOOK_CHECK_EXTRA.update({
     "ngram": [], "ngram-cpu": ["--device", "cpu"], "ngram-page16": ["--page-size", "16"],
@@ -654,7 +733,7 @@ case_strategy = st.fixed_dictionaries({
     # asks for on every release (with 80/100 'none', 0.5.21 refused 80.0% of its 195 cases)
     "server_check": st.sampled_from(["none"] * 480 + sorted(CHECK_SERVER_ARGS_EXTRA)),
     "ssl": st.sampled_from(["none"] * 300 + sorted(SSL_EXTRA)),
-    "hook_check": st.sampled_from(["none"] * 1600 + sorted(HOOK_CHECK_EXTRA)),  # 92 entries: 5% of draws (at 400, 0.5.11 refused 89% of them)
+    "hook_check": st.sampled_from(["none"] * 1600 + sorted(set(HOOK_CHECK_EXTRA) - set(HOOK_SWEEP_ONLY))),  # 92 entries: 5% of draws (at 400, 0.5.11 refused 89% of them)
     "cache": st.sampled_from(["none"] * 400 + sorted(CACHE_EXTRA)),
     "parallel_check": st.sampled_from(["none"] * 360 + sorted(PARALLEL_CHECK_EXTRA)),
     "moe_check": st.sampled_from(["none"] * 700 + sorted(MOE_CHECK_EXTRA)),  # 35 entries: 5% of draws

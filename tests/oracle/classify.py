@@ -228,6 +228,20 @@ TABLE = (
                    r"joiners require --elastic-ep-join-rank-offset|--elastic-ep-join-rank-offset is only valid with|elastic "
                    r"EP join rank offset must be >= 0|--max-ep-size (requires --elastic-ep-backend|must be a positive)|"
                    r"--elastic-ep-initial-size is only valid for an Elastic EP)", None),
+    # -- moe (session 14) --
+    ("LAYERNORM_SP_MUSE", r"^(Muse Spark --enable-layernorm-sp requires (TP4/EP4 or TP8/EP8|serialized NVFP4 weights|"
+                          r"--moe-a2a-backend flashinfer|--moe-runner-backend flashinfer_trtllm|SGLANG_MOE_NVFP4_DISPATCH=0)|"
+                          r"Muse MegaMoE (prefill requires --moe-a2a-backend none or flashinfer|needs \d+ tokens per rank, "
+                          r"exceeding capacity|requires positive prefill and per-rank token budgets|breakable prefill "
+                          r"requires (a positive --chunked-prefill-size|the largest prefill capture bucket)|LayerNorm SP "
+                          r"requires pipeline parallel size 1)|--enable-megamoe-for-layernorm-sp is incompatible with "
+                          r"--enable-mixed-chunk)", None),
+    ("MOE_A2A_FLASHINFER_ENV", r"^(SGLANG_MOE_NVFP4_DISPATCH cannot be set together with --flashinfer-a2a-dispatch-type|"
+                               r"CuTe DSL NVFP4 W4A16 requires (BF16 FlashInfer MoE dispatch|--flashinfer-a2a-dispatch-type "
+                               r"bf16))", None),
+    ("MOE_A2A_MEGAMOE_ENV", r"^(FlashInfer MegaMOE NVFP4 W4A16 requires (SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=bf16|--dtype "
+                            r"bfloat16)|SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE( must be one of|=.* is incompatible with "
+                            r"SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE))", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -145,4 +145,10 @@ _SGLANG_MESSAGES = (
     ("PAGE_MAJOR_KV_LAYOUT", r"--enable-page-major-kv-layout"),
     ("UNIFIED_MEMORY", r"--enable-unified-memory "),
     ("INT8_MAMBA_CHECKPOINT", r"--enable-int8-mamba-checkpoint (is not supported|only supports)"),
+    # -- moe (session 14) --
+    ("LAYERNORM_SP_MUSE", r"Muse Spark --enable-layernorm-sp requires|Muse MegaMoE (prefill requires|needs \d+ tokens per "
+                          r"rank|requires positive prefill|breakable prefill requires|LayerNorm SP requires)|"
+                          r"enable-megamoe-for-layernorm-sp is incompatible with --enable-mixed-chunk"),
+    ("MOE_A2A_FLASHINFER_ENV", r"SGLANG_MOE_NVFP4_DISPATCH cannot be set together|CuTe DSL NVFP4 W4A16 requires"),
+    ("MOE_A2A_MEGAMOE_ENV", r"FlashInfer MegaMOE NVFP4 W4A16 requires|SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE"),
 )

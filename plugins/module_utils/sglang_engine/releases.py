@@ -222,6 +222,8 @@ _CHANGES = {
         # attention-CP check divides by it (observed in its resolver)
         "dcp_refuses_prefill_cp": True,
         "cp_divisor_attn_dp": True,
+        # -- moe (session 14) --: layernorm_sp_hook.py validate_layernorm_sp refuses pipeline parallelism
+        "layernorm_sp_pp": True,
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
@@ -260,6 +262,7 @@ _CHANGES = {
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
         # (validate_flashinfer_megamoe_model's architectures) appear; mxfp8 defaults to flashinfer_megamoe under it
         "a2a_flashinfer_dispatch_type": True,
+        "a2a_megamoe_envs": True,  # -- moe (session 14) --: validate_flashinfer_megamoe_envs
         "a2a_flashinfer_megamoe": ("DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
                                    "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM", "NemotronHForCausalLM",
                                    "NemotronHPuzzleForCausalLM", "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM"),
@@ -293,6 +296,7 @@ _CHANGES = {
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
         "a2a_deepep_v2_deterministic": True,
+        "a2a_cutedsl_w4a16": True,  # -- moe (session 14) --: CuTe DSL NVFP4 W4A16 needs BF16 FlashInfer A2A dispatch
         "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori", "megamoe", "pplx",
                             "deepep_v2"),
         "a2a_flashinfer_runners": ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm",
@@ -477,6 +481,12 @@ _CHANGES = {
         "a2a_deepep_v2_deterministic": False,
         "a2a_deepep_v2_direct_nodes": False,
         "a2a_pplx": False,
+        # -- moe (session 14) --
+        "a2a_cutedsl_w4a16": False,
+        "a2a_megamoe_envs": False,
+        "a2a_megamoe_w4a16": False,
+        "layernorm_sp_muse": False,
+        "layernorm_sp_pp": False,
         "parser": "0.5.11",
         "parser_derived": None,
         "window_flag": "--speculative-dflash-draft-window-size",
@@ -630,6 +640,12 @@ _CHANGES = {
         "meta_info": {"correct": ("spec_num_correct_drafts",), "proposed": ("spec_num_proposed_drafts",)},
         # arg_groups/kv_shard_hook.py: KV sharding takes GLM DSA single-layer NextN MTP (0.5.22: no speculation)
         "kv_sharding_spec_arch": "GlmMoeDsaForCausalLM",
+        # -- moe (session 14) --
+        # layernorm_sp_hook.py: Muse Spark joins the SP architectures (its TP/EP, MoE backend, MegaMoE prefill checks)
+        # and moe_hook.py's FlashInfer A2A topology exempts its TP4/EP4 or TP8/EP8 prefill SP; FlashInfer MegaMOE
+        # NVFP4 W4A16 needs a BF16 combine dtype and model dtype
+        "layernorm_sp_muse": True,
+        "a2a_megamoe_w4a16": True,
     },
 }
 

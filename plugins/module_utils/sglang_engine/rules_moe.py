@@ -60,6 +60,16 @@ def _runner_of(args, rules, platform):
     return runner
 
 
+def resolved_runner(args, rules, platform):
+    """The runner backend once the MoE hooks ran (the layernorm SP hook reads it): _runner_of's, then FlashInfer A2A
+    with a dispatch type turns flashinfer_trtllm into flashinfer_trtllm_routed (handle_a2a_moe)."""
+    runner = _runner_of(args, rules, platform)
+    if runner == "flashinfer_trtllm" and get(args, "moe_a2a_backend", "none") == "flashinfer" and \
+            args.get("flashinfer_a2a_dispatch_type") is not None and rules["a2a_flashinfer_dispatch_type"]:
+        runner = "flashinfer_trtllm_routed"
+    return runner
+
+
 @gate("moe_runner_backend", "quantization",
       context=("ep_size", "tp_size", "moe_a2a_backend"))
 def check_moe_kernel(args, rules, platform, target_cfg, env):
@@ -139,7 +149,7 @@ def check_megamoe_compat(args, rules, platform):
       context=("tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "deepep_mode", "moe_runner_backend",
                "quantization", "enable_two_batch_overlap", "enable_single_batch_overlap",
                "enforce_shared_experts_fusion", "deepep_v2_mode", "nnodes", "enable_deterministic_inference",
-               "enable_layernorm_sp"))
+               "enable_layernorm_sp", "dtype"))
 def check_a2a_moe(args, rules, platform, target_cfg, runner, env):
     """handle_a2a_moe (runner: check_moe_kernel's resolved runner backend). Returns the EP size SGLang sets: the
     TP size for an a2a backend that spans the TP group (rules['a2a_ep_backends']), else None (unchanged)."""
@@ -164,7 +174,7 @@ def check_a2a_moe(args, rules, platform, target_cfg, runner, env):
     if a2a == "deepep_v2" and rules["a2a_deepep_v2_archs"] is not None:
         _check_deepep_v2(args, rules, target_cfg, arch, runner)
     if a2a == "flashinfer":
-        _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch)
+        _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch, env)
     if a2a == "pplx" and rules["a2a_pplx"]:
         if get(args, "deepep_mode", "auto") == "normal":
             raise Refused("MOE_A2A_PPLX", "--moe-a2a-backend pplx only supports low-latency mode: set --deepep-mode "
@@ -178,18 +188,33 @@ def check_a2a_moe(args, rules, platform, target_cfg, runner, env):
     return tp if a2a in rules["a2a_ep_backends"] else None
 
 
-def _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch):
+def _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch, env):
     """The FlashInfer A2A backend: its attention-DP topology, its dispatch type (0.5.20 on), its runners."""
     topology = rules["a2a_flashinfer_topology"]
-    # (0.5.23: Muse Spark's prefill sequence parallelism is the one exception, with --enable-layernorm-sp)
-    muse = target_cfg is None or "MuseSparkForConditionalGeneration" in target_cfg.get("architectures", ())
+    # (0.5.23: Muse Spark's prefill sequence parallelism is the one exception, with --enable-layernorm-sp, no
+    # attention DP and TP4/EP4 or TP8/EP8: the A2A backend sets the EP size to the TP size)
+    arch = ((target_cfg or {}).get("architectures") or [None])[0]
+    muse = rules["layernorm_sp_muse"] and (target_cfg is None or arch == "MuseSparkForConditionalGeneration")
     if topology is not None and not _attn_dp_spans_tp(args, topology, tp, attn_dp) and not (
-            args.get("enable_layernorm_sp") and muse):
+            args.get("enable_layernorm_sp") and muse and attn_dp == 1 and tp in (4, 8)):
         raise Refused("MOE_A2A_FLASHINFER", "FlashInfer MoE A2A requires attention DP over every TP rank: the "
                       "attention DP size (%s) equal to --tp-size (%s)." % (attn_dp, tp), "moe_a2a_backend")
+    # -- moe (session 14) --
+    # CuTe DSL NVFP4 W4A16 (0.5.19 on): BF16 dispatch, neither the NVFP4 dispatch env nor an NVFP4 dispatch type
+    w4a16 = rules["a2a_cutedsl_w4a16"] and runner == "flashinfer_cutedsl" and \
+        truthy_env(env, "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")
+    if w4a16 and truthy_env(env, "SGLANG_MOE_NVFP4_DISPATCH"):
+        raise Refused("MOE_A2A_FLASHINFER_ENV", "CuTe DSL NVFP4 W4A16 requires BF16 FlashInfer MoE dispatch: unset "
+                      "SGLANG_MOE_NVFP4_DISPATCH.", "env.SGLANG_MOE_NVFP4_DISPATCH")
     if dispatch is not None and rules["a2a_flashinfer_dispatch_type"]:
         if runner == "flashinfer_trtllm":
             runner = "flashinfer_trtllm_routed"  # A2A dispatch provides the top-k ids (SGLang warns)
+        if w4a16 and dispatch in ("auto", "nvfp4"):
+            raise Refused("MOE_A2A_FLASHINFER_ENV", "CuTe DSL NVFP4 W4A16 requires --flashinfer-a2a-dispatch-type bf16.",
+                          "flashinfer_a2a_dispatch_type")
+        if "SGLANG_MOE_NVFP4_DISPATCH" in (env or {}):
+            raise Refused("MOE_A2A_FLASHINFER_ENV", "SGLANG_MOE_NVFP4_DISPATCH cannot be set together with "
+                          "--flashinfer-a2a-dispatch-type.", "flashinfer_a2a_dispatch_type")
         quant = args.get("quantization")
         if dispatch == "auto":
             dispatch = "mxfp8" if quant == "mxfp8" else "nvfp4" if quant == "modelopt_fp4" else "bf16"
@@ -221,6 +246,8 @@ def _check_flashinfer_megamoe(args, rules, platform, target_cfg, arch, runner, t
             quant == "nvfp4_online" and truthy_env(env, "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")):
         raise Refused("MOE_A2A_MEGAMOE", "FlashInfer MegaMOE supports only MXFP8, ModelOpt NVFP4 or FP4-expert "
                       "checkpoints (got --quantization %s)." % args.get("quantization"), "quantization")
+    if rules["a2a_megamoe_envs"]:
+        _check_flashinfer_megamoe_envs(args, rules, target_cfg, env)
     if not _attn_dp_spans_tp(args, rules["a2a_megamoe_topology"], tp, attn_dp):
         raise Refused("MOE_A2A_MEGAMOE", "FlashInfer MegaMOE is only supported with the attention DP size (%s) equal "
                       "to --tp-size (%s)." % (attn_dp, tp), "moe_a2a_backend")
@@ -256,3 +283,29 @@ def _check_deepep_v2(args, rules, target_cfg, arch, runner):
             get(args, "nnodes", 1) > 1:
         raise Refused("MOE_A2A_DEEPEP_V2", "--deepep-v2-mode direct is NVLink-only and cannot run across nodes "
                       "(--nnodes %s): pass --deepep-v2-mode hybrid." % args.get("nnodes"), "deepep_v2_mode")
+
+
+# -- moe (session 14) --
+def _check_flashinfer_megamoe_envs(args, rules, target_cfg, env):
+    """validate_flashinfer_megamoe_envs (0.5.20 on), then (0.5.23) the NVFP4 W4A16 BF16 model dtype: after the
+    architecture and quantization checks, before the attention-DP one."""
+    combine = str((env or {}).get("SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE", "bf16")).strip().lower()
+    w4a16 = truthy_env(env, "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")
+    if rules["a2a_megamoe_w4a16"] and w4a16 and combine != "bf16":
+        raise Refused("MOE_A2A_MEGAMOE_ENV", "FlashInfer MegaMOE NVFP4 W4A16 requires "
+                      "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=bf16.", "env.SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE")
+    if combine not in ("bf16", "mxfp8", "nvfp4"):
+        raise Refused("MOE_A2A_MEGAMOE_ENV", "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE must be one of bf16, mxfp8 or "
+                      "nvfp4 (got %r)." % combine, "env.SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE")
+    if combine != "bf16" and truthy_env(env, "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE"):
+        raise Refused("MOE_A2A_MEGAMOE_ENV", "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=%r is incompatible with "
+                      "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE=1." % combine,
+                      "env.SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE")
+    if rules["a2a_megamoe_w4a16"] and w4a16:
+        dtype = get(args, "dtype", "auto")
+        if dtype == "auto":  # the checkpoint's (a float32 one is cast down: not judged)
+            dtype = str((target_cfg or {}).get("torch_dtype") or (target_cfg or {}).get("dtype") or "bfloat16")
+            dtype = "float16" if dtype in ("float16", "half") else "bfloat16"
+        if dtype in ("float16", "half", "float32", "float"):
+            raise Refused("MOE_A2A_MEGAMOE_ENV", "FlashInfer MegaMOE NVFP4 W4A16 requires --dtype bfloat16 (got %s)."
+                          % dtype, "dtype")
