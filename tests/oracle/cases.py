@@ -379,6 +379,19 @@ HOOK_CHECK_EXTRA = {
     "moe-cutedsl-w4a16-dispatch-bf16": _FI_A2A + _CUTEDSL_FP4 + ["--flashinfer-a2a-dispatch-type", "bf16"],
     "moe-fi-megamoe-w4a16-combine": _FI_MEGAMOE, "moe-fi-megamoe-combine-bogus": _FI_MEGAMOE,
     "moe-fi-megamoe-combine-fc2": _FI_MEGAMOE, "moe-fi-megamoe-w4a16-fp16": _FI_MEGAMOE + ["--dtype", "float16"],
+    # the a2a backends' per-rank token budgets on a given chunked prefill size (the megamoe ones on an SM90 host)
+    "moe-megamoe-sm120": ["--moe-a2a-backend", "megamoe"], "moe-megamoe-sm90": ["--moe-a2a-backend", "megamoe"],
+    "moe-megamoe-unchunked": ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "-1"],
+    "moe-megamoe-chunk-8192": ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "8192"],
+    "moe-megamoe-chunk-8193": ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "8193"],
+    "moe-megamoe-dp-chunk-2": ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "2", "--tp-size", "2",
+                               "--dp-size", "2", "--enable-dp-attention"],
+    "moe-mori-chunk-8192": ["--moe-a2a-backend", "mori", "--chunked-prefill-size", "8192"],
+    "moe-mori-chunk-4096": ["--moe-a2a-backend", "mori", "--chunked-prefill-size", "4096"],
+    "moe-pplx-chunk-512": ["--moe-a2a-backend", "pplx", "--chunked-prefill-size", "512"] + _FI_A2A[2:],
+    "moe-pplx-chunk-256": ["--moe-a2a-backend", "pplx", "--chunked-prefill-size", "256"] + _FI_A2A[2:],
+    "moe-fi-a2a-unchunked": _FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "-1"],
+    "moe-fi-a2a-chunked": _FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "4096"],
 }
 _NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
 HOOK_CHECK_CASE = {
@@ -415,7 +428,13 @@ HOOK_CHECK_CASE.update({
     "moe-fi-megamoe-combine-fc2": dict(_MOE_ENV, env={"SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE": "mxfp8",
                                                       "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE": "1"}),
     "moe-fi-megamoe-w4a16-fp16": dict(_MOE_ENV, env=_W4A16),
+    "moe-megamoe-sm120": dict(_MOE_ENV, gpu="sm120"),
 })
+HOOK_CHECK_CASE.update({k: dict(_MOE_ENV, gpu="sm90") for k in (
+    "moe-megamoe-sm90", "moe-megamoe-unchunked", "moe-megamoe-chunk-8192", "moe-megamoe-chunk-8193",
+    "moe-megamoe-dp-chunk-2")})
+HOOK_CHECK_CASE.update({k: _MOE_ENV for k in ("moe-mori-chunk-8192", "moe-mori-chunk-4096", "moe-pplx-chunk-512",
+                                              "moe-pplx-chunk-256", "moe-fi-a2a-unchunked", "moe-fi-a2a-chunked")})
 # sweep entries only (not drawn by hypothesis: they need their case's target and env)
 HOOK_SWEEP_ONLY = tuple(k for k in HOOK_CHECK_EXTRA if k.startswith(("lsp-", "moe-")))
 # NGRAM (_handle_ngram) and the EAGLE family's STANDALONE / block verification (speculative_hook.py)

@@ -242,6 +242,13 @@ TABLE = (
     ("MOE_A2A_MEGAMOE_ENV", r"^(FlashInfer MegaMOE NVFP4 W4A16 requires (SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=bf16|--dtype "
                             r"bfloat16)|SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE( must be one of|=.* is incompatible with "
                             r"SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE))", None),
+    ("MOE_A2A_DISPATCH_BUDGET", r"^(SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK \(default 4096\) must be (>= the per-rank "
+                                r"MoRI dispatch tokens|larger or equal to chunked_prefill_size)|"
+                                r"SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK \(default 128\) must be >= the per-rank pplx|"
+                                r"FlashInfer MoE A2A requires chunked prefill: eager prefill|\w+ with MegaMoE requires "
+                                r"(chunked prefill to be enabled|a positive effective per-rank chunked prefill size|"
+                                r"SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK to cover (each rank's effective prefill|"
+                                r"the largest decode)))", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

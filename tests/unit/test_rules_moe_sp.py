@@ -118,3 +118,44 @@ def test_moe_env_check_releases():
     nvfp4 = dict(W4A16, SGLANG_MOE_NVFP4_DISPATCH="1")
     assert refusal(FI_A2A + CUTEDSL, target=QWEN3_MOE, env=nvfp4, version="0.5.19") == "MOE_A2A_FLASHINFER_ENV"
     assert refusal(FI_A2A + CUTEDSL, target=QWEN3_MOE, env=nvfp4, version="0.5.18") is None
+
+
+SM90 = [{"name": "NVIDIA H200", "compute_capability": "9.0"}] * 2
+SM120 = [{"name": "NVIDIA RTX PRO 6000 Blackwell Server Edition", "compute_capability": "12.0"}] * 2
+
+
+def budget(extra, gpus=(), version="0.5.23"):
+    r = E.validate_argv(BASE + extra, version, gpus=list(gpus), read_paths=False, target_config=QWEN3_MOE)
+    if not r.sglang_verdict["accepted"]:
+        return r.sglang_verdict["code"]
+    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
+    return codes[0] if codes else None
+
+
+@pytest.mark.parametrize("extra, gpus, code", [
+    (["--moe-a2a-backend", "megamoe"], SM120, "MOE_A2A_MEGAMOE"),
+    (["--moe-a2a-backend", "megamoe"], SM90, None),
+    (["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "-1"], SM90, "MOE_A2A_DISPATCH_BUDGET"),
+    (["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "8192"], SM90, None),
+    (["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "8193"], SM90, "MOE_A2A_DISPATCH_BUDGET"),
+    (["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "2", "--tp-size", "2", "--dp-size", "2",
+      "--enable-dp-attention"], SM90, "MOE_A2A_DISPATCH_BUDGET"),  # 2 // 2 per DP rank, then // 2: none per rank
+    (["--moe-a2a-backend", "mori", "--chunked-prefill-size", "8192"], (), "MOE_A2A_DISPATCH_BUDGET"),
+    (["--moe-a2a-backend", "mori", "--chunked-prefill-size", "4096"], (), None),
+    (["--moe-a2a-backend", "pplx", "--chunked-prefill-size", "512"] + FI_A2A[2:], (), "MOE_A2A_DISPATCH_BUDGET"),
+    (["--moe-a2a-backend", "pplx", "--chunked-prefill-size", "256"] + FI_A2A[2:], (), None),  # 128 per DP rank
+    (FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "-1"], (),
+     "MOE_A2A_DISPATCH_BUDGET"),
+    (FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "4096"], (), None),
+])
+def test_a2a_token_budgets(extra, gpus, code):
+    assert budget(extra, gpus) == code
+
+
+def test_a2a_token_budget_releases():
+    # MegaMoE's prefill budget from 0.5.21, FlashInfer A2A's chunked prefill from 0.5.22, MoRI's in every release
+    assert budget(["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "-1"], SM90, "0.5.20") is None
+    assert budget(FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "-1"],
+                  (), "0.5.21") is None
+    assert budget(["--moe-a2a-backend", "mori", "--chunked-prefill-size", "8192"], (), "0.5.11") == \
+        "MOE_A2A_DISPATCH_BUDGET"

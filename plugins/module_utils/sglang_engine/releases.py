@@ -222,8 +222,10 @@ _CHANGES = {
         # attention-CP check divides by it (observed in its resolver)
         "dcp_refuses_prefill_cp": True,
         "cp_divisor_attn_dp": True,
-        # -- moe (session 14) --: layernorm_sp_hook.py validate_layernorm_sp refuses pipeline parallelism
+        # -- moe (session 14) --: layernorm_sp_hook.py validate_layernorm_sp refuses pipeline parallelism;
+        # moe_hook.py validate_flashinfer_a2a_token_budget (FlashInfer A2A needs chunked prefill)
         "layernorm_sp_pp": True,
+        "a2a_flashinfer_chunked_prefill": True,
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
@@ -232,6 +234,7 @@ _CHANGES = {
         "a2a_megamoe_compat": True,
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM",
                                 "Glm5NextForConditionalGeneration"),
+        "megamoe_token_budget": True,  # -- moe (session 14) --: mega_moe_hook.py's prefill token budget
         "a2a_deepep_v2_deterministic": False,
         "a2a_flashinfer_megamoe": ("DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
                                    "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM", "GlmMoeDsaForCausalLM",
@@ -487,6 +490,8 @@ _CHANGES = {
         "a2a_megamoe_w4a16": False,
         "layernorm_sp_muse": False,
         "layernorm_sp_pp": False,
+        "a2a_flashinfer_chunked_prefill": False,
+        "megamoe_token_budget": False,
         "parser": "0.5.11",
         "parser_derived": None,
         "window_flag": "--speculative-dflash-draft-window-size",

@@ -24,7 +24,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import check_model_specific
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
-    check_a2a_moe, check_megamoe_compat, check_moe_kernel, resolved_runner)
+    check_a2a_moe, check_a2a_token_budgets, check_megamoe_compat, check_moe_kernel, resolved_runner)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
     check_deterministic_attention, sm100_default_attention)
 
@@ -237,6 +237,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if not check_layernorm_sp.keys.isdisjoint(args):
         # right after the speculative hook (0.5.19 on); the Muse Spark checks read the MoE hooks' runner backend
         check_layernorm_sp(args, r, algo, target_cfg, rules, resolved_runner(args, rules, platform), env)
+    if not check_a2a_token_budgets.keys.isdisjoint(args):
+        check_a2a_token_budgets(args, rules, target_cfg, env)  # right after it (0.5.21 on)
     if not check_encoder_disaggregation.keys.isdisjoint(args):
         check_encoder_disaggregation(args, rules, target_cfg)  # the encoder hook, right before the KV cache one
     if not SV.check_tokenizer_batching.keys.isdisjoint(args):

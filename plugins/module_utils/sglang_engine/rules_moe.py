@@ -149,7 +149,8 @@ def check_megamoe_compat(args, rules, platform):
       context=("tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "deepep_mode", "moe_runner_backend",
                "quantization", "enable_two_batch_overlap", "enable_single_batch_overlap",
                "enforce_shared_experts_fusion", "deepep_v2_mode", "nnodes", "enable_deterministic_inference",
-               "enable_layernorm_sp", "dtype"))
+               "enable_layernorm_sp", "dtype", "chunked_prefill_size", "disaggregation_mode",
+               "cuda_graph_max_bs_decode"))
 def check_a2a_moe(args, rules, platform, target_cfg, runner, env):
     """handle_a2a_moe (runner: check_moe_kernel's resolved runner backend). Returns the EP size SGLang sets: the
     TP size for an a2a backend that spans the TP group (rules['a2a_ep_backends']), else None (unchanged)."""
@@ -175,6 +176,14 @@ def check_a2a_moe(args, rules, platform, target_cfg, runner, env):
         _check_deepep_v2(args, rules, target_cfg, arch, runner)
     if a2a == "flashinfer":
         _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch, env)
+    if a2a == "mori":  # -- moe (session 14) --: its dispatch buffer (every release)
+        chunk = _chunk_per_dp_rank(args, attn_dp)
+        capacity = _env_int(env, "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 4096)
+        if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
+                capacity is not None and chunk > capacity:
+            raise Refused("MOE_A2A_DISPATCH_BUDGET", "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 4096) must "
+                          "cover the per-rank MoRI dispatch tokens (the chunked prefill size per DP rank, %s)." % chunk,
+                          "chunked_prefill_size")
     if a2a == "pplx" and rules["a2a_pplx"]:
         if get(args, "deepep_mode", "auto") == "normal":
             raise Refused("MOE_A2A_PPLX", "--moe-a2a-backend pplx only supports low-latency mode: set --deepep-mode "
@@ -185,6 +194,14 @@ def check_a2a_moe(args, rules, platform, target_cfg, runner, env):
         if runner not in ("deep_gemm", "auto"):
             raise Refused("MOE_A2A_PPLX", "--moe-a2a-backend pplx is only supported with --moe-runner-backend "
                           "deep_gemm (or auto), got %s." % runner, "moe_runner_backend")
+        chunk = _chunk_per_dp_rank(args, attn_dp)  # -- moe (session 14) --: its dispatch buffer
+        capacity = _env_int(env, "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 128)
+        if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
+                capacity is not None:
+            need = max(chunk, get(args, "cuda_graph_max_bs_decode", 0))
+            if need > capacity:
+                raise Refused("MOE_A2A_DISPATCH_BUDGET", "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 128) "
+                              "must cover the per-rank pplx dispatch tokens (%s)." % need, "chunked_prefill_size")
     return tp if a2a in rules["a2a_ep_backends"] else None
 
 
@@ -309,3 +326,76 @@ def _check_flashinfer_megamoe_envs(args, rules, target_cfg, env):
         if dtype in ("float16", "half", "float32", "float"):
             raise Refused("MOE_A2A_MEGAMOE_ENV", "FlashInfer MegaMOE NVFP4 W4A16 requires --dtype bfloat16 (got %s)."
                           % dtype, "dtype")
+
+
+def _env_int(env, name, default):
+    """An integer environment setting SGLang reads (EnvInt), None when it does not parse (SGLang answers)."""
+    try:
+        return int(str((env or {}).get(name, default)).strip())
+    except ValueError:
+        return None
+
+
+def _chunk_per_dp_rank(args, attn_dp):
+    """The chunked prefill size the MoE checks read: the one given, divided by the attention-DP size under attention
+    DP (the data-parallel hook); None when not given (SGLang derives it from the GPU memory)."""
+    chunk = args.get("chunked_prefill_size")
+    if chunk is None:
+        return None
+    return chunk // attn_dp if attn_dp > 1 else chunk
+
+
+# MoE blocks with no fused-MoE fallback under --moe-a2a-backend megamoe (0.5.23 mega_moe_hook.py)
+_MEGAMOE_NO_FALLBACK_ARCHS = ("DeepseekV4ForCausalLM", "InternS2PreviewForConditionalGeneration", "MellumForCausalLM",
+                              "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM", "Qwen3NextForCausalLM",
+                              "Qwen3VLMoeForConditionalGeneration", "Qwen3_5MoeForCausalLM",
+                              "Qwen3_5MoeForConditionalGeneration")
+
+
+@gate("moe_a2a_backend",
+      context=("chunked_prefill_size", "disaggregation_mode", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention",
+               "enable_waterfill", "encoder_only", "quantization", "pp_size", "enable_dynamic_chunking",
+               "enable_prefill_cp", "attn_cp_size"))
+def check_a2a_token_budgets(args, rules, target_cfg, env):
+    """The per-rank token budgets checked right after the layernorm SP hook: FlashInfer A2A needs chunked prefill
+    (validate_flashinfer_a2a_token_budget, 0.5.22 on), then MegaMoE's prefill budget on an architecture without a
+    fused-MoE fallback (validate_mega_moe_token_budget_for_model, 0.5.21 on). Only given chunked prefill sizes are
+    judged (an unset one is derived from the GPU memory); the decode graph budget and the FlashInfer workspace size
+    are not modelled."""
+    a2a = get(args, "moe_a2a_backend", "none")
+    if args.get("enable_waterfill") and a2a not in ("deepep", "megamoe"):
+        a2a = "deepep"
+    attn_dp = attn_dp_of(args)
+    chunk = _chunk_per_dp_rank(args, attn_dp)
+    mode = get(args, "disaggregation_mode", "null")
+    if a2a == "flashinfer" and rules["a2a_flashinfer_chunked_prefill"] and mode != "decode" and \
+            chunk is not None and chunk <= 0:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "FlashInfer MoE A2A requires chunked prefill: --chunked-prefill-size "
+                      "must be > 0 (per DP rank: %s)." % chunk, "chunked_prefill_size")
+    if a2a != "megamoe" or not rules["megamoe_token_budget"] or args.get("encoder_only") or target_cfg is None:
+        return
+    arch = (target_cfg.get("architectures") or [None])[0]
+    if arch not in _MEGAMOE_NO_FALLBACK_ARCHS and args.get("quantization") not in ("modelopt_fp4", "minimax_m3_nvfp4"):
+        return  # (an FP4 checkpoint's own quant_algo too: read by the host's SGLang)
+    if mode == "decode" or chunk is None or (get(args, "pp_size", 1) > 1 and args.get("enable_dynamic_chunking")):
+        return
+    label = arch
+    if chunk <= 0:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "%s with MegaMoE requires chunked prefill: --chunked-prefill-size must "
+                      "be positive (per DP rank: %s)." % (label, chunk), "chunked_prefill_size")
+    tp, cp = get(args, "tp_size", 1), get(args, "attn_cp_size", 1)
+    if args.get("enable_prefill_cp"):
+        local, align = -(-chunk // cp), 1
+    elif attn_dp > 1:
+        local, align = chunk // attn_dp, max(tp // attn_dp // cp, 1)
+    else:
+        local, align = chunk, max(tp // cp, 1)
+    if local <= 0:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "%s with MegaMoE requires a positive effective per-rank chunked prefill "
+                      "size (%s)." % (label, local), "chunked_prefill_size")
+    need = -(-local // align) * align
+    capacity = _env_int(env, "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK", 8192)
+    if capacity is not None and need > capacity:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "%s with MegaMoE needs %d prefill tokens per rank, over "
+                      "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK (%d)." % (label, need, capacity),
+                      "chunked_prefill_size")
