@@ -392,6 +392,17 @@ HOOK_CHECK_EXTRA = {
     "moe-pplx-chunk-256": ["--moe-a2a-backend", "pplx", "--chunked-prefill-size", "256"] + _FI_A2A[2:],
     "moe-fi-a2a-unchunked": _FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "-1"],
     "moe-fi-a2a-chunked": _FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "4096"],
+    # DeepEP v2 (on the Qwen3-MoE target): direct mode across nodes, the draft backend, the prefill dispatch budget;
+    # CuTe DSL per-token NVFP4 activation (nvfp4_online, SM100) with DeepEP
+    "moe-deepep-v2-nnodes-2": ["--moe-a2a-backend", "deepep_v2", "--nnodes", "2", "--chunked-prefill-size", "128"],
+    "moe-deepep-v2-draft": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128"],
+    "moe-deepep-v2-draft-deepep": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128",
+                                   "--speculative-moe-a2a-backend", "deepep"],
+    "moe-deepep-v2-chunk-129": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "129"],
+    "moe-deepep-v2-chunk-128": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128"],
+    "moe-deepep-v2-unchunked": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "-1"],
+    "moe-cutedsl-nvfp4-online-deepep": ["--quantization", "nvfp4_online", "--moe-runner-backend", "flashinfer_cutedsl",
+                                        "--moe-a2a-backend", "deepep"],
 }
 _NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
 HOOK_CHECK_CASE = {
@@ -435,6 +446,13 @@ HOOK_CHECK_CASE.update({k: dict(_MOE_ENV, gpu="sm90") for k in (
     "moe-megamoe-dp-chunk-2")})
 HOOK_CHECK_CASE.update({k: _MOE_ENV for k in ("moe-mori-chunk-8192", "moe-mori-chunk-4096", "moe-pplx-chunk-512",
                                               "moe-pplx-chunk-256", "moe-fi-a2a-unchunked", "moe-fi-a2a-chunked")})
+HOOK_CHECK_CASE.update({k: _MOE_ENV for k in ("moe-deepep-v2-nnodes-2", "moe-deepep-v2-chunk-129", "moe-deepep-v2-chunk-128",
+                                              "moe-deepep-v2-unchunked")})
+HOOK_CHECK_CASE.update({
+    # the base's speculation (DFLASH, EAGLE3) drafts with the target's a2a backend unless told otherwise
+    "moe-deepep-v2-draft": {"target": "qwen3-moe-8l"}, "moe-deepep-v2-draft-deepep": {"target": "qwen3-moe-8l"},
+    "moe-cutedsl-nvfp4-online-deepep": dict(_MOE_ENV, gpu="sm100"),
+})
 # sweep entries only (not drawn by hypothesis: they need their case's target and env)
 HOOK_SWEEP_ONLY = tuple(k for k in HOOK_CHECK_EXTRA if k.startswith(("lsp-", "moe-")))
 # NGRAM (_handle_ngram) and the EAGLE family's STANDALONE / block verification (speculative_hook.py)

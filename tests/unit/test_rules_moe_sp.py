@@ -159,3 +159,43 @@ def test_a2a_token_budget_releases():
                   (), "0.5.21") is None
     assert budget(["--moe-a2a-backend", "mori", "--chunked-prefill-size", "8192"], (), "0.5.11") == \
         "MOE_A2A_DISPATCH_BUDGET"
+
+
+def spec(extra, algo, version="0.5.23"):
+    argv = BASE + extra + ["--speculative-algorithm", algo, "--speculative-draft-model-path", "/d",
+                           "--speculative-num-draft-tokens", "4", "--speculative-num-steps", "3",
+                           "--speculative-eagle-topk", "1"]
+    r = E.validate_argv(argv, version, gpus=[], read_paths=False, target_config=QWEN3_MOE)
+    if not r.sglang_verdict["accepted"]:
+        return r.sglang_verdict["code"]
+    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
+    return codes[0] if codes else None
+
+
+@pytest.mark.parametrize("extra, code", [
+    (["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128"], None),
+    (["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "129"], "MOE_A2A_DISPATCH_BUDGET"),
+    (["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "-1"], "MOE_A2A_DISPATCH_BUDGET"),  # 16384
+    (["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "256", "--tp-size", "2"], None),  # 2 TP ranks
+    (["--moe-a2a-backend", "deepep_v2", "--nnodes", "2", "--chunked-prefill-size", "128"], "MOE_A2A_DEEPEP_V2"),
+])
+def test_deepep_v2_budget(extra, code):
+    assert budget(extra) == code
+
+
+def test_deepep_v2_budget_scatter_from_0_5_22():
+    assert budget(["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "256", "--tp-size", "2"],
+                  version="0.5.21") == "MOE_A2A_DISPATCH_BUDGET"
+
+
+def test_deepep_v2_draft_backend():
+    extra = ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128"]
+    assert spec(extra, "EAGLE3") == "MOE_A2A_DEEPEP_V2"
+    assert spec(extra + ["--speculative-moe-a2a-backend", "deepep"], "EAGLE3") is None
+    assert spec(extra, "EAGLE3", version="0.5.19") == "MOE_A2A_DEEPEP_V2"
+
+
+def test_cutedsl_per_token_nvfp4_deepep():
+    sm100 = [{"name": "NVIDIA B200", "compute_capability": "10.0"}] * 2
+    assert budget(["--quantization", "nvfp4_online", "--moe-runner-backend", "flashinfer_cutedsl", "--moe-a2a-backend",
+                   "deepep"], sm100) == "MOE_RUNNER_A2A"

@@ -226,6 +226,7 @@ _CHANGES = {
         # moe_hook.py validate_flashinfer_a2a_token_budget (FlashInfer A2A needs chunked prefill)
         "layernorm_sp_pp": True,
         "a2a_flashinfer_chunked_prefill": True,
+        "a2a_deepep_v2_prefill_scatter": True,  # the DeepEP v2 prefill budget divides by tp_size // attn_dp_size
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
@@ -492,6 +493,7 @@ _CHANGES = {
         "layernorm_sp_pp": False,
         "a2a_flashinfer_chunked_prefill": False,
         "megamoe_token_budget": False,
+        "a2a_deepep_v2_prefill_scatter": False,
         "parser": "0.5.11",
         "parser_derived": None,
         "window_flag": "--speculative-dflash-draft-window-size",

@@ -24,7 +24,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import check_model_specific
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
-    check_a2a_moe, check_a2a_token_budgets, check_megamoe_compat, check_moe_kernel, resolved_runner)
+    check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel, resolved_runner)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
     check_deterministic_attention, sm100_default_attention)
 
@@ -251,6 +251,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg))
     if deterministic and not rules["deterministic_before_attention"]:
         check_deterministic_attention(args, rules, r, platform, target_cfg, result)  # 0.5.11: after the cache hook
+    if not check_deepep_v2_late.keys.isdisjoint(args):
+        check_deepep_v2_late(args, rules, algo, env)  # the end of the pipeline (0.5.19 on)
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if not _check_node_split.keys.isdisjoint(args):

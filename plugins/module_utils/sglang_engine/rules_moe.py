@@ -399,3 +399,36 @@ def check_a2a_token_budgets(args, rules, target_cfg, env):
         raise Refused("MOE_A2A_DISPATCH_BUDGET", "%s with MegaMoE needs %d prefill tokens per rank, over "
                       "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK (%d)." % (label, need, capacity),
                       "chunked_prefill_size")
+
+
+@gate("moe_a2a_backend", "speculative_moe_a2a_backend",
+      context=("chunked_prefill_size", "max_prefill_tokens", "disaggregation_mode", "tp_size", "dp_size", "attn_dp_size",
+               "enable_dp_attention", "pp_size", "enable_dynamic_chunking"))
+def check_deepep_v2_late(args, rules, algo, env):
+    """The DeepEP v2 checks at the end of the resolution pipeline (0.5.19 on, after the KV sharding re-run): no DeepEP v2
+    speculative draft backend (validate_deepep_v2_speculative_draft), then its per-rank prefill dispatch budget on a
+    given chunked prefill size (validate_deepep_v2_dispatch_token_budget; 0.5.22 on the chunk is scattered over the
+    TP ranks of a DP group, trait a2a_deepep_v2_prefill_scatter). The decode-graph budget is not modelled."""
+    if rules["a2a_deepep_v2_archs"] is None:
+        return
+    a2a = get(args, "moe_a2a_backend", "none")
+    draft = args.get("speculative_moe_a2a_backend")
+    if draft is None and algo is not None and algo != "NGRAM":
+        draft = a2a
+    if draft == "deepep_v2":
+        raise Refused("MOE_A2A_DEEPEP_V2", "DeepEP v2 MoE is not validated as a speculative draft backend: select "
+                      "another --speculative-moe-a2a-backend.", "speculative_moe_a2a_backend")
+    chunk = args.get("chunked_prefill_size")
+    if a2a != "deepep_v2" or chunk is None or get(args, "disaggregation_mode", "null") == "decode" or \
+            (get(args, "pp_size", 1) > 1 and args.get("enable_dynamic_chunking")):
+        return
+    attn_dp = attn_dp_of(args)
+    chunk = _chunk_per_dp_rank(args, attn_dp)
+    ceiling = chunk if chunk > 0 else get(args, "max_prefill_tokens", 16384)
+    if rules["a2a_deepep_v2_prefill_scatter"]:
+        ceiling = -(-ceiling // max(1, get(args, "tp_size", 1) // attn_dp))
+    capacity = _env_int(env, "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 128)
+    if capacity is not None and ceiling > capacity:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "DeepEP v2 per-rank prefill budget (%d tokens) exceeds "
+                      "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK (%d): lower --chunked-prefill-size."
+                      % (ceiling, capacity), "chunked_prefill_size")
