@@ -403,6 +403,15 @@ HOOK_CHECK_EXTRA = {
     "moe-deepep-v2-unchunked": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "-1"],
     "moe-cutedsl-nvfp4-online-deepep": ["--quantization", "nvfp4_online", "--moe-runner-backend", "flashinfer_cutedsl",
                                         "--moe-a2a-backend", "deepep"],
+    # the decode graph budgets of MegaMoE and DeepEP v2 on a given decode graph batch size (no request cap)
+    "moe-megamoe-decode-8200": ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "4096",
+                                "--cuda-graph-max-bs-decode", "8200"],
+    "moe-megamoe-decode-8192": ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "4096",
+                                "--cuda-graph-max-bs-decode", "8192"],
+    "moe-deepep-v2-decode-200": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128",
+                                 "--cuda-graph-max-bs-decode", "200"],
+    "moe-deepep-v2-decode-128": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128",
+                                 "--cuda-graph-max-bs-decode", "128"],
 }
 _NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
 HOOK_CHECK_CASE = {
@@ -452,6 +461,10 @@ HOOK_CHECK_CASE.update({
     # the base's speculation (DFLASH, EAGLE3) drafts with the target's a2a backend unless told otherwise
     "moe-deepep-v2-draft": {"target": "qwen3-moe-8l"}, "moe-deepep-v2-draft-deepep": {"target": "qwen3-moe-8l"},
     "moe-cutedsl-nvfp4-online-deepep": dict(_MOE_ENV, gpu="sm100"),
+    "moe-megamoe-decode-8200": dict(_MOE_ENV, gpu="sm90", max_running_requests=None),
+    "moe-megamoe-decode-8192": dict(_MOE_ENV, gpu="sm90", max_running_requests=None),
+    "moe-deepep-v2-decode-200": dict(_MOE_ENV, max_running_requests=None),
+    "moe-deepep-v2-decode-128": dict(_MOE_ENV, max_running_requests=None),
 })
 # sweep entries only (not drawn by hypothesis: they need their case's target and env)
 HOOK_SWEEP_ONLY = tuple(k for k in HOOK_CHECK_EXTRA if k.startswith(("lsp-", "moe-")))

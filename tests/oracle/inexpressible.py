@@ -73,6 +73,10 @@ ENTRIES = {
     "sglang/srt/arg_groups/mamba_hook.py": [
     ],
     "sglang/srt/arg_groups/mega_moe_hook.py": [
+        # -- moe (session 14) --
+        ('validate_flydsl_decode_capacity', 'SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR', "runtime",
+         "runs only on ROCm (get_platform().is_hip with SGLANG_AMD_USE_FLYDSL_MEGA_MOE); the platform override presents "
+         "CUDA"),
     ],
     "sglang/srt/arg_groups/memory_hook.py": [
     ],

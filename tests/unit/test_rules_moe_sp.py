@@ -199,3 +199,20 @@ def test_cutedsl_per_token_nvfp4_deepep():
     sm100 = [{"name": "NVIDIA B200", "compute_capability": "10.0"}] * 2
     assert budget(["--quantization", "nvfp4_online", "--moe-runner-backend", "flashinfer_cutedsl", "--moe-a2a-backend",
                    "deepep"], sm100) == "MOE_RUNNER_A2A"
+
+
+def test_decode_graph_budgets():
+    def decode(extra, gpus=()):
+        r = E.validate_argv(["--model-path", "/m", "--device", "cuda", "--attention-backend", "triton"] + extra,
+                            "0.5.23", gpus=list(gpus), read_paths=False, target_config=QWEN3_MOE)
+        if not r.sglang_verdict["accepted"]:
+            return r.sglang_verdict["code"]
+        codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
+        return codes[0] if codes else None
+    megamoe = ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "4096", "--cuda-graph-max-bs-decode"]
+    assert decode(megamoe + ["8200"], SM90) == "MOE_A2A_DISPATCH_BUDGET"
+    assert decode(megamoe + ["8192"], SM90) is None
+    assert decode(megamoe + ["8200", "--max-running-requests", "8"], SM90) is None  # the request pool caps the graph
+    deepep_v2 = ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128", "--cuda-graph-max-bs-decode"]
+    assert decode(deepep_v2 + ["200"]) == "MOE_A2A_DISPATCH_BUDGET"
+    assert decode(deepep_v2 + ["128"]) is None

@@ -238,7 +238,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         # right after the speculative hook (0.5.19 on); the Muse Spark checks read the MoE hooks' runner backend
         check_layernorm_sp(args, r, algo, target_cfg, rules, resolved_runner(args, rules, platform), env)
     if not check_a2a_token_budgets.keys.isdisjoint(args):
-        check_a2a_token_budgets(args, rules, target_cfg, env)  # right after it (0.5.21 on)
+        check_a2a_token_budgets(args, rules, target_cfg, env, algo)  # right after it (0.5.21 on)
     if not check_encoder_disaggregation.keys.isdisjoint(args):
         check_encoder_disaggregation(args, rules, target_cfg)  # the encoder hook, right before the KV cache one
     if not SV.check_tokenizer_batching.keys.isdisjoint(args):

@@ -355,13 +355,14 @@ _MEGAMOE_NO_FALLBACK_ARCHS = ("DeepseekV4ForCausalLM", "InternS2PreviewForCondit
 @gate("moe_a2a_backend",
       context=("chunked_prefill_size", "disaggregation_mode", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention",
                "enable_waterfill", "encoder_only", "quantization", "pp_size", "enable_dynamic_chunking",
-               "enable_prefill_cp", "attn_cp_size"))
-def check_a2a_token_budgets(args, rules, target_cfg, env):
+               "enable_prefill_cp", "attn_cp_size", "cuda_graph_max_bs_decode", "max_running_requests",
+               "disable_cuda_graph", "cuda_graph_backend_decode", "disable_decode_cuda_graph"))
+def check_a2a_token_budgets(args, rules, target_cfg, env, algo=None):
     """The per-rank token budgets checked right after the layernorm SP hook: FlashInfer A2A needs chunked prefill
     (validate_flashinfer_a2a_token_budget, 0.5.22 on), then MegaMoE's prefill budget on an architecture without a
-    fused-MoE fallback (validate_mega_moe_token_budget_for_model, 0.5.21 on). Only given chunked prefill sizes are
-    judged (an unset one is derived from the GPU memory); the decode graph budget and the FlashInfer workspace size
-    are not modelled."""
+    fused-MoE fallback (validate_mega_moe_token_budget_for_model, 0.5.21 on): its largest decode graph, then its
+    prefill chunk. Only given sizes are judged (an unset chunked prefill size or decode graph batch size is derived
+    from the GPU memory); the FlashInfer workspace size is not modelled."""
     a2a = get(args, "moe_a2a_backend", "none")
     if args.get("enable_waterfill") and a2a not in ("deepep", "megamoe"):
         a2a = "deepep"
@@ -377,9 +378,15 @@ def check_a2a_token_budgets(args, rules, target_cfg, env):
     arch = (target_cfg.get("architectures") or [None])[0]
     if arch not in _MEGAMOE_NO_FALLBACK_ARCHS and args.get("quantization") not in ("modelopt_fp4", "minimax_m3_nvfp4"):
         return  # (an FP4 checkpoint's own quant_algo too: read by the host's SGLang)
+    label = arch
+    capacity = _env_int(env, "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK", 8192)
+    graph = _decode_graph_tokens(args, attn_dp, algo, ceil_align_requests=True)
+    if mode != "prefill" and graph is not None and capacity is not None and graph > capacity:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "%s with MegaMoE needs %d tokens per rank for its largest decode graph, "
+                      "over SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK (%d)." % (label, graph, capacity),
+                      "cuda_graph_max_bs_decode")
     if mode == "decode" or chunk is None or (get(args, "pp_size", 1) > 1 and args.get("enable_dynamic_chunking")):
         return
-    label = arch
     if chunk <= 0:
         raise Refused("MOE_A2A_DISPATCH_BUDGET", "%s with MegaMoE requires chunked prefill: --chunked-prefill-size must "
                       "be positive (per DP rank: %s)." % (label, chunk), "chunked_prefill_size")
@@ -394,7 +401,6 @@ def check_a2a_token_budgets(args, rules, target_cfg, env):
         raise Refused("MOE_A2A_DISPATCH_BUDGET", "%s with MegaMoE requires a positive effective per-rank chunked prefill "
                       "size (%s)." % (label, local), "chunked_prefill_size")
     need = -(-local // align) * align
-    capacity = _env_int(env, "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK", 8192)
     if capacity is not None and need > capacity:
         raise Refused("MOE_A2A_DISPATCH_BUDGET", "%s with MegaMoE needs %d prefill tokens per rank, over "
                       "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK (%d)." % (label, need, capacity),
@@ -403,12 +409,14 @@ def check_a2a_token_budgets(args, rules, target_cfg, env):
 
 @gate("moe_a2a_backend", "speculative_moe_a2a_backend",
       context=("chunked_prefill_size", "max_prefill_tokens", "disaggregation_mode", "tp_size", "dp_size", "attn_dp_size",
-               "enable_dp_attention", "pp_size", "enable_dynamic_chunking"))
+               "enable_dp_attention", "pp_size", "enable_dynamic_chunking", "cuda_graph_max_bs_decode",
+               "max_running_requests", "disable_cuda_graph", "cuda_graph_backend_decode", "disable_decode_cuda_graph"))
 def check_deepep_v2_late(args, rules, algo, env):
     """The DeepEP v2 checks at the end of the resolution pipeline (0.5.19 on, after the KV sharding re-run): no DeepEP v2
     speculative draft backend (validate_deepep_v2_speculative_draft), then its per-rank prefill dispatch budget on a
     given chunked prefill size (validate_deepep_v2_dispatch_token_budget; 0.5.22 on the chunk is scattered over the
-    TP ranks of a DP group, trait a2a_deepep_v2_prefill_scatter). The decode-graph budget is not modelled."""
+    TP ranks of a DP group, trait a2a_deepep_v2_prefill_scatter), then its decode graph on a given
+    --cuda-graph-max-bs-decode."""
     if rules["a2a_deepep_v2_archs"] is None:
         return
     a2a = get(args, "moe_a2a_backend", "none")
@@ -418,17 +426,42 @@ def check_deepep_v2_late(args, rules, algo, env):
     if draft == "deepep_v2":
         raise Refused("MOE_A2A_DEEPEP_V2", "DeepEP v2 MoE is not validated as a speculative draft backend: select "
                       "another --speculative-moe-a2a-backend.", "speculative_moe_a2a_backend")
-    chunk = args.get("chunked_prefill_size")
-    if a2a != "deepep_v2" or chunk is None or get(args, "disaggregation_mode", "null") == "decode" or \
-            (get(args, "pp_size", 1) > 1 and args.get("enable_dynamic_chunking")):
+    if a2a != "deepep_v2":
         return
     attn_dp = attn_dp_of(args)
     chunk = _chunk_per_dp_rank(args, attn_dp)
-    ceiling = chunk if chunk > 0 else get(args, "max_prefill_tokens", 16384)
-    if rules["a2a_deepep_v2_prefill_scatter"]:
-        ceiling = -(-ceiling // max(1, get(args, "tp_size", 1) // attn_dp))
+    mode = get(args, "disaggregation_mode", "null")
     capacity = _env_int(env, "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 128)
-    if capacity is not None and ceiling > capacity:
-        raise Refused("MOE_A2A_DISPATCH_BUDGET", "DeepEP v2 per-rank prefill budget (%d tokens) exceeds "
-                      "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK (%d): lower --chunked-prefill-size."
-                      % (ceiling, capacity), "chunked_prefill_size")
+    if capacity is None:
+        return
+    if chunk is not None and mode != "decode" and not (get(args, "pp_size", 1) > 1 and args.get("enable_dynamic_chunking")):
+        ceiling = chunk if chunk > 0 else get(args, "max_prefill_tokens", 16384)
+        if rules["a2a_deepep_v2_prefill_scatter"]:
+            ceiling = -(-ceiling // max(1, get(args, "tp_size", 1) // attn_dp))
+        if ceiling > capacity:
+            raise Refused("MOE_A2A_DISPATCH_BUDGET", "DeepEP v2 per-rank prefill budget (%d tokens) exceeds "
+                          "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK (%d): lower --chunked-prefill-size."
+                          % (ceiling, capacity), "chunked_prefill_size")
+    graph = _decode_graph_tokens(args, attn_dp, algo, ceil_align_requests=False)
+    if mode != "prefill" and graph is not None and graph > capacity:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "DeepEP v2 per-rank decode CUDA graph (%d tokens) exceeds "
+                      "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK (%d): lower --cuda-graph-max-bs-decode."
+                      % (graph, capacity), "cuda_graph_max_bs_decode")
+
+
+def _decode_graph_tokens(args, attn_dp, algo, ceil_align_requests):
+    """The tokens of the largest decode CUDA graph on one rank, from a given --cuda-graph-max-bs-decode (capped by the
+    per-rank request pool), without speculation and with the decode graph on; None when the flags do not fix it."""
+    max_bs = args.get("cuda_graph_max_bs_decode")
+    if max_bs is None or algo is not None or args.get("disable_cuda_graph") or args.get("disable_decode_cuda_graph") or \
+            args.get("cuda_graph_backend_decode") == "disabled":
+        return None
+    mrr = args.get("max_running_requests")
+    if mrr is not None:
+        if ceil_align_requests:  # mega_moe_hook.py: ceil_align(requests per DP rank, TP ranks per DP rank)
+            step = max(get(args, "tp_size", 1) // attn_dp, 1)
+            per_rank = -(-(mrr // attn_dp) // step) * step
+        else:
+            per_rank = max(1, mrr // attn_dp)
+        max_bs = min(max_bs, per_rank)
+    return max_bs
