@@ -412,6 +412,10 @@ HOOK_CHECK_EXTRA = {
                                  "--cuda-graph-max-bs-decode", "200"],
     "moe-deepep-v2-decode-128": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128",
                                  "--cuda-graph-max-bs-decode", "128"],
+    "moe-fi-a2a-decode-5000": _FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "1024",
+                                         "--cuda-graph-max-bs-decode", "5000"],
+    "moe-fi-a2a-decode-4096": _FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "1024",
+                                         "--cuda-graph-max-bs-decode", "4096"],
 }
 _NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
 HOOK_CHECK_CASE = {
@@ -465,6 +469,8 @@ HOOK_CHECK_CASE.update({
     "moe-megamoe-decode-8192": dict(_MOE_ENV, gpu="sm90", max_running_requests=None),
     "moe-deepep-v2-decode-200": dict(_MOE_ENV, max_running_requests=None),
     "moe-deepep-v2-decode-128": dict(_MOE_ENV, max_running_requests=None),
+    "moe-fi-a2a-decode-5000": dict(_MOE_ENV, max_running_requests=None),
+    "moe-fi-a2a-decode-4096": dict(_MOE_ENV, max_running_requests=None),
 })
 # sweep entries only (not drawn by hypothesis: they need their case's target and env)
 HOOK_SWEEP_ONLY = tuple(k for k in HOOK_CHECK_EXTRA if k.startswith(("lsp-", "moe-")))

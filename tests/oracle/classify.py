@@ -249,7 +249,8 @@ TABLE = (
                                 r"(chunked prefill to be enabled|a positive effective per-rank chunked prefill size|"
                                 r"SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK to cover (each rank's effective prefill|"
                                 r"the largest decode))|DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds "
-                                r"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK)", None),
+                                r"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK|FlashInfer MoE A2A per-rank token budget "
+                                r"exceeds its workspace)", None),
     ("MOE_A2A_DEEPEP_V2", r"^DeepEP v2 MoE is not validated as a speculative draft backend", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]

@@ -216,3 +216,18 @@ def test_decode_graph_budgets():
     deepep_v2 = ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128", "--cuda-graph-max-bs-decode"]
     assert decode(deepep_v2 + ["200"]) == "MOE_A2A_DISPATCH_BUDGET"
     assert decode(deepep_v2 + ["128"]) is None
+
+
+def test_flashinfer_a2a_workspace():
+    def code(extra, version="0.5.23"):  # no request cap: the decode graph takes the batch size given
+        r = E.validate_argv(["--model-path", "/m", "--device", "cuda", "--attention-backend", "triton"] + extra,
+                            version, gpus=[], read_paths=False, target_config=QWEN3_MOE)
+        if not r.sglang_verdict["accepted"]:
+            return r.sglang_verdict["code"]
+        codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
+        return codes[0] if codes else None
+    fi = FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "1024",
+                   "--cuda-graph-max-bs-decode"]
+    assert code(fi + ["5000"]) == "MOE_A2A_DISPATCH_BUDGET"  # the workspace is at least 4096 tokens
+    assert code(fi + ["4096"]) is None
+    assert code(fi + ["5000"], version="0.5.21") is None

@@ -154,5 +154,6 @@ _SGLANG_MESSAGES = (
     ("MOE_A2A_DISPATCH_BUDGET", r"SGLANG_(MORI|PPLX)_NUM_MAX_DISPATCH_TOKENS_PER_RANK \(default \d+\) must be|"
                                 r"FlashInfer MoE A2A requires chunked prefill|with MegaMoE requires (chunked prefill to be|"
                                 r"a positive effective per-rank|SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK to cover)|"
-                                r"DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds"),
+                                r"DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds|FlashInfer MoE A2A per-rank "
+                                r"token budget exceeds"),
 )

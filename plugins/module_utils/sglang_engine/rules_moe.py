@@ -373,6 +373,14 @@ def check_a2a_token_budgets(args, rules, target_cfg, env, algo=None):
             chunk is not None and chunk <= 0:
         raise Refused("MOE_A2A_DISPATCH_BUDGET", "FlashInfer MoE A2A requires chunked prefill: --chunked-prefill-size "
                       "must be > 0 (per DP rank: %s)." % chunk, "chunked_prefill_size")
+    if a2a == "flashinfer" and rules["a2a_flashinfer_chunked_prefill"] and \
+            "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK" not in (env or {}):
+        # its workspace, sized from the prefill buffer (at least 4096 tokens), against the largest decode graph
+        graph = _decode_graph_tokens(args, attn_dp, algo, ceil_align_requests=False) if mode != "prefill" else None
+        workspace = max(chunk if chunk is not None and chunk > 0 else 0, 4096)
+        if graph is not None and chunk is not None and graph > workspace:
+            raise Refused("MOE_A2A_DISPATCH_BUDGET", "FlashInfer MoE A2A per-rank token budget (%d tokens of the largest "
+                          "decode graph) exceeds its workspace (%d)." % (graph, workspace), "cuda_graph_max_bs_decode")
     if a2a != "megamoe" or not rules["megamoe_token_budget"] or args.get("encoder_only") or target_cfg is None:
         return
     arch = (target_cfg.get("architectures") or [None])[0]
