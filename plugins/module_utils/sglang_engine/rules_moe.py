@@ -6,10 +6,11 @@ backend checks, in SGLang's order after context parallelism and KV cache shardin
 elastic EP (0.5.23 srt/arg_groups/moe_hook.py handle_moe_kernel_config then handle_a2a_moe, with the quantization-driven
 runner resolution of srt/arg_groups/overrides.py _moe_runner_backend_quant_constraints; through 0.5.18
 ServerArgs._handle_moe_kernel_config and _handle_a2a_moe). Every list that changed between releases is a trait
-(releases.py, moe_* and a2a_*). Not modelled (the host's SGLang answers them: mode installed): the checks that read a
-checkpoint's quantization metadata (a target config.json with a quantization_config), the environment-variable-only
-checks, and the per-rank dispatch token budgets of mori, pplx, DeepEP v2 and FlashInfer A2A (they read the chunked
-prefill size SGLang derives from the GPU memory). stdlib only.
+(releases.py, moe_* and a2a_*). The per-rank dispatch token budgets of mori, pplx, DeepEP v2, FlashInfer A2A and
+MegaMoE, and the FlashInfer A2A / MegaMOE environment checks, are judged on the sizes and env the spec gives (session
+14). Not modelled (the host's SGLang answers them: mode installed): the checks that read a checkpoint's quantization
+metadata (a target config.json with a quantization_config) and the budgets of an unset chunked prefill size or decode
+graph batch size (SGLang derives them from the GPU memory). stdlib only.
 """
 from __future__ import annotations
 
