@@ -107,6 +107,10 @@ ENTRIES = {
     "sglang/srt/arg_groups/model_path_hook.py": [
     ],
     "sglang/srt/arg_groups/moe_hook.py": [
+        # -- moe (session 14) --
+        ('validate_deepep_v2_model_architecture', 'instance connector', "host",
+         "needs --model-path instance://<a live SGLang instance>: without one the remote-instance connector fails while "
+         "the model config is read, before this check (observed on 0.5.23)"),
     ],
     "sglang/srt/arg_groups/overrides.py": [
     ],
