@@ -59,6 +59,9 @@ TARGETS = {
     "mla-hybrid-swa-8l": ("DeepseekV3ForCausalLM", 8, 129280, 163840),
     # a Mamba-hybrid (short-conv) target that resolves on this host with flashinfer attention (LFM2: conv + attention)
     "lfm2-hybrid-8l": ("Lfm2ForCausalLM", 8, 151936, 40960),
+    # -- moe (session 14) --
+    # Muse Spark (the layernorm SP hook's Muse branch reads the architecture; its nested text config in TARGET_FIELDS)
+    "muse-spark-4l": ("MuseSparkForConditionalGeneration", 4, 202048, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -95,6 +98,10 @@ TARGET_FIELDS = {
     # "has_minicpm_sparse_attention"), a property of srt/configs/minicpm.py MiniCPMHybridConfig) given as a field of a
     # config every release's Transformers reads (model_type minicpm_sala is unknown to it through 0.5.18)
     "minicpm-sala-8l": {"model_type": "llama", "has_minicpm_sparse_attention": True},
+    # -- moe (session 14) --
+    # (Qwen3's config class, which every release's Transformers reads, with Muse Spark's architecture name: the hooks
+    # read hf_config.architectures only)
+    "muse-spark-4l": {"layer_types": ["full_attention"] * 4},
 }
 # Kimi-K3 by architecture on the DeepSeek-V3 (MLA, MoE) config (its own kimi_k3 config nests a text config)
 TARGET_FIELDS["kimi-k3-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"])
@@ -454,6 +461,16 @@ def _uno_tree(draft_tokens, topk, steps=None, *more):
 # flag-only checks of validation_hook.py (sglang_engine/rules_validation.py) and speculative_hook.py (UNO: rules_speculative.py): a refused value and, where the check has
 # one, an accepted one next to it. HOOK_CHECK_CASE: what an entry changes in the case besides its flags (the aux
 # hidden-state capture names its convention by the algorithm and takes no draft; an env the check reads)
+# -- moe (session 14) --: argv pieces of the layernorm SP / MoE environment entries of HOOK_CHECK_EXTRA
+_MUSE_MEGAMOE = ["--enable-layernorm-sp", "--enable-megamoe-for-layernorm-sp", "--tp-size", "4", "--ep-size", "4",
+                 "--moe-runner-backend", "flashinfer_trtllm"]
+_MUSE_FP4 = ["--enable-layernorm-sp", "--tp-size", "4", "--quantization", "modelopt_fp4", "--moe-a2a-backend",
+             "flashinfer", "--moe-runner-backend", "flashinfer_trtllm"]
+_FI_A2A = ["--moe-a2a-backend", "flashinfer", "--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"]
+# (no prefill token budget: 0.5.18-0.5.21's CuteDSL A2A dispatch budget, validate_cutedsl_a2a_token_budget, is skipped)
+_CUTEDSL_FP4 = ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4", "--max-prefill-tokens", "0"]
+_FI_MEGAMOE = ["--moe-a2a-backend", "flashinfer_megamoe", "--quantization", "mxfp8", "--tp-size", "2", "--dp-size", "2",
+               "--enable-dp-attention"]
 HOOK_CHECK_EXTRA = {
     "pd-interval-neg": ["--prefill-decode-interval", "-1"], "pd-interval-0": ["--prefill-decode-interval", "0"],
     "pd-interval-min-bs-neg": ["--prefill-decode-interval-min-bs", "-1"],
@@ -509,6 +526,77 @@ HOOK_CHECK_EXTRA = {
     "uno-triton": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4"],
     "uno-fa3": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4", "--attention-backend",
                 "fa3", "--enable-mixed-chunk", "--speculative-num-steps", "3"],
+    # -- moe (session 14) --
+    # --enable-layernorm-sp past the Qwen3 checks (no speculation): attention DP, pipeline parallelism
+    "lsp-tp2-dp-attn": ["--enable-layernorm-sp", "--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "lsp-tp2-pp2": ["--enable-layernorm-sp", "--tp-size", "2", "--pp-size", "2"],
+    # Muse Spark (0.5.23, on the muse-spark-4l target): TP/EP, weights, a2a backend, runner; MegaMoE prefill (mixed
+    # chunks, the per-rank token budget, the breakable prefill graph); FlashInfer A2A's BF16 dispatch env
+    "lsp-muse-tp2": ["--enable-layernorm-sp", "--tp-size", "2"],
+    "lsp-muse-bf16": ["--enable-layernorm-sp", "--tp-size", "4", "--ep-size", "4"],
+    "lsp-muse-fp4-no-a2a": ["--enable-layernorm-sp", "--tp-size", "4", "--ep-size", "4", "--quantization", "modelopt_fp4"],
+    "lsp-muse-megamoe-deepep": _MUSE_MEGAMOE[:6] + ["--moe-a2a-backend", "deepep"],
+    "lsp-muse-megamoe-auto-runner": _MUSE_MEGAMOE[:6],
+    "lsp-muse-megamoe": _MUSE_MEGAMOE, "lsp-muse-megamoe-dflash": _MUSE_MEGAMOE,
+    "lsp-muse-megamoe-mixed": _MUSE_MEGAMOE + ["--enable-mixed-chunk"],
+    "lsp-muse-megamoe-chunk-fit": _MUSE_MEGAMOE + ["--chunked-prefill-size", "32768"],
+    "lsp-muse-megamoe-chunk-over": _MUSE_MEGAMOE + ["--chunked-prefill-size", "32769"],
+    "lsp-muse-megamoe-no-budget": _MUSE_MEGAMOE + ["--chunked-prefill-size", "-1", "--max-prefill-tokens", "0"],
+    "lsp-muse-megamoe-breakable-unchunked": _MUSE_MEGAMOE + ["--cuda-graph-backend-prefill", "breakable",
+                                                             "--chunked-prefill-size", "-1"],
+    "lsp-muse-megamoe-breakable-small-bs": _MUSE_MEGAMOE + ["--cuda-graph-backend-prefill", "breakable",
+                                                            "--cuda-graph-bs-prefill", "512", "1024",
+                                                            "--chunked-prefill-size", "4096"],
+    "lsp-muse-megamoe-breakable-bs": _MUSE_MEGAMOE + ["--cuda-graph-backend-prefill", "breakable",
+                                                      "--cuda-graph-bs-prefill", "512", "4096",
+                                                      "--chunked-prefill-size", "4096"],
+    "lsp-muse-fp4": _MUSE_FP4, "lsp-muse-fp4-bf16-dispatch": _MUSE_FP4,
+    "lsp-muse-fp4-dp-attn": _MUSE_FP4 + ["--dp-size", "2", "--enable-dp-attention"],
+    "lsp-muse-fp4-dispatch-type": _MUSE_FP4 + ["--flashinfer-a2a-dispatch-type", "bf16"],
+    # the FlashInfer A2A and MegaMOE environment checks (moe_hook.py, on the Qwen3-MoE target; HOOK_CHECK_CASE's env)
+    "moe-fi-dispatch-env": _FI_A2A + ["--flashinfer-a2a-dispatch-type", "bf16"],
+    "moe-cutedsl-w4a16-nvfp4-env": _FI_A2A + _CUTEDSL_FP4,
+    "moe-cutedsl-w4a16-dispatch-nvfp4": _FI_A2A + _CUTEDSL_FP4 + ["--flashinfer-a2a-dispatch-type", "nvfp4"],
+    "moe-cutedsl-w4a16-dispatch-bf16": _FI_A2A + _CUTEDSL_FP4 + ["--flashinfer-a2a-dispatch-type", "bf16"],
+    "moe-fi-megamoe-w4a16-combine": _FI_MEGAMOE, "moe-fi-megamoe-combine-bogus": _FI_MEGAMOE,
+    "moe-fi-megamoe-combine-fc2": _FI_MEGAMOE, "moe-fi-megamoe-w4a16-fp16": _FI_MEGAMOE + ["--dtype", "float16"],
+    # the a2a backends' per-rank token budgets on a given chunked prefill size (the megamoe ones on an SM90 host)
+    "moe-megamoe-sm120": ["--moe-a2a-backend", "megamoe"], "moe-megamoe-sm90": ["--moe-a2a-backend", "megamoe"],
+    "moe-megamoe-unchunked": ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "-1"],
+    "moe-megamoe-chunk-8192": ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "8192"],
+    "moe-megamoe-chunk-8193": ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "8193"],
+    "moe-megamoe-dp-chunk-2": ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "2", "--tp-size", "2",
+                               "--dp-size", "2", "--enable-dp-attention"],
+    "moe-mori-chunk-8192": ["--moe-a2a-backend", "mori", "--chunked-prefill-size", "8192"],
+    "moe-mori-chunk-4096": ["--moe-a2a-backend", "mori", "--chunked-prefill-size", "4096"],
+    "moe-pplx-chunk-512": ["--moe-a2a-backend", "pplx", "--chunked-prefill-size", "512"] + _FI_A2A[2:],
+    "moe-pplx-chunk-256": ["--moe-a2a-backend", "pplx", "--chunked-prefill-size", "256"] + _FI_A2A[2:],
+    "moe-fi-a2a-unchunked": _FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "-1"],
+    "moe-fi-a2a-chunked": _FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "4096"],
+    # DeepEP v2 (on the Qwen3-MoE target): direct mode across nodes, the draft backend, the prefill dispatch budget;
+    # CuTe DSL per-token NVFP4 activation (nvfp4_online, SM100) with DeepEP
+    "moe-deepep-v2-nnodes-2": ["--moe-a2a-backend", "deepep_v2", "--nnodes", "2", "--chunked-prefill-size", "128"],
+    "moe-deepep-v2-draft": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128"],
+    "moe-deepep-v2-draft-deepep": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128",
+                                   "--speculative-moe-a2a-backend", "deepep"],
+    "moe-deepep-v2-chunk-129": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "129"],
+    "moe-deepep-v2-chunk-128": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128"],
+    "moe-deepep-v2-unchunked": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "-1"],
+    "moe-cutedsl-nvfp4-online-deepep": ["--quantization", "nvfp4_online", "--moe-runner-backend", "flashinfer_cutedsl",
+                                        "--moe-a2a-backend", "deepep"],
+    # the decode graph budgets of MegaMoE and DeepEP v2 on a given decode graph batch size (no request cap)
+    "moe-megamoe-decode-8200": ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "4096",
+                                "--cuda-graph-max-bs-decode", "8200"],
+    "moe-megamoe-decode-8192": ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size", "4096",
+                                "--cuda-graph-max-bs-decode", "8192"],
+    "moe-deepep-v2-decode-200": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128",
+                                 "--cuda-graph-max-bs-decode", "200"],
+    "moe-deepep-v2-decode-128": ["--moe-a2a-backend", "deepep_v2", "--chunked-prefill-size", "128",
+                                 "--cuda-graph-max-bs-decode", "128"],
+    "moe-fi-a2a-decode-5000": _FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "1024",
+                                         "--cuda-graph-max-bs-decode", "5000"],
+    "moe-fi-a2a-decode-4096": _FI_A2A + ["--moe-runner-backend", "flashinfer_cutlass", "--chunked-prefill-size", "1024",
+                                         "--cuda-graph-max-bs-decode", "4096"],
 }
 _NO_SPEC = {"algorithm": None, "draft": None, "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
 HOOK_CHECK_CASE = {
@@ -520,6 +608,53 @@ HOOK_CHECK_CASE = {
     "watermark-pp-spec": dict(_NO_SPEC, algorithm="EAGLE", draft="b16", env={"SGLANG_ENABLE_PP_SPEC": "1"}),
     "watermark-rejection": {"algorithm": "EAGLE3", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4},
 }
+# -- moe (session 14) --
+_MUSE = dict(_NO_SPEC, target="muse-spark-4l")
+_MOE_ENV = dict(_NO_SPEC, target="qwen3-moe-8l")
+_W4A16 = {"SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": "1"}
+HOOK_CHECK_CASE.update({k: _MUSE for k in ("lsp-muse-tp2", "lsp-muse-bf16", "lsp-muse-fp4-no-a2a", "lsp-muse-megamoe-deepep",
+                                           "lsp-muse-megamoe-auto-runner", "lsp-muse-megamoe", "lsp-muse-megamoe-mixed",
+                                           "lsp-muse-megamoe-chunk-fit", "lsp-muse-megamoe-chunk-over",
+                                           "lsp-muse-megamoe-no-budget", "lsp-muse-megamoe-breakable-unchunked",
+                                           "lsp-muse-megamoe-breakable-small-bs", "lsp-muse-megamoe-breakable-bs",
+                                           "lsp-muse-fp4")})
+HOOK_CHECK_CASE.update({
+    "lsp-tp2-dp-attn": _NO_SPEC, "lsp-tp2-pp2": _NO_SPEC,
+    "lsp-muse-megamoe-dflash": {"target": "muse-spark-4l"},  # the base's speculation: DFLASH passes, EAGLE3 does not
+    "lsp-muse-fp4-bf16-dispatch": dict(_MUSE, env={"SGLANG_MOE_NVFP4_DISPATCH": "0"}),
+    "lsp-muse-fp4-dp-attn": dict(_MUSE, env={"SGLANG_MOE_NVFP4_DISPATCH": "0"}),
+    "lsp-muse-fp4-dispatch-type": dict(_MUSE, env={"SGLANG_MOE_NVFP4_DISPATCH": "0"}),
+    "moe-fi-dispatch-env": dict(_MOE_ENV, env={"SGLANG_MOE_NVFP4_DISPATCH": "0"}),
+    "moe-cutedsl-w4a16-nvfp4-env": dict(_MOE_ENV, env=dict(_W4A16, SGLANG_MOE_NVFP4_DISPATCH="1")),
+    "moe-cutedsl-w4a16-dispatch-nvfp4": dict(_MOE_ENV, env=_W4A16),
+    "moe-cutedsl-w4a16-dispatch-bf16": dict(_MOE_ENV, env=_W4A16),
+    "moe-fi-megamoe-w4a16-combine": dict(_MOE_ENV, env=dict(_W4A16, SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE="mxfp8")),
+    "moe-fi-megamoe-combine-bogus": dict(_MOE_ENV, env={"SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE": "fp32"}),
+    "moe-fi-megamoe-combine-fc2": dict(_MOE_ENV, env={"SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE": "mxfp8",
+                                                      "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE": "1"}),
+    "moe-fi-megamoe-w4a16-fp16": dict(_MOE_ENV, env=_W4A16),
+    "moe-megamoe-sm120": dict(_MOE_ENV, gpu="sm120"),
+})
+HOOK_CHECK_CASE.update({k: dict(_MOE_ENV, gpu="sm90") for k in (
+    "moe-megamoe-sm90", "moe-megamoe-unchunked", "moe-megamoe-chunk-8192", "moe-megamoe-chunk-8193",
+    "moe-megamoe-dp-chunk-2")})
+HOOK_CHECK_CASE.update({k: _MOE_ENV for k in ("moe-mori-chunk-8192", "moe-mori-chunk-4096", "moe-pplx-chunk-512",
+                                              "moe-pplx-chunk-256", "moe-fi-a2a-unchunked", "moe-fi-a2a-chunked")})
+HOOK_CHECK_CASE.update({k: _MOE_ENV for k in ("moe-deepep-v2-nnodes-2", "moe-deepep-v2-chunk-129", "moe-deepep-v2-chunk-128",
+                                              "moe-deepep-v2-unchunked")})
+HOOK_CHECK_CASE.update({
+    # the base's speculation (DFLASH, EAGLE3) drafts with the target's a2a backend unless told otherwise
+    "moe-deepep-v2-draft": {"target": "qwen3-moe-8l"}, "moe-deepep-v2-draft-deepep": {"target": "qwen3-moe-8l"},
+    "moe-cutedsl-nvfp4-online-deepep": dict(_MOE_ENV, gpu="sm100"),
+    "moe-megamoe-decode-8200": dict(_MOE_ENV, gpu="sm90", max_running_requests=None),
+    "moe-megamoe-decode-8192": dict(_MOE_ENV, gpu="sm90", max_running_requests=None),
+    "moe-deepep-v2-decode-200": dict(_MOE_ENV, max_running_requests=None),
+    "moe-deepep-v2-decode-128": dict(_MOE_ENV, max_running_requests=None),
+    "moe-fi-a2a-decode-5000": dict(_MOE_ENV, max_running_requests=None),
+    "moe-fi-a2a-decode-4096": dict(_MOE_ENV, max_running_requests=None),
+})
+# sweep entries only (not drawn by hypothesis: they need their case's target and env)
+HOOK_SWEEP_ONLY = tuple(k for k in HOOK_CHECK_EXTRA if k.startswith(("lsp-", "moe-")))
 # NGRAM (_handle_ngram) and the EAGLE family's STANDALONE / block verification (speculative_hook.py)
 HOOK_CHECK_EXTRA.update({
     "ngram": [], "ngram-cpu": ["--device", "cpu"], "ngram-page16": ["--page-size", "16"],
@@ -1222,6 +1357,8 @@ case_strategy = st.fixed_dictionaries({
     "server_check": st.sampled_from(["none"] * 480 + sorted(CHECK_SERVER_ARGS_EXTRA)),
     "ssl": st.sampled_from(["none"] * 300 + sorted(SSL_EXTRA)),
     "hook_check": st.sampled_from(["none"] * 1600 + sorted(set(HOOK_CHECK_EXTRA) - set(HOOK_SWEEP_ONLY))),  # 92 entries: 5% of draws (at 400, 0.5.11 refused 89% of them)
+    # 92 drawn entries: 5% of draws (at 400, 0.5.11 refused 89% of them); HOOK_SWEEP_ONLY's are not drawn
+    "hook_check": st.sampled_from(["none"] * 1600 + sorted(set(HOOK_CHECK_EXTRA) - set(HOOK_SWEEP_ONLY))),
     "cache": st.sampled_from(["none"] * 400 + sorted(CACHE_EXTRA)),
     "parallel_check": st.sampled_from(["none"] * 720 + sorted(PARALLEL_CHECK_EXTRA)),  # 90 entries: 11% of draws
     "moe_check": st.sampled_from(["none"] * 700 + sorted(MOE_CHECK_EXTRA)),  # 35 entries: 5% of draws

@@ -390,6 +390,30 @@ TABLE = (
     ("HISPARSE_KV_DTYPE", r"^HiSparse requires (one of \(.*\) KV cache dtypes|bfloat16 (or fp8_e4m3 )?KV cache)", None),
     ("HISPARSE_DSA_BACKEND", r"^HiSparse (supports DSA (prefill|decode) backend\(s\)|with --kv-cache-dtype=\w+ requires "
                              r"--(nsa|dsa)-(prefill|decode)-backend in|requires flashmla_sparse NSA)", None),
+    # -- moe (session 14) --
+    ("LAYERNORM_SP_MUSE", r"^(Muse Spark --enable-layernorm-sp requires (TP4/EP4 or TP8/EP8|serialized NVFP4 weights|"
+                          r"--moe-a2a-backend flashinfer|--moe-runner-backend flashinfer_trtllm|SGLANG_MOE_NVFP4_DISPATCH=0)|"
+                          r"Muse MegaMoE (prefill requires --moe-a2a-backend none or flashinfer|needs \d+ tokens per rank, "
+                          r"exceeding capacity|requires positive prefill and per-rank token budgets|breakable prefill "
+                          r"requires (a positive --chunked-prefill-size|the largest prefill capture bucket)|LayerNorm SP "
+                          r"requires pipeline parallel size 1)|--enable-megamoe-for-layernorm-sp is incompatible with "
+                          r"--enable-mixed-chunk)", None),
+    ("MOE_A2A_FLASHINFER_ENV", r"^(SGLANG_MOE_NVFP4_DISPATCH cannot be set together with --flashinfer-a2a-dispatch-type|"
+                               r"CuTe DSL NVFP4 W4A16 requires (BF16 FlashInfer MoE dispatch|--flashinfer-a2a-dispatch-type "
+                               r"bf16))", None),
+    ("MOE_A2A_MEGAMOE_ENV", r"^(FlashInfer MegaMOE NVFP4 W4A16 requires (SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=bf16|--dtype "
+                            r"bfloat16)|SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE( must be one of|=.* is incompatible with "
+                            r"SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE))", None),
+    ("MOE_A2A_DISPATCH_BUDGET", r"^(SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK \(default 4096\) must be (>= the per-rank "
+                                r"MoRI dispatch tokens|larger or equal to chunked_prefill_size)|"
+                                r"SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK \(default 128\) must be >= the per-rank pplx|"
+                                r"FlashInfer MoE A2A requires chunked prefill: eager prefill|\w+ with MegaMoE requires "
+                                r"(chunked prefill to be enabled|a positive effective per-rank chunked prefill size|"
+                                r"SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK to cover (each rank's effective prefill|"
+                                r"the largest decode))|DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds "
+                                r"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK|FlashInfer MoE A2A per-rank token budget "
+                                r"exceeds its workspace)", None),
+    ("MOE_A2A_DEEPEP_V2", r"^DeepEP v2 MoE is not validated as a speculative draft backend", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -110,6 +110,10 @@ ENTRIES = {
     "sglang/srt/arg_groups/mamba_hook.py": [
     ],
     "sglang/srt/arg_groups/mega_moe_hook.py": [
+        # -- moe (session 14) --
+        ('validate_flydsl_decode_capacity', 'SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR', "runtime",
+         "runs only on ROCm (get_platform().is_hip with SGLANG_AMD_USE_FLYDSL_MEGA_MOE); the platform override presents "
+         "CUDA"),
     ],
     "sglang/srt/arg_groups/memory_hook.py": [
     ],
@@ -149,6 +153,10 @@ ENTRIES = {
          "--load-format's choices (LOAD_FORMAT_CHOICES) leave ipc_cache out: the parser refuses it first"),
     ],
     "sglang/srt/arg_groups/moe_hook.py": [
+        # -- moe (session 14) --
+        ('validate_deepep_v2_model_architecture', 'instance connector', "host",
+         "needs --model-path instance://<a live SGLang instance>: without one the remote-instance connector fails while "
+         "the model config is read, before this check (observed on 0.5.23)"),
     ],
     "sglang/srt/arg_groups/overrides.py": [
         # -- model (session 14) --

@@ -257,4 +257,15 @@ _SGLANG_MESSAGES = (
     ("HISPARSE_KV_DTYPE", r"HiSparse requires (one of .* KV cache dtypes|bfloat16 (or fp8_e4m3 )?KV cache)"),
     ("HISPARSE_DSA_BACKEND", r"HiSparse (supports DSA (prefill|decode) backend|with --kv-cache-dtype=\w+ requires --|"
      r"requires flashmla_sparse NSA)"),
+    # -- moe (session 14) --
+    ("LAYERNORM_SP_MUSE", r"Muse Spark --enable-layernorm-sp requires|Muse MegaMoE (prefill requires|needs \d+ tokens per "
+                          r"rank|requires positive prefill|breakable prefill requires|LayerNorm SP requires)|"
+                          r"enable-megamoe-for-layernorm-sp is incompatible with --enable-mixed-chunk"),
+    ("MOE_A2A_FLASHINFER_ENV", r"SGLANG_MOE_NVFP4_DISPATCH cannot be set together|CuTe DSL NVFP4 W4A16 requires"),
+    ("MOE_A2A_MEGAMOE_ENV", r"FlashInfer MegaMOE NVFP4 W4A16 requires|SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE"),
+    ("MOE_A2A_DISPATCH_BUDGET", r"SGLANG_(MORI|PPLX)_NUM_MAX_DISPATCH_TOKENS_PER_RANK \(default \d+\) must be|"
+                                r"FlashInfer MoE A2A requires chunked prefill|with MegaMoE requires (chunked prefill to be|"
+                                r"a positive effective per-rank|SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK to cover)|"
+                                r"DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds|FlashInfer MoE A2A per-rank "
+                                r"token budget exceeds"),
 )

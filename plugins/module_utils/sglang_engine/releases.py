@@ -281,6 +281,11 @@ _CHANGES = {
         "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V22, "prefill": _GRAPH_BACKENDS_V22},
         "hicache_host_receive": "lt1",
         "hisparse_spec_checks": True,  # hisparse_hook.py: mixed chunk, top-k 1, no adaptive speculation
+        # -- moe (session 14) --: layernorm_sp_hook.py validate_layernorm_sp refuses pipeline parallelism;
+        # moe_hook.py validate_flashinfer_a2a_token_budget (FlashInfer A2A needs chunked prefill)
+        "layernorm_sp_pp": True,
+        "a2a_flashinfer_chunked_prefill": True,
+        "a2a_deepep_v2_prefill_scatter": True,  # the DeepEP v2 prefill budget divides by tp_size // attn_dp_size
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
@@ -295,6 +300,7 @@ _CHANGES = {
         "a2a_megamoe_compat": True,
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM",
                                 "Glm5NextForConditionalGeneration"),
+        "megamoe_token_budget": True,  # -- moe (session 14) --: mega_moe_hook.py's prefill token budget
         "a2a_deepep_v2_deterministic": False,
         "a2a_flashinfer_megamoe": ("DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
                                    "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM", "GlmMoeDsaForCausalLM",
@@ -342,6 +348,7 @@ _CHANGES = {
         # arg_groups/moe_hook.py handle_a2a_moe: --flashinfer-a2a-dispatch-type and the flashinfer_megamoe backend
         # (validate_flashinfer_megamoe_model's architectures) appear; mxfp8 defaults to flashinfer_megamoe under it
         "a2a_flashinfer_dispatch_type": True,
+        "a2a_megamoe_envs": True,  # -- moe (session 14) --: validate_flashinfer_megamoe_envs
         "a2a_flashinfer_megamoe": ("DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
                                    "DeepseekV4ForCausalLM", "Glm4MoeForCausalLM", "NemotronHForCausalLM",
                                    "NemotronHPuzzleForCausalLM", "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM"),
@@ -382,6 +389,7 @@ _CHANGES = {
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
         "a2a_deepep_v2_deterministic": True,
+        "a2a_cutedsl_w4a16": True,  # -- moe (session 14) --: CuTe DSL NVFP4 W4A16 needs BF16 FlashInfer A2A dispatch
         "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori", "megamoe", "pplx",
                             "deepep_v2"),
         "a2a_flashinfer_runners": ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm",
@@ -613,6 +621,15 @@ _CHANGES = {
         "a2a_deepep_v2_deterministic": False,
         "a2a_deepep_v2_direct_nodes": False,
         "a2a_pplx": False,
+        # -- moe (session 14) --
+        "a2a_cutedsl_w4a16": False,
+        "a2a_megamoe_envs": False,
+        "a2a_megamoe_w4a16": False,
+        "layernorm_sp_muse": False,
+        "layernorm_sp_pp": False,
+        "a2a_flashinfer_chunked_prefill": False,
+        "megamoe_token_budget": False,
+        "a2a_deepep_v2_prefill_scatter": False,
         "parser": "0.5.11",
         "parser_derived": None,
         "window_flag": "--speculative-dflash-draft-window-size",
@@ -845,6 +862,12 @@ _CHANGES = {
         "kv_sharding_refuses_hicache": False,
         "kv_sharding_dsa": "checked",  # the dsa backend's topology / kernel / layout checks, DSA HiCache's layout
         "unified_dcp_mla_backends": ("flashinfer", "trtllm_mla", "cutedsl_mla"),  # tokenspeed_mla gone
+        # -- moe (session 14) --
+        # layernorm_sp_hook.py: Muse Spark joins the SP architectures (its TP/EP, MoE backend, MegaMoE prefill checks)
+        # and moe_hook.py's FlashInfer A2A topology exempts its TP4/EP4 or TP8/EP8 prefill SP; FlashInfer MegaMOE
+        # NVFP4 W4A16 needs a BF16 combine dtype and model dtype
+        "layernorm_sp_muse": True,
+        "a2a_megamoe_w4a16": True,
     },
 }
 

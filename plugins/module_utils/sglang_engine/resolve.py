@@ -33,7 +33,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
     check_language_model_only, check_model_capability, check_model_overrides, check_model_specific, check_weight_cache,
     model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
-    check_a2a_moe, check_megamoe_compat, check_moe_kernel)
+    check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel, resolved_runner)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
     check_deterministic_attention, sm100_default_attention)
 
@@ -292,7 +292,10 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
     if not check_layernorm_sp.keys.isdisjoint(args):
-        check_layernorm_sp(args, r, algo, target_cfg)  # right after the speculative hook (0.5.19 on)
+        # right after the speculative hook (0.5.19 on); the Muse Spark checks read the MoE hooks' runner backend
+        check_layernorm_sp(args, r, algo, target_cfg, rules, resolved_runner(args, rules, platform), env)
+    if not check_a2a_token_budgets.keys.isdisjoint(args):
+        check_a2a_token_budgets(args, rules, target_cfg, env, algo)  # right after it (0.5.21 on)
     if not check_weight_cache.keys.isdisjoint(args):  # -- model (session 14) --
         check_weight_cache(args, algo)  # the load-format hook, right before the encoder one
     if not check_language_model_only.keys.isdisjoint(args):  # -- model (session 14) --
@@ -320,6 +323,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_model_capability(args, rules, target_cfg)  # the model-capability hook, last before check_server_args
     if not check_prefill_graph_max_context.keys.isdisjoint(args):
         check_prefill_graph_max_context(args, rules, r, target_cfg)  # the resolution pipeline's last step (0.5.21 on)
+    if not check_deepep_v2_late.keys.isdisjoint(args):
+        check_deepep_v2_late(args, rules, algo, env)  # the end of the pipeline (0.5.19 on)
     # check_server_args (after resolution), in its order: the node split, pipeline parallelism, base_gpu_id, the
     # value checks, the watermark last (every release: srt/server_args.py, from 0.5.19 srt/arg_groups/validation_hook.py)
     if not _check_node_split.keys.isdisjoint(args):

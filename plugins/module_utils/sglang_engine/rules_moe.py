@@ -6,10 +6,11 @@ backend checks, in SGLang's order after context parallelism and KV cache shardin
 elastic EP (0.5.23 srt/arg_groups/moe_hook.py handle_moe_kernel_config then handle_a2a_moe, with the quantization-driven
 runner resolution of srt/arg_groups/overrides.py _moe_runner_backend_quant_constraints; through 0.5.18
 ServerArgs._handle_moe_kernel_config and _handle_a2a_moe). Every list that changed between releases is a trait
-(releases.py, moe_* and a2a_*). Not modelled (the host's SGLang answers them: mode installed): the checks that read a
-checkpoint's quantization metadata (a target config.json with a quantization_config), the environment-variable-only
-checks, and the per-rank dispatch token budgets of mori, pplx, DeepEP v2 and FlashInfer A2A (they read the chunked
-prefill size SGLang derives from the GPU memory). stdlib only.
+(releases.py, moe_* and a2a_*). The per-rank dispatch token budgets of mori, pplx, DeepEP v2, FlashInfer A2A and
+MegaMoE, and the FlashInfer A2A / MegaMOE environment checks, are judged on the sizes and env the spec gives (session
+14). Not modelled (the host's SGLang answers them: mode installed): the checks that read a checkpoint's quantization
+metadata (a target config.json with a quantization_config) and the budgets of an unset chunked prefill size or decode
+graph batch size (SGLang derives them from the GPU memory). stdlib only.
 """
 from __future__ import annotations
 
@@ -57,6 +58,16 @@ def _runner_of(args, rules, platform):
             runner = default  # SGLang warns and overrides an explicit runner mxfp8 does not take
     if runner == "auto" and quant == "modelopt_fp4" and known and sm in rules["moe_fp4_cutlass_sms"]:
         runner = "flashinfer_cutlass"
+    return runner
+
+
+def resolved_runner(args, rules, platform):
+    """The runner backend once the MoE hooks ran (the layernorm SP hook reads it): _runner_of's, then FlashInfer A2A
+    with a dispatch type turns flashinfer_trtllm into flashinfer_trtllm_routed (handle_a2a_moe)."""
+    runner = _runner_of(args, rules, platform)
+    if runner == "flashinfer_trtllm" and get(args, "moe_a2a_backend", "none") == "flashinfer" and \
+            args.get("flashinfer_a2a_dispatch_type") is not None and rules["a2a_flashinfer_dispatch_type"]:
+        runner = "flashinfer_trtllm_routed"
     return runner
 
 
@@ -139,7 +150,8 @@ def check_megamoe_compat(args, rules, platform):
       context=("tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "deepep_mode", "moe_runner_backend",
                "quantization", "enable_two_batch_overlap", "enable_single_batch_overlap",
                "enforce_shared_experts_fusion", "deepep_v2_mode", "nnodes", "enable_deterministic_inference",
-               "enable_layernorm_sp"))
+               "enable_layernorm_sp", "dtype", "chunked_prefill_size", "disaggregation_mode",
+               "cuda_graph_max_bs_decode"))
 def check_a2a_moe(args, rules, platform, target_cfg, runner, env):
     """handle_a2a_moe (runner: check_moe_kernel's resolved runner backend). Returns the EP size SGLang sets: the
     TP size for an a2a backend that spans the TP group (rules['a2a_ep_backends']), else None (unchanged)."""
@@ -164,7 +176,15 @@ def check_a2a_moe(args, rules, platform, target_cfg, runner, env):
     if a2a == "deepep_v2" and rules["a2a_deepep_v2_archs"] is not None:
         _check_deepep_v2(args, rules, target_cfg, arch, runner)
     if a2a == "flashinfer":
-        _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch)
+        _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch, env)
+    if a2a == "mori":  # -- moe (session 14) --: its dispatch buffer (every release)
+        chunk = _chunk_per_dp_rank(args, attn_dp)
+        capacity = _env_int(env, "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 4096)
+        if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
+                capacity is not None and chunk > capacity:
+            raise Refused("MOE_A2A_DISPATCH_BUDGET", "SGLANG_MORI_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 4096) must "
+                          "cover the per-rank MoRI dispatch tokens (the chunked prefill size per DP rank, %s)." % chunk,
+                          "chunked_prefill_size")
     if a2a == "pplx" and rules["a2a_pplx"]:
         if get(args, "deepep_mode", "auto") == "normal":
             raise Refused("MOE_A2A_PPLX", "--moe-a2a-backend pplx only supports low-latency mode: set --deepep-mode "
@@ -175,21 +195,44 @@ def check_a2a_moe(args, rules, platform, target_cfg, runner, env):
         if runner not in ("deep_gemm", "auto"):
             raise Refused("MOE_A2A_PPLX", "--moe-a2a-backend pplx is only supported with --moe-runner-backend "
                           "deep_gemm (or auto), got %s." % runner, "moe_runner_backend")
+        chunk = _chunk_per_dp_rank(args, attn_dp)  # -- moe (session 14) --: its dispatch buffer
+        capacity = _env_int(env, "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 128)
+        if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
+                capacity is not None:
+            need = max(chunk, get(args, "cuda_graph_max_bs_decode", 0))
+            if need > capacity:
+                raise Refused("MOE_A2A_DISPATCH_BUDGET", "SGLANG_PPLX_NUM_MAX_DISPATCH_TOKENS_PER_RANK (default 128) "
+                              "must cover the per-rank pplx dispatch tokens (%s)." % need, "chunked_prefill_size")
     return tp if a2a in rules["a2a_ep_backends"] else None
 
 
-def _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch):
+def _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch, env):
     """The FlashInfer A2A backend: its attention-DP topology, its dispatch type (0.5.20 on), its runners."""
     topology = rules["a2a_flashinfer_topology"]
-    # (0.5.23: Muse Spark's prefill sequence parallelism is the one exception, with --enable-layernorm-sp)
-    muse = target_cfg is None or "MuseSparkForConditionalGeneration" in target_cfg.get("architectures", ())
+    # (0.5.23: Muse Spark's prefill sequence parallelism is the one exception, with --enable-layernorm-sp, no
+    # attention DP and TP4/EP4 or TP8/EP8: the A2A backend sets the EP size to the TP size)
+    arch = ((target_cfg or {}).get("architectures") or [None])[0]
+    muse = rules["layernorm_sp_muse"] and (target_cfg is None or arch == "MuseSparkForConditionalGeneration")
     if topology is not None and not _attn_dp_spans_tp(args, topology, tp, attn_dp) and not (
-            args.get("enable_layernorm_sp") and muse):
+            args.get("enable_layernorm_sp") and muse and attn_dp == 1 and tp in (4, 8)):
         raise Refused("MOE_A2A_FLASHINFER", "FlashInfer MoE A2A requires attention DP over every TP rank: the "
                       "attention DP size (%s) equal to --tp-size (%s)." % (attn_dp, tp), "moe_a2a_backend")
+    # -- moe (session 14) --
+    # CuTe DSL NVFP4 W4A16 (0.5.19 on): BF16 dispatch, neither the NVFP4 dispatch env nor an NVFP4 dispatch type
+    w4a16 = rules["a2a_cutedsl_w4a16"] and runner == "flashinfer_cutedsl" and \
+        truthy_env(env, "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")
+    if w4a16 and truthy_env(env, "SGLANG_MOE_NVFP4_DISPATCH"):
+        raise Refused("MOE_A2A_FLASHINFER_ENV", "CuTe DSL NVFP4 W4A16 requires BF16 FlashInfer MoE dispatch: unset "
+                      "SGLANG_MOE_NVFP4_DISPATCH.", "env.SGLANG_MOE_NVFP4_DISPATCH")
     if dispatch is not None and rules["a2a_flashinfer_dispatch_type"]:
         if runner == "flashinfer_trtllm":
             runner = "flashinfer_trtllm_routed"  # A2A dispatch provides the top-k ids (SGLang warns)
+        if w4a16 and dispatch in ("auto", "nvfp4"):
+            raise Refused("MOE_A2A_FLASHINFER_ENV", "CuTe DSL NVFP4 W4A16 requires --flashinfer-a2a-dispatch-type bf16.",
+                          "flashinfer_a2a_dispatch_type")
+        if "SGLANG_MOE_NVFP4_DISPATCH" in (env or {}):
+            raise Refused("MOE_A2A_FLASHINFER_ENV", "SGLANG_MOE_NVFP4_DISPATCH cannot be set together with "
+                          "--flashinfer-a2a-dispatch-type.", "flashinfer_a2a_dispatch_type")
         quant = args.get("quantization")
         if dispatch == "auto":
             dispatch = "mxfp8" if quant == "mxfp8" else "nvfp4" if quant == "modelopt_fp4" else "bf16"
@@ -221,6 +264,8 @@ def _check_flashinfer_megamoe(args, rules, platform, target_cfg, arch, runner, t
             quant == "nvfp4_online" and truthy_env(env, "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")):
         raise Refused("MOE_A2A_MEGAMOE", "FlashInfer MegaMOE supports only MXFP8, ModelOpt NVFP4 or FP4-expert "
                       "checkpoints (got --quantization %s)." % args.get("quantization"), "quantization")
+    if rules["a2a_megamoe_envs"]:
+        _check_flashinfer_megamoe_envs(args, rules, target_cfg, env)
     if not _attn_dp_spans_tp(args, rules["a2a_megamoe_topology"], tp, attn_dp):
         raise Refused("MOE_A2A_MEGAMOE", "FlashInfer MegaMOE is only supported with the attention DP size (%s) equal "
                       "to --tp-size (%s)." % (attn_dp, tp), "moe_a2a_backend")
@@ -256,3 +301,176 @@ def _check_deepep_v2(args, rules, target_cfg, arch, runner):
             get(args, "nnodes", 1) > 1:
         raise Refused("MOE_A2A_DEEPEP_V2", "--deepep-v2-mode direct is NVLink-only and cannot run across nodes "
                       "(--nnodes %s): pass --deepep-v2-mode hybrid." % args.get("nnodes"), "deepep_v2_mode")
+
+
+# -- moe (session 14) --
+def _check_flashinfer_megamoe_envs(args, rules, target_cfg, env):
+    """validate_flashinfer_megamoe_envs (0.5.20 on), then (0.5.23) the NVFP4 W4A16 BF16 model dtype: after the
+    architecture and quantization checks, before the attention-DP one."""
+    combine = str((env or {}).get("SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE", "bf16")).strip().lower()
+    w4a16 = truthy_env(env, "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")
+    if rules["a2a_megamoe_w4a16"] and w4a16 and combine != "bf16":
+        raise Refused("MOE_A2A_MEGAMOE_ENV", "FlashInfer MegaMOE NVFP4 W4A16 requires "
+                      "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=bf16.", "env.SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE")
+    if combine not in ("bf16", "mxfp8", "nvfp4"):
+        raise Refused("MOE_A2A_MEGAMOE_ENV", "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE must be one of bf16, mxfp8 or "
+                      "nvfp4 (got %r)." % combine, "env.SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE")
+    if combine != "bf16" and truthy_env(env, "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE"):
+        raise Refused("MOE_A2A_MEGAMOE_ENV", "SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE=%r is incompatible with "
+                      "SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE=1." % combine,
+                      "env.SGLANG_FLASHINFER_MEGAMOE_IN_KERNEL_FC2_REDUCE")
+    if rules["a2a_megamoe_w4a16"] and w4a16:
+        dtype = get(args, "dtype", "auto")
+        if dtype == "auto":  # the checkpoint's (a float32 one is cast down: not judged)
+            dtype = str((target_cfg or {}).get("torch_dtype") or (target_cfg or {}).get("dtype") or "bfloat16")
+            dtype = "float16" if dtype in ("float16", "half") else "bfloat16"
+        if dtype in ("float16", "half", "float32", "float"):
+            raise Refused("MOE_A2A_MEGAMOE_ENV", "FlashInfer MegaMOE NVFP4 W4A16 requires --dtype bfloat16 (got %s)."
+                          % dtype, "dtype")
+
+
+def _env_int(env, name, default):
+    """An integer environment setting SGLang reads (EnvInt), None when it does not parse (SGLang answers)."""
+    try:
+        return int(str((env or {}).get(name, default)).strip())
+    except ValueError:
+        return None
+
+
+def _chunk_per_dp_rank(args, attn_dp):
+    """The chunked prefill size the MoE checks read: the one given, divided by the attention-DP size under attention
+    DP (the data-parallel hook); None when not given (SGLang derives it from the GPU memory)."""
+    chunk = args.get("chunked_prefill_size")
+    if chunk is None:
+        return None
+    return chunk // attn_dp if attn_dp > 1 else chunk
+
+
+# MoE blocks with no fused-MoE fallback under --moe-a2a-backend megamoe (0.5.23 mega_moe_hook.py)
+_MEGAMOE_NO_FALLBACK_ARCHS = ("DeepseekV4ForCausalLM", "InternS2PreviewForConditionalGeneration", "MellumForCausalLM",
+                              "Qwen2MoeForCausalLM", "Qwen3MoeForCausalLM", "Qwen3NextForCausalLM",
+                              "Qwen3VLMoeForConditionalGeneration", "Qwen3_5MoeForCausalLM",
+                              "Qwen3_5MoeForConditionalGeneration")
+
+
+@gate("moe_a2a_backend",
+      context=("chunked_prefill_size", "disaggregation_mode", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention",
+               "enable_waterfill", "encoder_only", "quantization", "pp_size", "enable_dynamic_chunking",
+               "enable_prefill_cp", "attn_cp_size", "cuda_graph_max_bs_decode", "max_running_requests",
+               "disable_cuda_graph", "cuda_graph_backend_decode", "disable_decode_cuda_graph"))
+def check_a2a_token_budgets(args, rules, target_cfg, env, algo=None):
+    """The per-rank token budgets checked right after the layernorm SP hook: FlashInfer A2A needs chunked prefill
+    (validate_flashinfer_a2a_token_budget, 0.5.22 on), then MegaMoE's prefill budget on an architecture without a
+    fused-MoE fallback (validate_mega_moe_token_budget_for_model, 0.5.21 on): its largest decode graph, then its
+    prefill chunk. Only given sizes are judged (an unset chunked prefill size or decode graph batch size is derived
+    from the GPU memory); the FlashInfer workspace size is not modelled."""
+    a2a = get(args, "moe_a2a_backend", "none")
+    if args.get("enable_waterfill") and a2a not in ("deepep", "megamoe"):
+        a2a = "deepep"
+    attn_dp = attn_dp_of(args)
+    chunk = _chunk_per_dp_rank(args, attn_dp)
+    mode = get(args, "disaggregation_mode", "null")
+    if a2a == "flashinfer" and rules["a2a_flashinfer_chunked_prefill"] and mode != "decode" and \
+            chunk is not None and chunk <= 0:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "FlashInfer MoE A2A requires chunked prefill: --chunked-prefill-size "
+                      "must be > 0 (per DP rank: %s)." % chunk, "chunked_prefill_size")
+    if a2a == "flashinfer" and rules["a2a_flashinfer_chunked_prefill"] and \
+            "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK" not in (env or {}):
+        # its workspace, sized from the prefill buffer (at least 4096 tokens), against the largest decode graph
+        graph = _decode_graph_tokens(args, attn_dp, algo, ceil_align_requests=False) if mode != "prefill" else None
+        workspace = max(chunk if chunk is not None and chunk > 0 else 0, 4096)
+        if graph is not None and chunk is not None and graph > workspace:
+            raise Refused("MOE_A2A_DISPATCH_BUDGET", "FlashInfer MoE A2A per-rank token budget (%d tokens of the largest "
+                          "decode graph) exceeds its workspace (%d)." % (graph, workspace), "cuda_graph_max_bs_decode")
+    if a2a != "megamoe" or not rules["megamoe_token_budget"] or args.get("encoder_only") or target_cfg is None:
+        return
+    arch = (target_cfg.get("architectures") or [None])[0]
+    if arch not in _MEGAMOE_NO_FALLBACK_ARCHS and args.get("quantization") not in ("modelopt_fp4", "minimax_m3_nvfp4"):
+        return  # (an FP4 checkpoint's own quant_algo too: read by the host's SGLang)
+    label = arch
+    capacity = _env_int(env, "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK", 8192)
+    graph = _decode_graph_tokens(args, attn_dp, algo, ceil_align_requests=True)
+    if mode != "prefill" and graph is not None and capacity is not None and graph > capacity:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "%s with MegaMoE needs %d tokens per rank for its largest decode graph, "
+                      "over SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK (%d)." % (label, graph, capacity),
+                      "cuda_graph_max_bs_decode")
+    if mode == "decode" or chunk is None or (get(args, "pp_size", 1) > 1 and args.get("enable_dynamic_chunking")):
+        return
+    if chunk <= 0:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "%s with MegaMoE requires chunked prefill: --chunked-prefill-size must "
+                      "be positive (per DP rank: %s)." % (label, chunk), "chunked_prefill_size")
+    tp, cp = get(args, "tp_size", 1), get(args, "attn_cp_size", 1)
+    if args.get("enable_prefill_cp"):
+        local, align = -(-chunk // cp), 1
+    elif attn_dp > 1:
+        local, align = chunk // attn_dp, max(tp // attn_dp // cp, 1)
+    else:
+        local, align = chunk, max(tp // cp, 1)
+    if local <= 0:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "%s with MegaMoE requires a positive effective per-rank chunked prefill "
+                      "size (%s)." % (label, local), "chunked_prefill_size")
+    need = -(-local // align) * align
+    if capacity is not None and need > capacity:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "%s with MegaMoE needs %d prefill tokens per rank, over "
+                      "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK (%d)." % (label, need, capacity),
+                      "chunked_prefill_size")
+
+
+@gate("moe_a2a_backend", "speculative_moe_a2a_backend",
+      context=("chunked_prefill_size", "max_prefill_tokens", "disaggregation_mode", "tp_size", "dp_size", "attn_dp_size",
+               "enable_dp_attention", "pp_size", "enable_dynamic_chunking", "cuda_graph_max_bs_decode",
+               "max_running_requests", "disable_cuda_graph", "cuda_graph_backend_decode", "disable_decode_cuda_graph"))
+def check_deepep_v2_late(args, rules, algo, env):
+    """The DeepEP v2 checks at the end of the resolution pipeline (0.5.19 on, after the KV sharding re-run): no DeepEP v2
+    speculative draft backend (validate_deepep_v2_speculative_draft), then its per-rank prefill dispatch budget on a
+    given chunked prefill size (validate_deepep_v2_dispatch_token_budget; 0.5.22 on the chunk is scattered over the
+    TP ranks of a DP group, trait a2a_deepep_v2_prefill_scatter), then its decode graph on a given
+    --cuda-graph-max-bs-decode."""
+    if rules["a2a_deepep_v2_archs"] is None:
+        return
+    a2a = get(args, "moe_a2a_backend", "none")
+    draft = args.get("speculative_moe_a2a_backend")
+    if draft is None and algo is not None and algo != "NGRAM":
+        draft = a2a
+    if draft == "deepep_v2":
+        raise Refused("MOE_A2A_DEEPEP_V2", "DeepEP v2 MoE is not validated as a speculative draft backend: select "
+                      "another --speculative-moe-a2a-backend.", "speculative_moe_a2a_backend")
+    if a2a != "deepep_v2":
+        return
+    attn_dp = attn_dp_of(args)
+    chunk = _chunk_per_dp_rank(args, attn_dp)
+    mode = get(args, "disaggregation_mode", "null")
+    capacity = _env_int(env, "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 128)
+    if capacity is None:
+        return
+    if chunk is not None and mode != "decode" and not (get(args, "pp_size", 1) > 1 and args.get("enable_dynamic_chunking")):
+        ceiling = chunk if chunk > 0 else get(args, "max_prefill_tokens", 16384)
+        if rules["a2a_deepep_v2_prefill_scatter"]:
+            ceiling = -(-ceiling // max(1, get(args, "tp_size", 1) // attn_dp))
+        if ceiling > capacity:
+            raise Refused("MOE_A2A_DISPATCH_BUDGET", "DeepEP v2 per-rank prefill budget (%d tokens) exceeds "
+                          "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK (%d): lower --chunked-prefill-size."
+                          % (ceiling, capacity), "chunked_prefill_size")
+    graph = _decode_graph_tokens(args, attn_dp, algo, ceil_align_requests=False)
+    if mode != "prefill" and graph is not None and graph > capacity:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "DeepEP v2 per-rank decode CUDA graph (%d tokens) exceeds "
+                      "SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK (%d): lower --cuda-graph-max-bs-decode."
+                      % (graph, capacity), "cuda_graph_max_bs_decode")
+
+
+def _decode_graph_tokens(args, attn_dp, algo, ceil_align_requests):
+    """The tokens of the largest decode CUDA graph on one rank, from a given --cuda-graph-max-bs-decode (capped by the
+    per-rank request pool), without speculation and with the decode graph on; None when the flags do not fix it."""
+    max_bs = args.get("cuda_graph_max_bs_decode")
+    if max_bs is None or algo is not None or args.get("disable_cuda_graph") or args.get("disable_decode_cuda_graph") or \
+            args.get("cuda_graph_backend_decode") == "disabled":
+        return None
+    mrr = args.get("max_running_requests")
+    if mrr is not None:
+        if ceil_align_requests:  # mega_moe_hook.py: ceil_align(requests per DP rank, TP ranks per DP rank)
+            step = max(get(args, "tp_size", 1) // attn_dp, 1)
+            per_rank = -(-(mrr // attn_dp) // step) * step
+        else:
+            per_rank = max(1, mrr // attn_dp)
+        max_bs = min(max_bs, per_rank)
+    return max_bs
