@@ -138,7 +138,8 @@ _METRICS_V1 = {
 #                            page_major_backends (MHA, unified), page_major_linear_prefill (None: every linear and Mamba
 #                            backend triton), pd (None: refused; "v18", "v21", "v22": the PD branch's checks),
 #                            algorithms, eagle (the EAGLE / DFLASH rails, None before 0.5.22), tbo, hicache (HiCache
-#                            refused with LMCache), linker, trtllm_decode_graph
+#                            refused with LMCache), linker, trtllm_decode_graph, page_major_mla_own_list (an MLA
+#                            target has its own page-major list, 0.5.17 on: not modelled)
 #   nvfp4_prefill_dequant    handle_nvfp4_prefill_kv_dequant_dtype runs (rules_cache.py)
 #   kv4_unified_sm100_checks the KV4 hook refuses --enable-unified-memory and has the SM100 native-NVFP4 checks
 #   int8_mamba_lmcache_check handle_int8_mamba_checkpoint refuses --enable-lmcache
@@ -220,8 +221,10 @@ ORDER = (
 # srt/arg_groups/kv_cache_hook.py), read in each kit
 _UNIFIED_0_5_15 = {"page_major_needs_unified": False, "page_major_backends": ("triton",),
                    "page_major_linear_prefill": None, "pd": None, "algorithms": (None,), "eagle": None, "tbo": False,
-                   "hicache": True, "linker": False, "trtllm_decode_graph": False}
-_UNIFIED_0_5_17 = dict(_UNIFIED_0_5_15, page_major_linear_prefill=("triton", "flashkda"))
+                   "hicache": True, "linker": False, "trtllm_decode_graph": False, "page_major_mla_own_list": False}
+# from 0.5.17 an MLA target on the unified pool has its own page-major backend list (not modelled); 0.5.15-0.5.16 hold
+# every target to triton
+_UNIFIED_0_5_17 = dict(_UNIFIED_0_5_15, page_major_linear_prefill=("triton", "flashkda"), page_major_mla_own_list=True)
 _UNIFIED_0_5_18 = dict(_UNIFIED_0_5_17, pd="v18", algorithms=(None, "DSPARK"))
 _UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True,
                        page_major_backends=("triton", "fa3", "fa4", "flashinfer", "trtllm_mha"))

@@ -388,8 +388,10 @@ def check_page_major_layout(args, rules, prefill, decode, mla=False):
         raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout without --enable-unified-memory is "
                       "temporarily unsupported.", "enable_page_major_kv_layout")
     allowed = um["page_major_backends"] if unified else ("triton",)
-    # -- kv (session 14) --: an MLA target's allow-list is not modelled (0.5.17-0.5.18 refuse its unified DCP / PD first)
-    bad = [] if mla else sorted({b for b in (prefill, decode) if b is not None} - set(allowed))
+    # -- kv (session 14) --: an MLA target's own allow-list (0.5.17 on) is not modelled (0.5.17-0.5.18 refuse its unified
+    # DCP / PD first); 0.5.15-0.5.16 hold it to triton like any target
+    bad = [] if mla and um["page_major_mla_own_list"] else \
+        sorted({b for b in (prefill, decode) if b is not None} - set(allowed))
     if bad:
         raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout: attention backends %s are not in %s."
                       % (bad, list(allowed)), "attention_backend")
