@@ -811,6 +811,26 @@ HOOK_CHECK_CASE.update({
 # SGLang sees attention DP; the --lora-paths action, which argparse runs in argv order, before a later option's parse
 # error the engine reports first; so does a retired flag's action)
 HOOK_SWEEP_ONLY += ("watermark-dllm", "lora-moe-runner-elastic", "lora-paths-json-keys", "retired-expert-metrics")
+# -- engfix (session 15) --: engine errors left open by session 14, each on both bases (sweep only). Parallel sizes below
+# 1 pass argument resolution in every release (the engine's PARALLEL_SIZE is a launch-time error) except attention DP's
+# width (data-parallel hook: positive from 0.5.22, a ZeroDivisionError on its tp_size % dp_size assert before); an
+# Elastic EP scale joiner counts as attention DP for DFLASH from 0.5.22 (runtime_context.attn_dp_enabled_of); an
+# --enable-dp-attention at --dp-size 1 never does (the data-parallel defaults drop it first)
+_EF_DFLASH = {"algorithm": "DFLASH", "draft": "b16", "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
+_EF_JOINER = ["--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "scale", "--elastic-ep-join-rank-offset",
+              "1", "--node-rank", "1", "--nnodes", "2"]
+ENGFIX_HOOK_EXTRA = {
+    "ef-pp0": ["--pp-size", "0"], "ef-pp0-plain": ["--pp-size", "0"], "ef-tp0": ["--tp-size", "0"],
+    "ef-dp0": ["--dp-size", "0"], "ef-dp0-attn": ["--dp-size", "0", "--enable-dp-attention"],
+    "ef-dpneg-attn": ["--dp-size", "-1", "--enable-dp-attention"],
+    "ef-tp0-dp2-attn": ["--tp-size", "0", "--dp-size", "2", "--enable-dp-attention"],
+    "ef-dflash-ep-joiner": _EF_JOINER, "ef-dflash-dp1-attn": ["--enable-dp-attention"],
+}
+HOOK_CHECK_EXTRA.update(ENGFIX_HOOK_EXTRA)
+HOOK_CHECK_CASE.update({k: _NO_SPEC for k in ("ef-pp0-plain", "ef-tp0", "ef-dp0", "ef-dp0-attn", "ef-dpneg-attn",
+                                              "ef-tp0-dp2-attn")})
+HOOK_CHECK_CASE.update({"ef-dflash-ep-joiner": _EF_DFLASH, "ef-dflash-dp1-attn": _EF_DFLASH})
+HOOK_SWEEP_ONLY += tuple(ENGFIX_HOOK_EXTRA)
 # the KV cache hook's compatibility checks (handle_cache_compatibility, after the speculative hook): each
 # refusal with an accepted neighbour
 CACHE_EXTRA = {
@@ -1666,6 +1686,9 @@ LATER_ONLY = {
     "DRAFT_BLOCK_SIZE": "SGLang falls back to 16 with a warning",
     "CONTEXT_DRAFT_SHORTER": "draft load fails (derived context_length)", "CONTEXT_TOO_LONG": "target load fails",
     "MEM_FRACTION": "KV cache sizing at worker start", "NUM_DRAFT_TOKENS": "accepted; cannot draft",
+    # -- engfix (session 15) --
+    "PARALLEL_SIZE": "a TP/DP/PP size below 1 passes argument resolution in every release; the launch splits no ranks "
+                     "(--pp-size 0: ZeroDivisionError in entrypoints/engine.py _calculate_rank_ranges)",
     "EAGLE_NO_DRAFT": "draft model load fails", "BLOCK_SIZE_MISMATCH": "policy: SGLang warns only",
     "SPEC_OVERRIDDEN": "policy: SGLang rewrites silently", "ENV_SECRET": "policy",
 }

@@ -54,7 +54,9 @@ TABLE = (
      None),
     ("EAGLE_TOPK_MISSING", r"^'>' not supported between instances of 'NoneType' and 'int'$", None),
     ("EAGLE_PARAMS_PARTIAL", r"^AssertionError$", r"speculative_(num_steps|eagle_topk|num_draft_tokens) is None"),
-    ("DP_ATTENTION_TP", r"^AssertionError$", r"tp_size % cfg\.attn_dp_size == 0|tp_size % (self|cfg)\.dp_size == 0"),
+    # -- engfix (session 15) --: --dp-size 0 with --enable-dp-attention divides by zero on the same assert (0.5.11-0.5.21)
+    ("DP_ATTENTION_TP", r"^(AssertionError|integer modulo by zero)$",
+     r"tp_size % cfg\.attn_dp_size == 0|tp_size % (self|cfg)\.dp_size == 0"),
     ("CONTEXT_TOO_LONG", r"^Warning: User-specified context_length \(\d+\) is greater than the derived context_length", None),
     ("WATERMARK_ALGORITHM", r"^--enable-watermark supports speculative algorithms", None),
     ("BASE_GPU_ID", r"^base_gpu_id must be non-negative", None),

@@ -97,3 +97,57 @@ def test_release_traits():
     # 0.5.22: KV sharding takes no speculation at all
     assert refusal(["--enable-kv-cache-sharding", "--disaggregation-mode", "prefill"], "0.5.22") == \
         "KV_SHARDING_SPECULATIVE"
+
+
+# -- engfix (session 15) --
+PLAIN = ["--model-path", "/m", "--device", "cuda"]
+JOINER = ["--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "scale", "--elastic-ep-join-rank-offset", "1",
+          "--node-rank", "1", "--nnodes", "2"]
+
+
+def answer(argv, version):
+    """(argument-time refusal or None, every error code) of the engine for `argv`."""
+    r = E.validate_argv(argv, version, gpus=[], read_paths=False, target_config=QWEN3)
+    codes = [e["code"] for e in r.errors]
+    if not r.sglang_verdict["accepted"]:
+        return r.sglang_verdict["code"], codes
+    return next((e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")), None), codes
+
+
+@pytest.mark.parametrize("version", ["0.5.11", "0.5.16", "0.5.21", "0.5.22", "0.5.23"])
+@pytest.mark.parametrize("flag", ["--pp-size", "--tp-size", "--dp-size"])
+@pytest.mark.parametrize("value", ["0", "-1"])
+def test_parallel_size_below_one_is_a_launch_error(version, flag, value):
+    """Every release accepts a size below 1 at argument time (observed in each kit); the launch fails, so the engine
+    still reports PARALLEL_SIZE, at stage load."""
+    code, codes = answer(PLAIN + [flag, value], version)
+    assert code is None and "PARALLEL_SIZE" in codes
+    r = E.validate_argv(PLAIN + [flag, value], version, gpus=[], read_paths=False, target_config=QWEN3)
+    assert [e["stage"] for e in r.errors if e["code"] == "PARALLEL_SIZE"] == ["load"]
+
+
+@pytest.mark.parametrize("version, dp0, dpneg", [
+    ("0.5.11", "DP_ATTENTION_TP", None), ("0.5.21", "DP_ATTENTION_TP", None),  # tp_size % 0: ZeroDivisionError
+    ("0.5.22", "ATTN_DP_SIZE", "ATTN_DP_SIZE"), ("0.5.23", "ATTN_DP_SIZE", "ATTN_DP_SIZE"),  # --attn-dp-size >= 1
+])
+def test_attention_dp_width_below_one(version, dp0, dpneg):
+    assert answer(PLAIN + ["--dp-size", "0", "--enable-dp-attention"], version)[0] == dp0
+    assert answer(PLAIN + ["--dp-size", "-1", "--enable-dp-attention"], version)[0] == dpneg
+    assert answer(PLAIN + ["--tp-size", "0", "--dp-size", "2", "--enable-dp-attention"], version)[0] is None
+
+
+@pytest.mark.parametrize("version, code", [
+    ("0.5.16", None), ("0.5.21", None),  # the flag, which a joiner does not set
+    ("0.5.22", "DFLASH_DP_ATTENTION"),  # attn_dp_enabled_of counts the joiner: refused off NPU
+    ("0.5.23", "DFLASH_DP_LM_HEAD"),
+])
+def test_dflash_elastic_ep_scale_joiner_is_attention_dp(version, code):
+    assert refusal(JOINER, version) == code
+
+
+@pytest.mark.parametrize("version", ["0.5.11", "0.5.16", "0.5.21", "0.5.22", "0.5.23"])
+def test_dflash_dp_attention_flag_at_dp_size_one(version):
+    """--enable-dp-attention at --dp-size 1 is dropped by the data-parallel defaults: DFLASH never sees attention DP."""
+    assert refusal(["--enable-dp-attention"], version) is None
+    assert refusal(["--enable-dp-attention", "--dp-size", "2", "--tp-size", "2"], version) in (
+        "DFLASH_DP_ATTENTION", "DFLASH_DP_LM_HEAD")

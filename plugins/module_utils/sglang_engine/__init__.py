@@ -153,7 +153,11 @@ def _check_argv(argv, rel, env, gpus, draft_config, target_config, capabilities,
     for k in ("tp_size", "dp_size", "pp_size"):
         v = args.get(k)
         if v is not None and is_int(v) and v < 1:
-            result.error("PARALLEL_SIZE", "%s must be >= 1, got %s." % (k, v), field=k, stage="input")
+            # every release 0.5.11-0.5.23 takes a size below 1 at argument time (only attention DP reads --dp-size
+            # there: rules_parallel.check_attn_dp_width); the launch then splits no ranks (--pp-size 0 divides
+            # by zero in the engine's rank ranges)
+            result.error("PARALLEL_SIZE", "%s must be >= 1, got %s: SGLang accepts it and fails at launch." % (k, v),
+                         field=k, stage="load")
     mfs = args.get("mem_fraction_static")
     if mfs is not None and not 0 < mfs < 1:
         result.error("MEM_FRACTION", "mem_fraction_static %s is outside (0, 1): SGLang accepts it and fails when it "

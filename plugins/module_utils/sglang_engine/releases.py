@@ -192,6 +192,11 @@ _METRICS_V1 = {
 #                            check_model_overrides: moss_vl, gpt_oss, llama4, exaone, olmo2, lfm2, gemma4, minicpm,
 #                            iquest_q1, ernie45_vl, deepseek)
 #   model_override_attn_dp   how their attention-DP refusals read it: "flag" (--enable-dp-attention) or "resolved"
+#   -- engfix (session 15) --
+#   attn_dp_resolved         resolution turns --dp-size N --enable-dp-attention into --attn-dp-size N (refused below 1)
+#                            and the hooks read attention DP as runtime_context.attn_dp_enabled_of (a width above 1, or
+#                            an Elastic EP scale joiner); else the flag, which the data-parallel defaults drop at
+#                            --dp-size 1 (rules_parallel.attn_dp_enabled)
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
@@ -247,6 +252,7 @@ _CHANGES = {
         "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm",
                             "iquest_q1", "ernie45_vl", "deepseek"),
         "model_override_attn_dp": "resolved",
+        "attn_dp_resolved": True,  # -- engfix (session 15) --: runtime_context.attn_dp_enabled_of (0.5.22 on)
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
         # refused across nodes; more DeepEP v2 architectures registered; modelopt_fp4 on SM110 to flashinfer_cutlass
         "a2a_flashinfer_topology": "attn_dp",
@@ -677,6 +683,8 @@ _CHANGES = {
         # attention-DP refusals read it ("flag": --enable-dp-attention; "resolved": attn_dp_enabled_of, 0.5.22 on)
         "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2"),
         "model_override_attn_dp": "flag",
+        # -- engfix (session 15) --: attention DP read from the --enable-dp-attention flag (see attn_dp_resolved above)
+        "attn_dp_resolved": False,
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_xpu", "aiter"),
         "gemma4_attention": None,

@@ -23,7 +23,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_validation as V
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_lora as L
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
-    attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_pack, check_expert_parallel,
+    attn_dp_enabled, attn_dp_of, check_attn_dp_sizes, check_attn_dp_width, check_context_parallel, check_expert_pack, check_expert_parallel,
     check_parallel_early)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cuda_graph import (
@@ -198,12 +198,10 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         KV.check_hicache_hook(args, rules)
     if not check_attn_dp_sizes.keys.isdisjoint(args):
         check_attn_dp_sizes(args)  # the data-parallel hook's first checks (0.5.22 on: --attn-dp-size)
-    dp = attn_dp_of(args)
-    if rules["dp_attention_tp_divisible"] and dp > 1 and r["tp_size"] % dp:
-        # data-parallel hook: after the attention backends' checks, before the speculative hook (every release:
-        # handle_data_parallelism follows handle_attention_backend_compatibility); attention DP splits the TP ranks
-        raise Refused("DP_ATTENTION_TP", "--enable-dp-attention with --dp-size %s needs --tp-size divisible by it "
-                      "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, r["tp_size"]), "tp_size")
+    # data-parallel hook: after the attention backends' checks, before the speculative hook (every release:
+    # handle_data_parallelism follows handle_attention_backend_compatibility)
+    if args.get("enable_dp_attention") or "attn_dp_size" in args:
+        check_attn_dp_width(args, rules, r["tp_size"])
 
     # after the data-parallel hook, before the speculative one: context parallelism, KV cache sharding, the MoE
     # kernel, shared-experts TP, EPLB and elastic EP (every release, in this order)
@@ -617,11 +615,13 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
     if allowed is not None and device.split(":")[0] not in allowed:
         raise Refused("DFLASH_DEVICE", "DFLASH speculative decoding is not supported on device %r (SGLang %s needs "
                       "%s)." % (device, version, " or ".join(allowed)), "device")
-    dp_attn = bool(args.get("enable_dp_attention")) and get(args, "dp_size", 1) > 1 or get(args, "attn_dp_size", 1) > 1
+    # -- engfix (session 15) --: attention DP as the release reads it (an Elastic EP scale joiner counts from 0.5.22;
+    # --enable-dp-attention at --dp-size 1 does not: the data-parallel defaults drop it first)
+    dp_attn = attn_dp_enabled(args, rules)
     rejected = rules["dp_attention_rejected"]
     if rejected == "non_npu":  # 0.5.20-0.5.22: validated on NPU only
         rejected = device != "npu"
-    if rejected and (args.get("enable_dp_attention") or get(args, "attn_dp_size", 1) > 1):
+    if rejected and dp_attn:
         raise Refused("DFLASH_DP_ATTENTION", "Currently DFLASH speculative decoding does not support dp attention "
                       "(SGLang %s%s): drop --enable-dp-attention." % (
                           version, " on non-NPU devices" if rules["dp_attention_rejected"] == "non_npu" else ""),

@@ -102,6 +102,35 @@ def attn_dp_of(args):
     return attn_dp
 
 
+def attn_dp_enabled(args, rules):
+    """Attention DP as the release's hooks read it. With trait attn_dp_resolved (0.5.22 on):
+    runtime_context.attn_dp_enabled_of, a resolved width above 1 or an Elastic EP scale joiner (whose own group can be
+    one rank wide). Before: the --enable-dp-attention flag, which the data-parallel defaults drop at --dp-size 1 (0.5.16
+    on: unless the server is a scale joiner; server_args.py _handle_data_parallelism, overrides.py
+    _data_parallelism_defaults)."""
+    joiner = args.get("ep_join_mode") == "scale"
+    if rules["attn_dp_resolved"]:
+        return attn_dp_of(args) > 1 or joiner
+    return bool(args.get("enable_dp_attention")) and (get(args, "dp_size", 1) != 1 or joiner)
+
+
+def check_attn_dp_width(args, rules, tp_size):
+    """The data-parallel hook's attention-DP width checks (handle_data_parallelism, every release): the width is
+    positive (0.5.22 on, the deprecated spelling included), and divides --tp-size (a width of 0 divides by zero there
+    before 0.5.22: ZeroDivisionError on the same assert; --dp-size 1 drops the flag first)."""
+    dp = attn_dp_of(args)
+    if rules["attn_dp_resolved"]:
+        if dp < 1:
+            raise Refused("ATTN_DP_SIZE", "--attn-dp-size must be positive (got %s)." % dp,
+                          "attn_dp_size" if "attn_dp_size" in args else "dp_size")
+    elif dp == 1 or not args.get("enable_dp_attention"):
+        return
+    if rules["dp_attention_tp_divisible"] and dp != 1 and (dp == 0 or tp_size % dp):
+        # attention DP splits the TP ranks
+        raise Refused("DP_ATTENTION_TP", "--enable-dp-attention with --dp-size %s needs --tp-size divisible by it "
+                      "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, tp_size), "tp_size")
+
+
 @gate("enable_prefill_cp", "attn_cp_size", "moe_dp_size",
       context=("cp_strategy", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "pp_size", "ep_size",
                "enable_aiter_allreduce_fusion", "enable_deterministic_inference", "rl_on_policy_target",
