@@ -825,10 +825,14 @@ ENGFIX_HOOK_EXTRA = {
     "ef-dpneg-attn": ["--dp-size", "-1", "--enable-dp-attention"],
     "ef-tp0-dp2-attn": ["--tp-size", "0", "--dp-size", "2", "--enable-dp-attention"],
     "ef-dflash-ep-joiner": _EF_JOINER, "ef-dflash-dp1-attn": ["--enable-dp-attention"],
+    # --dllm-algorithm on a target dllm/config.py does not know (the dLLM hook; with and without speculation). An
+    # accepted dLLM case is not swept: the hook's attention backend / page size rewrites are not modelled
+    "ef-dllm-unknown-model": ["--dllm-algorithm", "LowConfidence"], "ef-dllm-unknown-model-plain": ["--dllm-algorithm",
+                                                                                                      "LowConfidence"],
 }
 HOOK_CHECK_EXTRA.update(ENGFIX_HOOK_EXTRA)
 HOOK_CHECK_CASE.update({k: _NO_SPEC for k in ("ef-pp0-plain", "ef-tp0", "ef-dp0", "ef-dp0-attn", "ef-dpneg-attn",
-                                              "ef-tp0-dp2-attn")})
+                                              "ef-tp0-dp2-attn", "ef-dllm-unknown-model-plain")})
 HOOK_CHECK_CASE.update({"ef-dflash-ep-joiner": _EF_DFLASH, "ef-dflash-dp1-attn": _EF_DFLASH})
 HOOK_SWEEP_ONLY += tuple(ENGFIX_HOOK_EXTRA)
 # the KV cache hook's compatibility checks (handle_cache_compatibility, after the speculative hook): each

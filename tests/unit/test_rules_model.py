@@ -185,3 +185,27 @@ def test_dsa_tilelang_under_dcp_and_learnable_sinks():
     assert answer(["--kv-cache-dtype", "fp8_e4m3"], sink, gpus=SM90) == U
     assert answer(["--dsa-prefill-backend", "flashmla_kv"], sink, gpus=SM90) == U
     assert answer(["--dsa-prefill-backend", "flashmla_sparse"], sink, gpus=SM90) is None
+
+
+# -- engfix (session 15) --
+SDAR = _cfg("SDARForCausalLM")
+GEMMA_DIFFUSION = _cfg("DiffusionGemmaForBlockDiffusion")
+DLLM = ["--dllm-algorithm", "LowConfidence"]
+
+
+@pytest.mark.parametrize("version", ["0.5.11", "0.5.14", "0.5.15", "0.5.21", "0.5.23"])
+def test_dllm_on_a_model_that_is_not_a_diffusion_llm(version):
+    """dllm/config.py DllmConfig.from_server_args: 'Unknown diffusion LLM: <arch>' in every release (observed in each
+    kit for Qwen3ForCausalLM), with or without speculation."""
+    assert answer(DLLM, QWEN3, version) == "DLLM_MODEL"
+    assert answer(DLLM + DFLASH + TRITON, QWEN3, version) == "DLLM_MODEL"
+
+
+def test_dllm_model_check_traits():
+    # through 0.5.14 only with the radix cache on (server_args.py _handle_dllm_inference's radix gate)
+    assert answer(DLLM + ["--disable-radix-cache"], QWEN3, "0.5.14") is None
+    assert answer(DLLM + ["--disable-radix-cache"], QWEN3, "0.5.15") == "DLLM_MODEL"
+    # DiffusionGemma joins DLLM_PARAMS in 0.5.21
+    assert answer(DLLM, GEMMA_DIFFUSION, "0.5.20") == "DLLM_MODEL"
+    assert answer(DLLM, SDAR, "0.5.20") != "DLLM_MODEL"
+    assert answer(DLLM, GEMMA_DIFFUSION, "0.5.21") != "DLLM_MODEL"

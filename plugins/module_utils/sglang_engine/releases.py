@@ -193,6 +193,9 @@ _METRICS_V1 = {
 #                            iquest_q1, ernie45_vl, deepseek)
 #   model_override_attn_dp   how their attention-DP refusals read it: "flag" (--enable-dp-attention) or "resolved"
 #   -- engfix (session 15) --
+#   dllm_archs, dllm_model_check  the diffusion LLM architectures dllm/config.py DllmConfig.from_server_args knows
+#                            (any other refuses --dllm-algorithm: "Unknown diffusion LLM"), and when the dLLM hook
+#                            reads it: "radix" (only without --disable-radix-cache) or "always" (0.5.15 on)
 #   attn_dp_resolved         resolution turns --dp-size N --enable-dp-attention into --attn-dp-size N (refused below 1)
 #                            and the hooks read attention DP as runtime_context.attn_dp_enabled_of (a width above 1, or
 #                            an Elastic EP scale joiner); else the flag, which the data-parallel defaults drop at
@@ -297,6 +300,8 @@ _CHANGES = {
         "a2a_deepep_v2_prefill_scatter": True,  # the DeepEP v2 prefill budget divides by tp_size // attn_dp_size
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
+        # -- engfix (session 15) --: dllm/config.py DLLM_PARAMS gains DiffusionGemma (Gemma4Renoise)
+        "dllm_archs": ("LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM", "DiffusionGemmaForBlockDiffusion"),
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
         "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
         "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
@@ -476,6 +481,8 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
+        # -- engfix (session 15) --: overrides.py _dllm_page_size reads DllmConfig outside the radix gate
+        "dllm_model_check": "always",
         # server_args.py _handle_a2a_moe: FlashInfer A2A takes flashinfer_trtllm_routed too
         "a2a_flashinfer_runners": ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm_routed"),
         # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
@@ -603,6 +610,9 @@ _CHANGES = {
                                              "*": ("flashmla_kv", "flashmla_sparse")}},
     },
     "0.5.11": {
+        # -- engfix (session 15) --: _handle_dllm_inference (server_args.py) reads DllmConfig only with the radix cache on
+        "dllm_archs": ("LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM"),
+        "dllm_model_check": "radix",
         # server_args.py _handle_speculative_decoding: the DFLASH window is validated inside the DFLASH branch, after
         # its dp attention, pp, draft path and block size checks (0.5.11-0.5.12.post1); other algorithms not at all
         "window_check_in_dflash": True,

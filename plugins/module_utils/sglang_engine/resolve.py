@@ -30,8 +30,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
     check_cuda_graph_settings, check_prefill_graph_max_context)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_hisparse import check_hisparse
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
-    check_language_model_only, check_model_capability, check_model_overrides, check_model_specific, check_weight_cache,
-    model_override_family)
+    check_dllm_model, check_language_model_only, check_model_capability, check_model_overrides, check_model_specific,
+    check_weight_cache, model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel, resolved_runner)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
@@ -315,6 +315,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg), mla=mla)
     if deterministic and not rules["deterministic_before_attention"]:
         check_deterministic_attention(args, rules, r, platform, target_cfg, result)  # 0.5.11: after the cache hook
+    if not check_dllm_model.keys.isdisjoint(args):
+        check_dllm_model(args, rules, target_cfg)  # the dLLM hook, after the unified pool (0.5.11: after deterministic)
     if not SV.check_other_validations.keys.isdisjoint(args):
         SV.check_other_validations(args, rules)  # handle_other_validations, the last resolution hook it models
     if not check_model_capability.keys.isdisjoint(args):  # -- model (session 14) --

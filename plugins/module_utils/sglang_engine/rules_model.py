@@ -425,6 +425,20 @@ def check_language_model_only(args, rules, target_cfg):
                       % (archs, list(allowed)), "language_model_only")
 
 
+@gate("dllm_algorithm", context=("disable_radix_cache",))
+def check_dllm_model(args, rules, target_cfg):
+    """-- engfix (session 15) --: the dLLM hook (handle_dllm_inference, after the KV cache, page-major and unified-pool
+    hooks, every release) builds dllm/config.py DllmConfig, which refuses a target whose first architecture is not a
+    diffusion LLM it knows (trait dllm_archs); through 0.5.14 only with the radix cache on (trait dllm_model_check).
+    An unreadable target config is left to the host."""
+    if rules["dllm_model_check"] == "radix" and args.get("disable_radix_cache"):
+        return
+    archs = (target_cfg or {}).get("architectures") or ()
+    if archs and archs[0] not in rules["dllm_archs"]:
+        raise Refused("DLLM_MODEL", "Unknown diffusion LLM: %s. --dllm-algorithm serves %s only (SGLang %s)." % (
+            archs[0], ", ".join(rules["dllm_archs"]), rules["version"]), "dllm_algorithm")
+
+
 @gate("enable_encoder_swa_bounded_replay")
 def check_model_capability(args, rules, target_cfg):
     """model_hook.py handle_model_capability_adjustments (0.5.23: trait encoder_replay_needs_v41), after the other
