@@ -827,13 +827,16 @@ ENGFIX_HOOK_EXTRA = {
     "ef-dflash-ep-joiner": _EF_JOINER, "ef-dflash-dp1-attn": ["--enable-dp-attention"],
     # --dllm-algorithm on a target dllm/config.py does not know (the dLLM hook; with and without speculation). An
     # accepted dLLM case is not swept: the hook's attention backend / page size rewrites are not modelled
+    # --device mps (0.5.22 on: validate_mps_runtime before the pipeline; no Linux host has an MPS device)
+    "ef-mps": [], "ef-mps-plain": [],
     "ef-dllm-unknown-model": ["--dllm-algorithm", "LowConfidence"], "ef-dllm-unknown-model-plain": ["--dllm-algorithm",
                                                                                                       "LowConfidence"],
 }
 HOOK_CHECK_EXTRA.update(ENGFIX_HOOK_EXTRA)
 HOOK_CHECK_CASE.update({k: _NO_SPEC for k in ("ef-pp0-plain", "ef-tp0", "ef-dp0", "ef-dp0-attn", "ef-dpneg-attn",
                                               "ef-tp0-dp2-attn", "ef-dllm-unknown-model-plain")})
-HOOK_CHECK_CASE.update({"ef-dflash-ep-joiner": _EF_DFLASH, "ef-dflash-dp1-attn": _EF_DFLASH})
+HOOK_CHECK_CASE.update({"ef-dflash-ep-joiner": _EF_DFLASH, "ef-dflash-dp1-attn": _EF_DFLASH, "ef-mps": {"device": "mps"},
+                        "ef-mps-plain": dict(_NO_SPEC, device="mps")})
 HOOK_SWEEP_ONLY += tuple(ENGFIX_HOOK_EXTRA)
 # the KV cache hook's compatibility checks (handle_cache_compatibility, after the speculative hook): each
 # refusal with an accepted neighbour

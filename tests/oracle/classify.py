@@ -20,6 +20,8 @@ TABLE = (
     ("DFLASH_DP_ATTENTION", r"^Currently DFLASH speculative decoding does not support dp attention", None),
     ("DFLASH_DP_LM_HEAD", r"^DFLASH with dp attention requires --enable-dp-lm-head", None),
     ("DLLM_MODEL", r"^Unknown diffusion LLM: ", None),  # -- engfix (session 15) --
+    # -- engfix (session 15) --: resolve_once's validate_mps_runtime (0.5.22 on; on this Linux host: no MPS device)
+    ("MPS_RUNTIME", r"^The (standard )?SGLang MPS (backend|model path) requires", None),
     ("DFLASH_PP", r"^Currently DFLASH speculative decoding only supports pp_size == 1", None),
     ("DFLASH_NO_DRAFT", r"^DFLASH speculative decoding requires setting --speculative-draft-model-path", None),
     ("DFLASH_BLOCK_SIZE_NONPOSITIVE", r"^DFLASH requires --speculative-dflash-block-size to be positive", None),

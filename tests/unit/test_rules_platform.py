@@ -43,3 +43,13 @@ def test_rejection_sampling_deterministic_by_release():
             "--speculative-use-rejection-sampling", "--enable-deterministic-inference")
     assert run("0.5.22", [], *argv).sglang_verdict["code"] == "REJECTION_SAMPLING_DETERMINISTIC"
     assert run("0.5.23", [], *argv).sglang_verdict["accepted"]
+
+
+# -- engfix (session 15) --
+def test_device_mps():
+    """0.5.22 on, ServerArgs.resolve_once validates the MPS runtime before the pipeline (validate_mps_runtime: an
+    available PyTorch MPS device, which no Linux host has); earlier releases pass --device mps and fail at launch."""
+    for version, code in (("0.5.11", None), ("0.5.21", None), ("0.5.22", "MPS_RUNTIME"), ("0.5.23", "MPS_RUNTIME")):
+        r = S.validate_argv(["--model-path", "/m", "--device", "mps"], version, gpus=[], read_paths=False,
+                            target_config={"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3"})
+        assert (None if r.sglang_verdict["accepted"] else r.sglang_verdict["code"]) == code, version

@@ -25,6 +25,7 @@ _SGLANG_MESSAGES = (
     ("DFLASH_DEVICE", r"DFLASH speculative decoding (is not supported by|only supports CUDA)"),
     ("DFLASH_DP_ATTENTION", r"DFLASH speculative decoding does not support dp attention"),
     ("DFLASH_DP_LM_HEAD", r"DFLASH with dp attention requires --enable-dp-lm-head"),
+    ("MPS_RUNTIME", r"^The (standard )?SGLang MPS (backend|model path) requires"),  # hardware_backend/mps/runtime.py
     ("DLLM_MODEL", r"^Unknown diffusion LLM: "),  # -- engfix (session 15) --: dllm/config.py DllmConfig.from_server_args
     ("DFLASH_PP", r"DFLASH speculative decoding only supports pp_size == 1"),
     ("DFLASH_NO_DRAFT", r"DFLASH speculative decoding requires setting --speculative-draft-model-path"),

@@ -196,6 +196,8 @@ _METRICS_V1 = {
 #   dllm_archs, dllm_model_check  the diffusion LLM architectures dllm/config.py DllmConfig.from_server_args knows
 #                            (any other refuses --dllm-algorithm: "Unknown diffusion LLM"), and when the dLLM hook
 #                            reads it: "radix" (only without --disable-radix-cache) or "always" (0.5.15 on)
+#   mps_runtime_check        --device mps validated before resolution (hardware_backend/mps/runtime.py
+#                            validate_mps_runtime: Torch >= 2.13 and an available MPS device, which no Linux host has)
 #   attn_dp_resolved         resolution turns --dp-size N --enable-dp-attention into --attn-dp-size N (refused below 1)
 #                            and the hooks read attention DP as runtime_context.attn_dp_enabled_of (a width above 1, or
 #                            an Elastic EP scale joiner); else the flag, which the data-parallel defaults drop at
@@ -245,6 +247,8 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
+        # -- engfix (session 15) --: ServerArgs.resolve_once validates the MPS runtime before the pipeline
+        "mps_runtime_check": True,
         "pp_spec_env_attn_dp": "size",  # check_pipeline_parallel_compat: attn_dp_enabled_of (session 14)
         # -- model (session 14) --
         "language_model_only_archs": ("DeepseekV4ForCausalLM", "MuseGlimmerForConditionalGeneration",
@@ -610,6 +614,7 @@ _CHANGES = {
                                              "*": ("flashmla_kv", "flashmla_sparse")}},
     },
     "0.5.11": {
+        "mps_runtime_check": False,  # -- engfix (session 15) --: --device mps passes resolution (fails at launch)
         # -- engfix (session 15) --: _handle_dllm_inference (server_args.py) reads DllmConfig only with the radix cache on
         "dllm_archs": ("LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM"),
         "dllm_model_check": "radix",
