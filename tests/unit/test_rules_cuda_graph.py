@@ -4,6 +4,7 @@ Every answer here was SGLang 0.5.23's own in its kit (the oracle's KV_SWEEP_EXTR
 import pytest
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as E
+from engine_answer import first_refusal
 
 BASE = ["--model-path", "/m", "--device", "cuda", "--attention-backend", "triton"]
 QWEN3 = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 8,
@@ -14,10 +15,7 @@ RECEIVE = ["--disaggregation-mode", "decode", "--disaggregation-decode-host-rece
 
 def answer(extra, version="0.5.23"):
     r = E.validate_argv(BASE + extra, version, gpus=[], read_paths=False, target_config=QWEN3)
-    if not r.sglang_verdict["accepted"]:
-        return r.sglang_verdict["code"]
-    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
-    return codes[0] if codes else None
+    return first_refusal(r)
 
 
 @pytest.mark.parametrize("extra, code", [

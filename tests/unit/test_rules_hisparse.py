@@ -4,6 +4,7 @@ the target's sparse family, the radix cache, then (0.5.22 on) mixed chunk, top-k
 import pytest
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as E
+from engine_answer import first_refusal
 
 BASE = ["--model-path", "/m", "--device", "cuda", "--attention-backend", "triton", "--max-running-requests", "8"]
 QWEN3 = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 8,
@@ -16,10 +17,7 @@ HS = ["--enable-hisparse", "--disable-radix-cache"]
 
 def answer(extra, version="0.5.23", target=M3):
     r = E.validate_argv(BASE + extra, version, gpus=[], read_paths=False, target_config=target)
-    if not r.sglang_verdict["accepted"]:
-        return r.sglang_verdict["code"]
-    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
-    return codes[0] if codes else None
+    return first_refusal(r)
 
 
 @pytest.mark.parametrize("extra, target, code", [

@@ -4,6 +4,7 @@ own answers in its kit (the oracle's KV_SWEEP_EXTRA sweep, 2026-12-03)."""
 import pytest
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as E
+from engine_answer import first_refusal
 
 BASE = ["--model-path", "/m", "--device", "cuda", "--max-running-requests", "8"]
 DEEPSEEK = {"architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3", "num_hidden_layers": 8,
@@ -16,10 +17,7 @@ B200 = [{"name": "NVIDIA B200", "compute_capability": "10.0"}] * 2
 
 def answer(extra, version="0.5.23", gpus=H200, target=DEEPSEEK):
     r = E.validate_argv(BASE + extra, version, gpus=list(gpus), read_paths=False, target_config=target)
-    if not r.sglang_verdict["accepted"]:
-        return r.sglang_verdict["code"]
-    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
-    return codes[0] if codes else None
+    return first_refusal(r)
 
 
 @pytest.mark.parametrize("extra, code", [

@@ -5,6 +5,7 @@ was SGLang's own in its kit (the oracle's KV_SHARD_EXTRA sweep, 2026-12-03)."""
 import pytest
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as E
+from engine_answer import first_refusal
 
 BASE = ["--model-path", "/m", "--device", "cuda", "--enable-kv-cache-sharding", "--disaggregation-mode", "prefill"]
 CP = ["--attention-backend", "fa3", "--enable-prefill-cp", "--attn-cp-size", "2", "--tp-size", "2", "--cp-strategy",
@@ -19,10 +20,7 @@ PYTHON_CORE = {"SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND": "python"}
 
 def answer(extra, version="0.5.23", gpus=(), target=QWEN3, env=None):
     r = E.validate_argv(BASE + extra, version, env=env or {}, gpus=list(gpus), read_paths=False, target_config=target)
-    if not r.sglang_verdict["accepted"]:
-        return r.sglang_verdict["code"]
-    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
-    return codes[0] if codes else None
+    return first_refusal(r)
 
 
 @pytest.mark.parametrize("extra", [

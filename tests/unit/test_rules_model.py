@@ -4,6 +4,7 @@ was SGLang's own answer to the same flags in its kit (the differential runs, cas
 import pytest
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as E
+from engine_answer import first_refusal
 
 BASE = ["--model-path", "/m", "--device", "cuda", "--max-running-requests", "8"]
 DFLASH = ["--speculative-algorithm", "DFLASH", "--speculative-draft-model-path", "/d"]
@@ -37,10 +38,7 @@ SM90 = [{"name": "NVIDIA H200", "compute_capability": "9.0"}] * 2
 
 def answer(extra, target, version="0.5.23", gpus=(), env=None):
     r = E.validate_argv(BASE + extra, version, gpus=list(gpus), read_paths=False, target_config=target, env=env or {})
-    if not r.sglang_verdict["accepted"]:
-        return r.sglang_verdict["code"]
-    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input") and e["code"] != "GPU_COUNT"]
-    return codes[0] if codes else None
+    return first_refusal(r)
 
 
 U = "MODEL_OVERRIDE_UNSUPPORTED"

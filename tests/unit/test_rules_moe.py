@@ -4,6 +4,7 @@ its kit (the differential runs of 0.5.11-0.5.23, cases.MOE_CHECK_EXTRA)."""
 import pytest
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as E
+from engine_answer import first_refusal
 
 DFLASH = ["--model-path", "/m", "--device", "cuda", "--speculative-algorithm", "DFLASH",
           "--speculative-draft-model-path", "/d", "--speculative-num-draft-tokens", "16", "--max-running-requests", "8",
@@ -17,10 +18,7 @@ SM120 = [{"name": "NVIDIA RTX PRO 6000 Blackwell Server Edition", "compute_capab
 
 def refusal(extra, version="0.5.23", gpus=(), target=QWEN3):
     r = E.validate_argv(DFLASH + extra, version, gpus=list(gpus), read_paths=False, target_config=target)
-    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
-    if not r.sglang_verdict["accepted"]:
-        return r.sglang_verdict["code"]
-    return codes[0] if codes else None
+    return first_refusal(r)
 
 
 @pytest.mark.parametrize("extra, code", [

@@ -5,6 +5,7 @@ moe- entries)."""
 import pytest
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as E
+from engine_answer import first_refusal
 
 BASE = ["--model-path", "/m", "--device", "cuda", "--max-running-requests", "8", "--attention-backend", "triton"]
 QWEN3 = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidden_layers": 36,
@@ -26,10 +27,7 @@ W4A16 = {"SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16": "1"}
 def refusal(extra, target=MUSE, env=None, version="0.5.23", algo=None):
     argv = BASE + extra + (["--speculative-algorithm", algo, "--speculative-draft-model-path", "/d"] if algo else [])
     r = E.validate_argv(argv, version, env=env or {}, gpus=[], read_paths=False, target_config=target)
-    if not r.sglang_verdict["accepted"]:
-        return r.sglang_verdict["code"]
-    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
-    return codes[0] if codes else None
+    return first_refusal(r)
 
 
 @pytest.mark.parametrize("extra, env, code", [
@@ -126,10 +124,7 @@ SM120 = [{"name": "NVIDIA RTX PRO 6000 Blackwell Server Edition", "compute_capab
 
 def budget(extra, gpus=(), version="0.5.23"):
     r = E.validate_argv(BASE + extra, version, gpus=list(gpus), read_paths=False, target_config=QWEN3_MOE)
-    if not r.sglang_verdict["accepted"]:
-        return r.sglang_verdict["code"]
-    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
-    return codes[0] if codes else None
+    return first_refusal(r)
 
 
 @pytest.mark.parametrize("extra, gpus, code", [
@@ -166,10 +161,7 @@ def spec(extra, algo, version="0.5.23"):
                            "--speculative-num-draft-tokens", "4", "--speculative-num-steps", "3",
                            "--speculative-eagle-topk", "1"]
     r = E.validate_argv(argv, version, gpus=[], read_paths=False, target_config=QWEN3_MOE)
-    if not r.sglang_verdict["accepted"]:
-        return r.sglang_verdict["code"]
-    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
-    return codes[0] if codes else None
+    return first_refusal(r)
 
 
 @pytest.mark.parametrize("extra, code", [

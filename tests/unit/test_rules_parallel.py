@@ -6,6 +6,7 @@ to the host."""
 import pytest
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as E
+from engine_answer import first_refusal
 
 DFLASH = ["--model-path", "/m", "--device", "cuda", "--speculative-algorithm", "DFLASH",
           "--speculative-draft-model-path", "/d", "--speculative-num-draft-tokens", "16", "--max-running-requests", "8",
@@ -16,10 +17,7 @@ QWEN3 = {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "num_hidd
 
 def refusal(extra, version="0.5.23", gpus=(), target=QWEN3):
     r = E.validate_argv(DFLASH + extra, version, gpus=list(gpus), read_paths=False, target_config=target)
-    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")]
-    if not r.sglang_verdict["accepted"]:
-        return r.sglang_verdict["code"]
-    return codes[0] if codes else None
+    return first_refusal(r)
 
 
 @pytest.mark.parametrize("extra, code", [
@@ -108,10 +106,7 @@ JOINER = ["--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "scale",
 def answer(argv, version):
     """(argument-time refusal or None, every error code) of the engine for `argv`."""
     r = E.validate_argv(argv, version, gpus=[], read_paths=False, target_config=QWEN3)
-    codes = [e["code"] for e in r.errors]
-    if not r.sglang_verdict["accepted"]:
-        return r.sglang_verdict["code"], codes
-    return next((e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input")), None), codes
+    return first_refusal(r), [e["code"] for e in r.errors]
 
 
 @pytest.mark.parametrize("version", ["0.5.11", "0.5.16", "0.5.21", "0.5.22", "0.5.23"])
