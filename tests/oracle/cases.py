@@ -825,6 +825,9 @@ ENGFIX_HOOK_EXTRA = {
     "ef-dpneg-attn": ["--dp-size", "-1", "--enable-dp-attention"],
     "ef-tp0-dp2-attn": ["--tp-size", "0", "--dp-size", "2", "--enable-dp-attention"],
     "ef-dflash-ep-joiner": _EF_JOINER, "ef-dflash-dp1-attn": ["--enable-dp-attention"],
+    # the data-parallel hook's DP LM head check: attention DP needed once the DP ranks (or a scale joiner) keep the flag
+    "ef-lmhead-dp2": ["--dp-size", "2", "--enable-dp-lm-head"], "ef-lmhead-dp1": ["--enable-dp-lm-head"],
+    "ef-dflash-ep-joiner-lmhead": _EF_JOINER + ["--enable-dp-lm-head"],
     # --dllm-algorithm on a target dllm/config.py does not know (the dLLM hook; with and without speculation). An
     # accepted dLLM case is not swept: the hook's attention backend / page size rewrites are not modelled
     # --device mps (0.5.22 on: validate_mps_runtime before the pipeline; no Linux host has an MPS device)
@@ -835,6 +838,7 @@ ENGFIX_HOOK_EXTRA = {
 HOOK_CHECK_EXTRA.update(ENGFIX_HOOK_EXTRA)
 HOOK_CHECK_CASE.update({k: _NO_SPEC for k in ("ef-pp0-plain", "ef-tp0", "ef-dp0", "ef-dp0-attn", "ef-dpneg-attn",
                                               "ef-tp0-dp2-attn", "ef-dllm-unknown-model-plain")})
+HOOK_CHECK_CASE.update({"ef-lmhead-dp2": _NO_SPEC, "ef-lmhead-dp1": _NO_SPEC, "ef-dflash-ep-joiner-lmhead": _EF_DFLASH})
 HOOK_CHECK_CASE.update({"ef-dflash-ep-joiner": _EF_DFLASH, "ef-dflash-dp1-attn": _EF_DFLASH, "ef-mps": {"device": "mps"},
                         "ef-mps-plain": dict(_NO_SPEC, device="mps")})
 HOOK_SWEEP_ONLY += tuple(ENGFIX_HOOK_EXTRA)

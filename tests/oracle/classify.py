@@ -20,6 +20,9 @@ TABLE = (
     ("DFLASH_DP_ATTENTION", r"^Currently DFLASH speculative decoding does not support dp attention", None),
     ("DFLASH_DP_LM_HEAD", r"^DFLASH with dp attention requires --enable-dp-lm-head", None),
     ("DLLM_MODEL", r"^Unknown diffusion LLM: ", None),  # -- engfix (session 15) --
+    # -- engfix (session 15) --: the data-parallel hook's DP LM head check (every release)
+    ("DP_LM_HEAD", r"^(Please enable dp attention when setting enable_dp_lm_head|--enable-dp-lm-head requires attention "
+                   r"DP \(--attn-dp-size\)\.$)", None),
     # -- engfix (session 15) --: resolve_once's validate_mps_runtime (0.5.22 on; on this Linux host: no MPS device)
     ("MPS_RUNTIME", r"^The (standard )?SGLang MPS (backend|model path) requires", None),
     ("DFLASH_PP", r"^Currently DFLASH speculative decoding only supports pp_size == 1", None),

@@ -146,3 +146,18 @@ def test_dflash_dp_attention_flag_at_dp_size_one(version):
     assert refusal(["--enable-dp-attention"], version) is None
     assert refusal(["--enable-dp-attention", "--dp-size", "2", "--tp-size", "2"], version) in (
         "DFLASH_DP_ATTENTION", "DFLASH_DP_LM_HEAD")
+
+
+@pytest.mark.parametrize("version, dp2, joiner", [
+    ("0.5.11", "DP_LM_HEAD", None), ("0.5.16", "DP_LM_HEAD", "DP_LM_HEAD"), ("0.5.21", "DP_LM_HEAD", "DP_LM_HEAD"),
+    ("0.5.22", "DP_LM_HEAD", "DFLASH_DP_ATTENTION"), ("0.5.23", "DP_LM_HEAD", None),
+])
+def test_dp_lm_head_needs_attention_dp(version, dp2, joiner):
+    """The data-parallel hook's last check: --enable-dp-lm-head kept by several DP ranks (or, 0.5.16 on, a scale joiner)
+    needs attention DP (the flag before 0.5.22, attn_dp_enabled_of after, which counts the joiner); one rank drops it."""
+    assert answer(PLAIN + ["--dp-size", "2", "--enable-dp-lm-head"], version)[0] == dp2
+    assert answer(PLAIN + ["--enable-dp-lm-head"], version)[0] is None
+    assert answer(PLAIN + ["--dp-size", "2", "--tp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head"],
+                  version)[0] is None
+    if version != "0.5.11":  # no Elastic EP join flags there
+        assert refusal(JOINER + ["--enable-dp-lm-head"], version) == joiner

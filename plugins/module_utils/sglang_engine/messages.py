@@ -26,6 +26,7 @@ _SGLANG_MESSAGES = (
     ("DFLASH_DP_ATTENTION", r"DFLASH speculative decoding does not support dp attention"),
     ("DFLASH_DP_LM_HEAD", r"DFLASH with dp attention requires --enable-dp-lm-head"),
     ("MPS_RUNTIME", r"^The (standard )?SGLang MPS (backend|model path) requires"),  # hardware_backend/mps/runtime.py
+    ("DP_LM_HEAD", r"^(Please enable dp attention when setting enable_dp_lm_head|--enable-dp-lm-head requires attention DP)"),
     ("DLLM_MODEL", r"^Unknown diffusion LLM: "),  # -- engfix (session 15) --: dllm/config.py DllmConfig.from_server_args
     ("DFLASH_PP", r"DFLASH speculative decoding only supports pp_size == 1"),
     ("DFLASH_NO_DRAFT", r"DFLASH speculative decoding requires setting --speculative-draft-model-path"),

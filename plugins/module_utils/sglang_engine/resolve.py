@@ -23,8 +23,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_validation as V
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_lora as L
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
-    attn_dp_enabled, attn_dp_of, check_attn_dp_sizes, check_attn_dp_width, check_context_parallel, check_expert_pack, check_expert_parallel,
-    check_parallel_early)
+    attn_dp_enabled, attn_dp_of, check_attn_dp_sizes, check_attn_dp_width, check_context_parallel, check_dp_lm_head,
+    check_expert_pack, check_expert_parallel, check_parallel_early)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cuda_graph import (
     check_cuda_graph_settings, check_prefill_graph_max_context)
@@ -207,6 +207,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     # handle_data_parallelism follows handle_attention_backend_compatibility)
     if args.get("enable_dp_attention") or "attn_dp_size" in args:
         check_attn_dp_width(args, rules, r["tp_size"])
+    if not check_dp_lm_head.keys.isdisjoint(args):
+        check_dp_lm_head(args, rules)  # the same hook's last check (-- engfix (session 15) --)
 
     # after the data-parallel hook, before the speculative one: context parallelism, KV cache sharding, the MoE
     # kernel, shared-experts TP, EPLB and elastic EP (every release, in this order)

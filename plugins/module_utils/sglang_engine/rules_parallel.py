@@ -114,6 +114,27 @@ def attn_dp_enabled(args, rules):
     return bool(args.get("enable_dp_attention")) and (get(args, "dp_size", 1) != 1 or joiner)
 
 
+@gate("enable_dp_lm_head", context=("dp_size", "attn_dp_size", "enable_dp_attention", "ep_join_mode"))
+def check_dp_lm_head(args, rules):
+    """The data-parallel hook's last check (every release): the data-parallel defaults drop --enable-dp-lm-head with
+    one DP rank (0.5.16 on: unless the server is an Elastic EP scale joiner), then the DP LM head needs attention DP
+    (server_args.py _handle_data_parallelism through 0.5.14, then overrides.py _dp_lm_head_validation)."""
+    joiner = args.get("ep_join_mode") == "scale"
+    if rules["attn_dp_resolved"]:
+        # num_dp_ranks_of: replicas times attention-DP groups (the deprecated spelling's --dp-size is the groups)
+        ranks = attn_dp_of(args) * (1 if args.get("enable_dp_attention") else get(args, "dp_size", 1))
+        if ranks == 1 and not joiner:
+            return
+        if not attn_dp_enabled(args, rules):
+            raise Refused("DP_LM_HEAD", "--enable-dp-lm-head requires attention DP (--attn-dp-size).", "enable_dp_lm_head")
+        return
+    if get(args, "dp_size", 1) == 1 and not joiner:
+        return
+    if not args.get("enable_dp_attention"):
+        raise Refused("DP_LM_HEAD", "Please enable dp attention when setting enable_dp_lm_head (--enable-dp-lm-head "
+                      "needs --enable-dp-attention).", "enable_dp_lm_head")
+
+
 def check_attn_dp_width(args, rules, tp_size):
     """The data-parallel hook's attention-DP width checks (handle_data_parallelism, every release): the width is
     positive (0.5.22 on, the deprecated spelling included), and divides --tp-size (a width of 0 divides by zero there
