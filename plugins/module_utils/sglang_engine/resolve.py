@@ -58,7 +58,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                           "the replacement)." % (dest.replace("_", "-"), version), dest)
     if not L.check_lora_paths_action.keys.isdisjoint(args):
         L.check_lora_paths_action(args)  # --lora-paths' argparse action, at parsing (every release)
-    if rules["mps_runtime_check"] and str(args.get("device") or "").split(":")[0] == "mps":
+    if rules["mps_runtime_check"] and str(args.get("device") or "").partition(":")[0] == "mps":
         # -- engfix (session 15) --: resolve_once, before the pipeline (0.5.22 on): validate_mps_runtime needs an
         # available PyTorch MPS device, which a Linux host (every host this collection deploys to) never has
         raise Refused("MPS_RUNTIME", "SGLang %s refuses --device mps on a host without a PyTorch MPS device (Apple "
