@@ -196,6 +196,12 @@ _METRICS_V1 = {
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
 # -- kv (session 14) --: the CUDA graph backends of a --cuda-graph-config phase (cuda_graph_config.py)
+# -- quant (session 15) --: the families of rules_model.py check_model_overrides, by release (the ones the
+# quantization / architecture overrides add: check_quant_families, each where its model_overrides/<family>.py is the
+# one modelled)
+_MODEL_OVERRIDES_0_5_22 = ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm", "iquest_q1",
+                           "ernie45_vl", "deepseek", "qwen3_moe", "qwen4_exp")
+_MODEL_OVERRIDES_0_5_23 = _MODEL_OVERRIDES_0_5_22 + ("kimi_k3", "minimax_m3", "nemotron_h")
 _GRAPH_BACKENDS_V14 = ("full", "breakable", "tc_piecewise", "disabled")
 _GRAPH_BACKENDS_V22 = ("full", "breakable", "disabled")
 ORDER = (
@@ -244,8 +250,7 @@ _CHANGES = {
         # -- model (session 14) --
         "gemma4_attention": ("trtllm_mha", "triton", "fa4", "ascend", "intel_xpu", "intel_amx", "aiter"),
         # -- model (session 14) --
-        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm",
-                            "iquest_q1", "ernie45_vl", "deepseek"),
+        "model_overrides": _MODEL_OVERRIDES_0_5_22,
         "model_override_attn_dp": "resolved",
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
         # refused across nodes; more DeepEP v2 architectures registered; modelopt_fp4 on SM110 to flashinfer_cutlass
@@ -803,6 +808,7 @@ _CHANGES = {
                          "npu_exempt": False, "ragged": None},
     },
     "0.5.23": {
+        "model_overrides": _MODEL_OVERRIDES_0_5_23,  # -- quant (session 15) --
         # -- model (session 14) --
         "encoder_replay_needs_v41": True,
         # arg_groups/moe_hook.py: trtllm_routed takes minimax_m3_nvfp4; FlashInfer MegaMOE validates more
