@@ -1560,6 +1560,25 @@ QUANT_CHECK_CASE = {
     "quant-qwen4-mori-pp2": _QW4, "quant-qwen4-unified": _QW4, "quant-qwen4-qsa-fp8-sm120": _QW4,
     "quant-qwen4-qsa-fp8-sm90": dict(_QW4, gpu="sm90"),
 }
+# accepted neighbours: what the overrides declare (page size, attention backend, KV dtype) on each platform branch
+# (the MegaMoE the override picks on SM100 checks its prefill budget next: a given chunk the engine judges)
+QUANT_CHECK_EXTRA.update({"quant-m3-sm100": ["--chunked-prefill-size", "8192"], "quant-m3-sm90": [],
+                          "quant-m3-megamoe-chunk": ["--chunked-prefill-size", "16384"],
+                          "quant-m3-vl-dspark": ["--chunked-prefill-size", "8192"],
+                          "quant-m3-routed": ["--moe-runner-backend", "flashinfer_trtllm_routed"],
+                          "quant-nemotron-w4a16-marlin": ["--moe-runner-backend", "marlin"],
+                          "quant-nemotron-eplb-routed": ["--enable-eplb", "--moe-runner-backend",
+                                                         "flashinfer_trtllm_routed", "--tp-size", "2", "--ep-size", "2"],
+                          "quant-qwen3moe-w4a16": [], "quant-qwen4-qsa-bf16": ["--qsa-indexer-dtype", "bfloat16"]})
+QUANT_CHECK_CASE.update({"quant-m3-sm100": dict(_M3, gpu="sm100", needs_override=True),
+                         "quant-m3-megamoe-chunk": dict(_M3, gpu="sm100", needs_override=True),
+                         "quant-m3-sm90": dict(_M3, gpu="sm90", needs_override=True),
+                         "quant-m3-vl-dspark": dict(_M3_VL, num_draft_tokens=17),
+                         "quant-m3-routed": dict(_M3, gpu="sm100", needs_override=True),
+                         "quant-nemotron-w4a16-marlin": dict(_NEM, target="nemotron-h-w4a16-8l"),
+                         "quant-nemotron-eplb-routed": _NEM,
+                         "quant-qwen3moe-w4a16": dict(_Q, target="qwen3-moe-w4a16-8l", gpu="sm100", needs_override=True),
+                         "quant-qwen4-qsa-bf16": _QW4})
 MODEL_CHECK_EXTRA.update(QUANT_CHECK_EXTRA)
 MODEL_CHECK_CASE.update(QUANT_CHECK_CASE)
 
