@@ -1534,8 +1534,9 @@ QUANT_CHECK_EXTRA = {
     "quant-qwen4-qsa-fp8-sm90": ["--qsa-indexer-dtype", "fp8_e4m3"],
 }
 _Q = dict(_NO_SPEC, window=None, sink=None, attention_backend=None, since="0.5.19")
-_M3 = dict(_Q, target="minimax-m3-nvfp4-8l")
-_M3_VL = dict(_Q, **_DSPARK_B16, target="minimax-m3-vl-nvfp4-8l", gpu="sm100", needs_override=True)
+# (`since`: the releases whose override has the refusals; M3.1 NVFP4's are 0.5.23's)
+_M3 = dict(_Q, target="minimax-m3-nvfp4-8l", since="0.5.23")
+_M3_VL = dict(_Q, **_DSPARK_B16, target="minimax-m3-vl-nvfp4-8l", gpu="sm100", needs_override=True, since="0.5.23")
 _KIMI = dict(_Q, target="kimi-k3-8l")
 _NEM = dict(_Q, target="nemotron-h-8l", gpu="sm120", needs_override=True)
 _QW4 = dict(_Q, target="qwen4-exp-4l", gpu="sm120", needs_override=True)

@@ -522,14 +522,15 @@ def check_quant_families(family, args, rules, platform, target_cfg, env, asked):
             out["page_size"] = 64  # compressed QSA's page-aligned slots
         return out
     if family == "kimi_k3":
-        return _kimi_k3(args, env, no_gpu)
+        return _kimi_k3(args, rules, env, no_gpu, asked)
     if family == "minimax_m3":
         return _minimax_m3(args, platform, target_cfg, env, asked)
-    return _nemotron_h(args, target_cfg)
+    return _nemotron_h(args, rules, target_cfg)
 
 
-def _kimi_k3(args, env, no_gpu):
-    """kimi_k3.py _kimi_k3_overrides under decode context parallelism (--dcp-size > 1)."""
+def _kimi_k3(args, rules, env, no_gpu, asked):
+    """kimi_k3.py _kimi_k3_overrides under decode context parallelism (--dcp-size > 1); the decode backends it takes
+    are the release's (trait kimi_dcp_decode_backends)."""
     if get(args, "dcp_size", 1) <= 1:
         return {}
     if args.get("speculative_algorithm") == "DSPARK":
@@ -540,7 +541,7 @@ def _kimi_k3(args, env, no_gpu):
         if mode != "static":
             raise _override("Kimi-K3 DCP + DSPARK currently requires SGLANG_RAGGED_VERIFY_MODE=static; compact/cap-accept "
                             "are not validated under DCP (got %r)." % mode, "speculative_algorithm")
-    decode = args.get("decode_attention_backend") or args.get("attention_backend")
+    decode = args.get("decode_attention_backend") or asked  # model_override_base.py attention_backends_of
     if decode in ("cutedsl_mla", None):
         if no_gpu:
             # _require_kimi_k3_cutedsl_dcp_support imports FlashInfer's MLA decode: a host without a GPU (the CPU
@@ -549,18 +550,23 @@ def _kimi_k3(args, env, no_gpu):
                             "newer with trtllm_batch_decode_with_kv_cache_mla exposing enable_dcp.",
                             "decode_attention_backend")
         return {"prefill_attention_backend": "trtllm_mla", "decode_attention_backend": "cutedsl_mla"}
-    if decode == "aiter":
+    allowed = rules["kimi_dcp_decode_backends"]
+    if decode == "tokenspeed_mla" and decode in allowed:  # it takes both phases and an fp8_e4m3 KV cache
+        return {"prefill_attention_backend": "tokenspeed_mla", "decode_attention_backend": "tokenspeed_mla",
+                "kv_cache_dtype": "fp8_e4m3"}
+    if decode == "aiter" and decode in allowed:
         # aiter_mla_gluon.py _gluon_fn: aiter (ROCm) is not importable on the CUDA and CPU hosts the engine models
         raise _override("Kimi-K3 DCP with decode_attention_backend='aiter' requires the aiter gluon mla kernel, which "
                         "is unavailable. See above aborting reasons.", "decode_attention_backend")
-    raise _override("Decode attention backend for Kimi-K3 DCP must be 'cutedsl_mla' or 'aiter', got %r." % decode,
-                    "decode_attention_backend")
+    names = ["'%s'" % b for b in allowed]
+    raise _override("Decode attention backend for Kimi-K3 DCP must be %s or %s, got %r." % (
+        ", ".join(names[:-1]), names[-1], decode), "decode_attention_backend")
 
 
 def _minimax_m3(args, platform, target_cfg, env, asked):
     """minimax_m3.py _minimax_m3_overrides: the NVFP4 packed-expert checkpoint (mxfp8 projections whose MoE fields name
     NVFP4, _resolve_quant_method) served as minimax_m3_nvfp4."""
-    quant, method = _checkpoint_quant(args, target_cfg)
+    quant = _checkpoint_quant(args, target_cfg)[0]
     if quant == "mxfp8" and args.get("quantization") is None:
         qc = target_cfg["quantization_config"]
         if str(qc.get("moe_quant_algo", "")).upper() == "NVFP4" and qc.get("moe_quant_format") == "nvfp4-pack-quantized":
@@ -622,12 +628,14 @@ def _minimax_m3(args, platform, target_cfg, env, asked):
     return out
 
 
-def _nemotron_h(args, target_cfg):
+def _nemotron_h(args, rules, target_cfg):
     """nemotron_h.py _nemotron_h_overrides: a ModelOpt checkpoint's relu2 MLP, the expert-remap checks
-    (_validate_expert_remap), W4A16_NVFP4 experts."""
-    quant, method = _checkpoint_quant(args, target_cfg)
-    modelopt = quant in _MODELOPT
+    (_validate_expert_remap, trait nemotron_expert_remap), W4A16_NVFP4 experts."""
     arch = target_cfg["architectures"][0]
+    if arch == "NemotronH_Omni_Reasoning_V3" and not rules["nemotron_h_omni"]:
+        return {}
+    quant = _checkpoint_quant(args, target_cfg)[0]
+    modelopt = quant in _MODELOPT
     if modelopt:
         # the language config's MLP activation (the Omni model's text config); an AssertionError otherwise
         language = text_cfg(target_cfg) if arch == "NemotronH_Omni_Reasoning_V3" else target_cfg
@@ -639,8 +647,8 @@ def _nemotron_h(args, target_cfg):
             algo = (target_cfg.get("quantization_config") or {}).get("quant_algo")
             quant = "modelopt_mixed" if algo == "MIXED_PRECISION" else "modelopt_fp4" if algo == "NVFP4" else \
                 "modelopt_fp8"
-    if args.get("enable_eplb") or get(args, "ep_num_redundant_experts", 0) > 0 or \
-            get(args, "init_expert_location", "trivial") != "trivial":
+    if rules["nemotron_expert_remap"] and (args.get("enable_eplb") or get(args, "ep_num_redundant_experts", 0) > 0 or
+                                           get(args, "init_expert_location", "trivial") != "trivial"):
         runner = get(args, "moe_runner_backend", "auto")
         if runner == "flashinfer_trtllm":
             raise _override("flashinfer_trtllm routes inside the kernel and does not support EPLB or redundant "
