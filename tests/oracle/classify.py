@@ -428,7 +428,7 @@ TABLE = (
      r"(a2a-backend=none\.|runner-backend=marlin)|Qwen4-Exp (PD with MORI requires --pp-size 1|does not support "
      r"--enable-unified-memory)|--qsa-indexer-dtype fp8_e4m3 requires (a CUDA SM90/SM100 GPU|the compressed QSA "
      r"indexer))", None),
-    ("MODEL_OVERRIDE_UNSUPPORTED", r"^AssertionError$", r'^assert language_config\.mlp_hidden_act == "relu2"'),
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"^AssertionError$", r'^assert (language_config|model_config\.hf_config)\.mlp_hidden_act == "relu2"'),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 
