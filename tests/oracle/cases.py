@@ -1511,6 +1511,7 @@ QUANT_CHECK_EXTRA = {
     "quant-kimi-dcp-triton": _DCP + ["--decode-attention-backend", "triton"],
     "quant-kimi-dcp-cutedsl": _DCP, "quant-kimi-dcp-aiter": _DCP + ["--decode-attention-backend", "aiter"],
     "quant-kimi-dcp-dspark": _DCP,
+    "quant-kimi-dcp-tokenspeed": _DCP + ["--decode-attention-backend", "tokenspeed_mla"],
     # minimax_m3.py with the NVFP4 packed experts: speculation, architecture, GPU, env, PP, PD, page size, a2a, KV dtype
     "quant-m3-eagle": [], "quant-m3-dspark-causal": [], "quant-m3-dspark-sm90": [], "quant-m3-dspark-compact": [],
     "quant-m3-dspark-pp2": ["--pp-size", "2"], "quant-m3-dflash-pd": ["--disaggregation-mode", "prefill"],
@@ -1542,6 +1543,8 @@ _NEM = dict(_Q, target="nemotron-h-8l", gpu="sm120", needs_override=True)
 _QW4 = dict(_Q, target="qwen4-exp-4l", gpu="sm120", needs_override=True)
 QUANT_CHECK_CASE = {
     "quant-kimi-dcp-triton": _KIMI, "quant-kimi-dcp-cutedsl": _KIMI, "quant-kimi-dcp-aiter": _KIMI,
+    # (0.5.23: tokenspeed_mla is cutedsl_mla's alias; before, an accepted DCP reaches the Mamba hook, not modelled)
+    "quant-kimi-dcp-tokenspeed": dict(_KIMI, since="0.5.23"),
     "quant-kimi-dcp-dspark": dict(_KIMI, **_DSPARK_B16, env={"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
     "quant-m3-eagle": dict(_M3, algorithm="EAGLE", draft="b16", num_steps=3, eagle_topk=1, num_draft_tokens=4),
     "quant-m3-dspark-causal": dict(_M3_VL, target="minimax-m3-nvfp4-8l"),
@@ -1580,6 +1583,11 @@ QUANT_CHECK_CASE.update({"quant-m3-sm100": dict(_M3, gpu="sm100", needs_override
                          "quant-nemotron-eplb-routed": _NEM,
                          "quant-qwen3moe-w4a16": dict(_Q, target="qwen3-moe-w4a16-8l", gpu="sm100", needs_override=True),
                          "quant-qwen4-qsa-bf16": _QW4})
+# Kimi-K3 without DCP on SM100: trtllm_mla for both phases, whose page size SGLang then moves to 64
+QUANT_CHECK_EXTRA.update({"quant-kimi-sm100": [],
+                          "quant-kimi-sm100-deepep": ["--moe-a2a-backend", "deepep", "--tp-size", "2", "--ep-size", "2"]})
+QUANT_CHECK_CASE.update({k: dict(_KIMI, gpu="sm100", needs_override=True) for k in ("quant-kimi-sm100",
+                                                                                    "quant-kimi-sm100-deepep")})
 MODEL_CHECK_EXTRA.update(QUANT_CHECK_EXTRA)
 MODEL_CHECK_CASE.update(QUANT_CHECK_CASE)
 

@@ -269,3 +269,16 @@ def test_quant_override_traits():
     assert answer(["--page-size", "64"], M3, version="0.5.22") is None
     assert answer(["--moe-runner-backend", "triton"], QWEN3_MOE_W4A16, version="0.5.19", gpus=SM100) is None
     assert answer(["--enable-unified-memory"], QWEN4, version="0.5.19", gpus=SM120) != U
+
+
+def test_kimi_k3_sm100_takes_trtllm_mla_and_its_page_size():
+    """Kimi-K3 without DCP on SM100, no attention backend given: trtllm_mla for both phases, page size 64 (regression:
+    the engine said 1); a backend given keeps the page size."""
+    for extra in ([], ["--moe-a2a-backend", "deepep", "--tp-size", "2", "--ep-size", "2"]):
+        r = E.validate_argv(BASE + extra, "0.5.23", gpus=SM100, read_paths=False, target_config=KIMI)
+        assert (r.resolved["prefill_attention_backend"], r.resolved["page_size"]) == ("trtllm_mla", 64)
+    r = E.validate_argv(BASE + TRITON, "0.5.23", gpus=SM100, read_paths=False, target_config=KIMI)
+    assert r.resolved["page_size"] == 1
+    r = E.validate_argv(BASE + ["--attention-backend", "trtllm_mla", "--page-size", "32"], "0.5.23", gpus=SM90,
+                        read_paths=False, target_config=KIMI)
+    assert r.resolved["page_size"] == 32

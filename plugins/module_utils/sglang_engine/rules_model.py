@@ -522,16 +522,20 @@ def check_quant_families(family, args, rules, platform, target_cfg, env, asked):
             out["page_size"] = 64  # compressed QSA's page-aligned slots
         return out
     if family == "kimi_k3":
-        return _kimi_k3(args, rules, env, no_gpu, asked)
+        return _kimi_k3(args, rules, env, no_gpu, asked, sm)
     if family == "minimax_m3":
         return _minimax_m3(args, platform, target_cfg, env, asked)
     return _nemotron_h(args, rules, target_cfg)
 
 
-def _kimi_k3(args, rules, env, no_gpu, asked):
+def _kimi_k3(args, rules, env, no_gpu, asked, sm):
     """kimi_k3.py _kimi_k3_overrides under decode context parallelism (--dcp-size > 1); the decode backends it takes
-    are the release's (trait kimi_dcp_decode_backends)."""
+    are the release's (trait kimi_dcp_decode_backends). Without DCP, on SM100/SM103: trtllm_mla for both phases when
+    no attention backend is given (the same in every release with the file)."""
     if get(args, "dcp_size", 1) <= 1:
+        if sm in (100, 103) and asked is None and args.get("prefill_attention_backend") is None and \
+                args.get("decode_attention_backend") is None:
+            return {"prefill_attention_backend": "trtllm_mla", "decode_attention_backend": "trtllm_mla"}
         return {}
     if args.get("speculative_algorithm") == "DSPARK":
         mode = (env or {}).get("SGLANG_RAGGED_VERIFY_MODE", "static")
@@ -542,6 +546,9 @@ def _kimi_k3(args, rules, env, no_gpu, asked):
             raise _override("Kimi-K3 DCP + DSPARK currently requires SGLANG_RAGGED_VERIFY_MODE=static; compact/cap-accept "
                             "are not validated under DCP (got %r)." % mode, "speculative_algorithm")
     decode = args.get("decode_attention_backend") or asked  # model_override_base.py attention_backends_of
+    allowed = rules["kimi_dcp_decode_backends"]
+    if decode == "tokenspeed_mla" and decode not in allowed:
+        decode = "cutedsl_mla"  # where the family dropped it, tokenspeed_mla is an alias of cutedsl_mla (serving_hook.py)
     if decode in ("cutedsl_mla", None):
         if no_gpu:
             # _require_kimi_k3_cutedsl_dcp_support imports FlashInfer's MLA decode: a host without a GPU (the CPU
@@ -550,8 +557,7 @@ def _kimi_k3(args, rules, env, no_gpu, asked):
                             "newer with trtllm_batch_decode_with_kv_cache_mla exposing enable_dcp.",
                             "decode_attention_backend")
         return {"prefill_attention_backend": "trtllm_mla", "decode_attention_backend": "cutedsl_mla"}
-    allowed = rules["kimi_dcp_decode_backends"]
-    if decode == "tokenspeed_mla" and decode in allowed:  # it takes both phases and an fp8_e4m3 KV cache
+    if decode == "tokenspeed_mla":  # it takes both phases and an fp8_e4m3 KV cache
         return {"prefill_attention_backend": "tokenspeed_mla", "decode_attention_backend": "tokenspeed_mla",
                 "kv_cache_dtype": "fp8_e4m3"}
     if decode == "aiter" and decode in allowed:
