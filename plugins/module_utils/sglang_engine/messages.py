@@ -143,6 +143,7 @@ _SGLANG_MESSAGES = (
      r"--enable-unified-cache-external-linker (requires the default|and --enable-hierarchical-cache|does not use)"),
     ("HICACHE_HOST_MEMORY_MODE", r"--hicache-host-memory-mode buffer_only (requires a storage|is not supported on decode)"),
     ("PAGE_MAJOR_KV_LAYOUT", r"--enable-page-major-kv-layout"),
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"^Qwen4-Exp does not support --enable-unified-memory"),  # -- quant (session 15) --
     ("UNIFIED_MEMORY", r"--enable-unified-memory "),
     ("INT8_MAMBA_CHECKPOINT", r"--enable-int8-mamba-checkpoint (is not supported|only supports)"),
     # -- parallel (session 14) --: elastic EP (rules_parallel.py), the scale-up checks among them; Aiter fusion with CP
