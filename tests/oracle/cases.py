@@ -1502,6 +1502,126 @@ for _k, _v in MODEL_CHECK_CASE.items():
         _v.update(gpu="sm90", needs_override=True, since="0.5.22")
 
 
+# -- quant (session 15) --
+# The per-architecture model overrides that read the checkpoint's quantization (0.5.23 srt/arg_groups/model_overrides/
+# minimax_m3.py, nemotron_h.py, qwen3_moe.py) or refuse a parallel / platform setting for the architecture (kimi_k3.py,
+# qwen4_exp.py): targets whose config.json carries the quantization_config SGLang reads (scaled down), swept only
+# (MODEL_CHECK_EXTRA entries "quant-*", on the first sweep base).
+_M3_NVFP4_QUANT = {"quant_method": "mxfp8", "moe_quant_algo": "NVFP4", "moe_quant_format": "nvfp4-pack-quantized"}
+_MIXED_W4A16 = {"quant_method": "modelopt", "quant_algo": "MIXED_PRECISION", "quantized_layers": {
+    "model.layers.1.mixer.experts.0.up_proj": {"quant_algo": "W4A16_NVFP4"},
+    "model.layers.1.mlp.experts.0.up_proj": {"quant_algo": "W4A16_NVFP4"}}}
+TARGETS.update({
+    # minimax_m3.py _resolve_quant_method: mxfp8 projections with NVFP4 packed experts serve as minimax_m3_nvfp4
+    "minimax-m3-nvfp4-8l": ("MiniMaxM3SparseForCausalLM", 8, 151936, 40960),
+    "minimax-m3-vl-nvfp4-8l": ("MiniMaxM3SparseForConditionalGeneration", 8, 151936, 40960),
+    # nemotron_h.py: a ModelOpt MIXED_PRECISION checkpoint with W4A16_NVFP4 experts; a ModelOpt FP8 one whose MLP is
+    # not relu2; a Puzzle (heterogeneous blocks) one whose MoE blocks route to different expert counts
+    "nemotron-h-w4a16-8l": ("NemotronHForCausalLM", 8, 1000, 4096),
+    "nemotron-h-fp8-silu-8l": ("NemotronHForCausalLM", 8, 1000, 4096),
+    "nemotron-h-puzzle-8l": ("NemotronHPuzzleForCausalLM", 8, 1000, 4096),
+    # qwen3_moe.py: the Qwen3-MoE family with W4A16_NVFP4 experts (ModelOpt mixed precision)
+    "qwen3-moe-w4a16-8l": ("Qwen3MoeForCausalLM", 8, 151936, 40960),
+})
+TARGET_FIELDS.update({
+    "minimax-m3-nvfp4-8l": {"quantization_config": _M3_NVFP4_QUANT},
+    "minimax-m3-vl-nvfp4-8l": {"quantization_config": _M3_NVFP4_QUANT},
+    "nemotron-h-w4a16-8l": dict(TARGET_FIELDS["nemotron-h-8l"], mlp_hidden_act="relu2", quantization_config=_MIXED_W4A16),
+    "nemotron-h-fp8-silu-8l": dict(TARGET_FIELDS["nemotron-h-8l"], mlp_hidden_act="silu",
+                                   quantization_config={"quant_method": "modelopt", "quant_algo": "FP8"}),
+    "nemotron-h-puzzle-8l": dict(TARGET_FIELDS["nemotron-h-8l"], block_configs=[
+        {"block_type": "moe", "n_routed_experts": 8}, {"block_type": "moe", "n_routed_experts": 16}]),
+    "qwen3-moe-w4a16-8l": dict(TARGET_FIELDS["qwen3-moe-8l"], quantization_config=dict(
+        _MIXED_W4A16, quant_method="modelopt_mixed")),
+})
+_DCP = ["--tp-size", "2", "--dcp-size", "2"]
+_DSPARK_B16 = {"algorithm": "DSPARK", "draft": "b16", "num_draft_tokens": None, "num_steps": None, "eagle_topk": None}
+QUANT_CHECK_EXTRA = {
+    # kimi_k3.py _kimi_k3_overrides under DCP: the decode backend it takes, FlashInfer's DCP kernel (absent here: the
+    # import fails), aiter's gluon MLA kernel (absent: None), DSPARK's ragged verify mode
+    "quant-kimi-dcp-triton": _DCP + ["--decode-attention-backend", "triton"],
+    "quant-kimi-dcp-cutedsl": _DCP, "quant-kimi-dcp-aiter": _DCP + ["--decode-attention-backend", "aiter"],
+    "quant-kimi-dcp-dspark": _DCP,
+    "quant-kimi-dcp-tokenspeed": _DCP + ["--decode-attention-backend", "tokenspeed_mla"],
+    # minimax_m3.py with the NVFP4 packed experts: speculation, architecture, GPU, env, PP, PD, page size, a2a, KV dtype
+    "quant-m3-eagle": [], "quant-m3-dspark-causal": [], "quant-m3-dspark-sm90": [], "quant-m3-dspark-compact": [],
+    "quant-m3-dspark-pp2": ["--pp-size", "2"], "quant-m3-dflash-pd": ["--disaggregation-mode", "prefill"],
+    "quant-m3-page64": ["--page-size", "64"], "quant-m3-cpu": [],
+    "quant-m3-routed-deepep": ["--moe-runner-backend", "flashinfer_trtllm_routed", "--moe-a2a-backend", "deepep"],
+    "quant-m3-deepep": ["--moe-a2a-backend", "deepep"], "quant-m3-kv-e5m2": ["--kv-cache-dtype", "fp8_e5m2"],
+    # nemotron_h.py: EPLB with the runners that cannot remap experts, the Puzzle's expert counts, W4A16 experts, relu2
+    "quant-nemotron-eplb-trtllm": ["--enable-eplb", "--moe-runner-backend", "flashinfer_trtllm"],
+    "quant-nemotron-eplb-cutedsl": ["--enable-eplb", "--moe-runner-backend", "flashinfer_cutedsl"],
+    "quant-nemotron-puzzle-eplb": ["--enable-eplb"],
+    "quant-nemotron-w4a16-deepep": ["--moe-a2a-backend", "deepep"],
+    "quant-nemotron-w4a16-triton": ["--moe-runner-backend", "triton"],
+    "quant-nemotron-fp8-silu": [],
+    # qwen3_moe.py on SM100: W4A16 experts with a runner other than marlin
+    "quant-qwen3moe-w4a16-triton": ["--moe-runner-backend", "triton"],
+    # qwen4_exp.py: PD over MORI with PP, unified memory, the fp8 QSA indexer off SM90/SM100 and without QSA
+    "quant-qwen4-mori-pp2": ["--disaggregation-mode", "prefill", "--disaggregation-transfer-backend", "mori",
+                             "--pp-size", "2"],
+    "quant-qwen4-unified": ["--enable-unified-memory"],
+    "quant-qwen4-qsa-fp8-sm120": ["--qsa-indexer-dtype", "fp8_e4m3"],
+    "quant-qwen4-qsa-fp8-sm90": ["--qsa-indexer-dtype", "fp8_e4m3"],
+}
+_Q = dict(_NO_SPEC, window=None, sink=None, attention_backend=None, since="0.5.19")
+# (`since`: the releases whose override has the refusals; M3.1 NVFP4's are 0.5.23's)
+_M3 = dict(_Q, target="minimax-m3-nvfp4-8l", since="0.5.23")
+_M3_VL = dict(_Q, **_DSPARK_B16, target="minimax-m3-vl-nvfp4-8l", gpu="sm100", needs_override=True, since="0.5.23")
+_KIMI = dict(_Q, target="kimi-k3-8l")
+_NEM = dict(_Q, target="nemotron-h-8l", gpu="sm120", needs_override=True)
+_QW4 = dict(_Q, target="qwen4-exp-4l", gpu="sm120", needs_override=True)
+QUANT_CHECK_CASE = {
+    "quant-kimi-dcp-triton": _KIMI, "quant-kimi-dcp-cutedsl": _KIMI, "quant-kimi-dcp-aiter": _KIMI,
+    # (0.5.23: tokenspeed_mla is cutedsl_mla's alias; before, an accepted DCP reaches the Mamba hook, not modelled)
+    "quant-kimi-dcp-tokenspeed": dict(_KIMI, since="0.5.23"),
+    "quant-kimi-dcp-dspark": dict(_KIMI, **_DSPARK_B16, env={"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
+    "quant-m3-eagle": dict(_M3, algorithm="EAGLE", draft="b16", num_steps=3, eagle_topk=1, num_draft_tokens=4),
+    "quant-m3-dspark-causal": dict(_M3_VL, target="minimax-m3-nvfp4-8l"),
+    "quant-m3-dspark-sm90": dict(_M3_VL, gpu="sm90"),
+    "quant-m3-dspark-compact": dict(_M3_VL, env={"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
+    "quant-m3-dspark-pp2": _M3_VL, "quant-m3-dflash-pd": dict(_M3_VL, algorithm="DFLASH"),
+    "quant-m3-page64": _M3, "quant-m3-cpu": _M3,
+    "quant-m3-routed-deepep": dict(_M3, gpu="sm100", needs_override=True),
+    "quant-m3-deepep": dict(_M3, gpu="sm100", needs_override=True),
+    "quant-m3-kv-e5m2": dict(_M3, gpu="sm100", needs_override=True),
+    "quant-nemotron-eplb-trtllm": _NEM, "quant-nemotron-eplb-cutedsl": _NEM,
+    "quant-nemotron-puzzle-eplb": dict(_NEM, target="nemotron-h-puzzle-8l"),
+    "quant-nemotron-w4a16-deepep": dict(_NEM, target="nemotron-h-w4a16-8l"),
+    "quant-nemotron-w4a16-triton": dict(_NEM, target="nemotron-h-w4a16-8l"),
+    "quant-nemotron-fp8-silu": dict(_NEM, target="nemotron-h-fp8-silu-8l"),
+    "quant-qwen3moe-w4a16-triton": dict(_Q, target="qwen3-moe-w4a16-8l", gpu="sm100", needs_override=True),
+    "quant-qwen4-mori-pp2": _QW4, "quant-qwen4-unified": _QW4, "quant-qwen4-qsa-fp8-sm120": _QW4,
+    "quant-qwen4-qsa-fp8-sm90": dict(_QW4, gpu="sm90"),
+}
+# accepted neighbours: what the overrides declare (page size, attention backend, KV dtype) on each platform branch
+# (the MegaMoE the override picks on SM100 checks its prefill budget next: a given chunk the engine judges)
+QUANT_CHECK_EXTRA.update({"quant-m3-sm100": ["--chunked-prefill-size", "8192"], "quant-m3-sm90": [],
+                          "quant-m3-megamoe-chunk": ["--chunked-prefill-size", "16384"],
+                          "quant-m3-vl-dspark": ["--chunked-prefill-size", "8192"],
+                          "quant-m3-routed": ["--moe-runner-backend", "flashinfer_trtllm_routed"],
+                          "quant-nemotron-w4a16-marlin": ["--moe-runner-backend", "marlin"],
+                          "quant-nemotron-eplb-routed": ["--enable-eplb", "--moe-runner-backend",
+                                                         "flashinfer_trtllm_routed", "--tp-size", "2", "--ep-size", "2"],
+                          "quant-qwen3moe-w4a16": [], "quant-qwen4-qsa-bf16": ["--qsa-indexer-dtype", "bfloat16"]})
+QUANT_CHECK_CASE.update({"quant-m3-sm100": dict(_M3, gpu="sm100", needs_override=True),
+                         "quant-m3-megamoe-chunk": dict(_M3, gpu="sm100", needs_override=True),
+                         "quant-m3-sm90": dict(_M3, gpu="sm90", needs_override=True),
+                         "quant-m3-vl-dspark": dict(_M3_VL, num_draft_tokens=17),
+                         "quant-m3-routed": dict(_M3, gpu="sm100", needs_override=True),
+                         "quant-nemotron-w4a16-marlin": dict(_NEM, target="nemotron-h-w4a16-8l"),
+                         "quant-nemotron-eplb-routed": _NEM,
+                         "quant-qwen3moe-w4a16": dict(_Q, target="qwen3-moe-w4a16-8l", gpu="sm100", needs_override=True),
+                         "quant-qwen4-qsa-bf16": _QW4})
+# Kimi-K3 without DCP on SM100: trtllm_mla for both phases, whose page size SGLang then moves to 64
+QUANT_CHECK_EXTRA.update({"quant-kimi-sm100": [],
+                          "quant-kimi-sm100-deepep": ["--moe-a2a-backend", "deepep", "--tp-size", "2", "--ep-size", "2"]})
+QUANT_CHECK_CASE.update({k: dict(_KIMI, gpu="sm100", needs_override=True) for k in ("quant-kimi-sm100",
+                                                                                    "quant-kimi-sm100-deepep")})
+MODEL_CHECK_EXTRA.update(QUANT_CHECK_EXTRA)
+MODEL_CHECK_CASE.update(QUANT_CHECK_CASE)
+
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
 # one at a time, so every refusal the generator can express is reached in every release's run whatever the

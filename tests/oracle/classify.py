@@ -422,6 +422,21 @@ TABLE = (
                                 r"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK|FlashInfer MoE A2A per-rank token budget "
                                 r"exceeds its workspace)", None),
     ("MOE_A2A_DEEPEP_V2", r"^DeepEP v2 MoE is not validated as a speculative draft backend", None),
+    # -- quant (session 15) --
+    # model_overrides/kimi_k3.py, minimax_m3.py, nemotron_h.py (its relu2 assert read from the source line),
+    # qwen3_moe.py, qwen4_exp.py
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"^(Kimi-K3 DCP (\+ DSPARK currently requires SGLANG_RAGGED_VERIFY_MODE=static; "
+     r"compact/cap-accept|with decode_attention_backend='(cutedsl_mla|aiter)' requires)|Decode attention backend for "
+     r"Kimi-K3 DCP must be|M3\.1 NVFP4 (only supports DSPARK or DFLASH speculation|\w+ requires "
+     r"(MiniMaxM3SparseForConditionalGeneration|Blackwell$|SGLANG_RAGGED_VERIFY_MODE=static$|PP=1$)|DFLASH currently "
+     r"requires colocated serving|requires --page-size 128|flashinfer_trtllm_routed requires --moe-a2a-backend none or "
+     r"megamoe|requires --moe-a2a-backend megamoe|requires --kv-cache-dtype fp8_e4m3)|flashinfer_trtllm routes inside "
+     r"the kernel and does not support EPLB|flashinfer_cutedsl without an a2a backend does not migrate its expert scales|"
+     r"EPLB and redundant experts need the same routed expert count|W4A16_NVFP4 MoE layers require --moe-"
+     r"(a2a-backend=none\.|runner-backend=marlin)|Qwen4-Exp (PD with MORI requires --pp-size 1|does not support "
+     r"--enable-unified-memory)|--qsa-indexer-dtype fp8_e4m3 requires (a CUDA SM90/SM100 GPU|the compressed QSA "
+     r"indexer))", None),
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"^AssertionError$", r'^assert (language_config|model_config\.hf_config)\.mlp_hidden_act == "relu2"'),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -134,6 +134,10 @@ ENTRIES = {
     "sglang/srt/arg_groups/model_overrides/iquest_q1.py": [
     ],
     "sglang/srt/arg_groups/model_overrides/kimi_k3.py": [
+        # -- quant (session 15) --
+        ('_require_kimi_k3_cutedsl_dcp_support', r'requires enable_dcp in the signature of', "host",
+         "needs a FlashInfer installed whose trtllm_batch_decode_with_kv_cache_mla lacks enable_dcp: no kit here has "
+         "FlashInfer (the import fails first: the refusal before it, which the sweep reaches)"),
     ],
     "sglang/srt/arg_groups/model_overrides/minicpm.py": [
     ],

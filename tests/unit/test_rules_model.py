@@ -207,3 +207,98 @@ def test_dllm_model_check_traits():
     assert answer(DLLM, GEMMA_DIFFUSION, "0.5.20") == "DLLM_MODEL"
     assert answer(DLLM, SDAR, "0.5.20") != "DLLM_MODEL"
     assert answer(DLLM, GEMMA_DIFFUSION, "0.5.21") != "DLLM_MODEL"
+# -- quant (session 15) --
+# model_overrides/kimi_k3.py, minimax_m3.py, nemotron_h.py, qwen3_moe.py, qwen4_exp.py (cases.QUANT_CHECK_EXTRA)
+SM100 = [{"name": "NVIDIA B200", "compute_capability": "10.0"}] * 2
+SM120 = [{"name": "NVIDIA RTX PRO 6000 Blackwell Server Edition", "compute_capability": "12.0"}] * 2
+DCP = ["--tp-size", "2", "--dcp-size", "2"]
+DSPARK = ["--speculative-algorithm", "DSPARK", "--speculative-draft-model-path", "/d"]
+KIMI = _cfg("KimiK3ForConditionalGeneration", **_MLA)
+_M3Q = {"quant_method": "mxfp8", "moe_quant_algo": "NVFP4", "moe_quant_format": "nvfp4-pack-quantized"}
+M3 = _cfg("MiniMaxM3SparseForCausalLM", quantization_config=_M3Q)
+M3_VL = _cfg("MiniMaxM3SparseForConditionalGeneration", quantization_config=_M3Q)
+M3_MXFP8 = _cfg("MiniMaxM3SparseForCausalLM", quantization_config={"quant_method": "mxfp8"})
+_W4A16 = {"quant_method": "modelopt", "quant_algo": "MIXED_PRECISION",
+          "quantized_layers": {"model.layers.1.mixer.experts.0.up_proj": {"quant_algo": "W4A16_NVFP4"}}}
+_NEMO = {"model_type": "nemotron_h", "hybrid_override_pattern": "M*M*M*M*"}
+NEMO = _cfg("NemotronHForCausalLM", **_NEMO)
+NEMO_W4A16 = _cfg("NemotronHForCausalLM", mlp_hidden_act="relu2", quantization_config=_W4A16, **_NEMO)
+NEMO_SILU = _cfg("NemotronHForCausalLM", mlp_hidden_act="silu", quantization_config={"quant_method": "modelopt",
+                                                                                     "quant_algo": "FP8"}, **_NEMO)
+PUZZLE = _cfg("NemotronHPuzzleForCausalLM", block_configs=[{"block_type": "moe", "n_routed_experts": 8},
+                                                           {"block_type": "moe", "n_routed_experts": 16}], **_NEMO)
+QWEN3_MOE_W4A16 = _cfg("Qwen3MoeForCausalLM", num_experts=8, num_experts_per_tok=2,
+                       quantization_config=dict(_W4A16, quant_method="modelopt_mixed"))
+QWEN4 = _cfg("Qwen4ExpForConditionalGeneration", model_type="qwen3_next")
+
+
+@pytest.mark.parametrize("extra, target, gpus, env, code", [
+    # Kimi-K3 DCP: the decode backend, FlashInfer's DCP kernel (none on a host without a GPU), aiter, DSPARK's mode
+    (DCP + ["--decode-attention-backend", "triton"], KIMI, (), None, U), (DCP, KIMI, (), None, U),
+    (DCP + ["--decode-attention-backend", "aiter"], KIMI, (), None, U),
+    (DCP + DSPARK, KIMI, (), {"SGLANG_RAGGED_VERIFY_MODE": "compact"}, U),
+    (DCP + DSPARK, KIMI, (), {"SGLANG_RAGGED_VERIFY_MODE": "bogus"}, "RAGGED_VERIFY_MODE"),
+    # M3.1 NVFP4 (mxfp8 projections with NVFP4 packed experts): speculation, architecture, GPU, env, PP, page size,
+    # and on SM100 the a2a backend and KV dtype
+    (EAGLE, M3, (), None, U), (DSPARK, M3, SM100, None, U), (DSPARK, M3_VL, SM90, None, U),
+    (DSPARK, M3_VL, SM100, {"SGLANG_RAGGED_VERIFY_MODE": "compact"}, U), (DSPARK + ["--pp-size", "2"], M3_VL, SM100, None, U),
+    (DFLASH + ["--disaggregation-mode", "prefill"], M3_VL, SM100, None, U), (["--page-size", "64"], M3, (), None, U),
+    (["--moe-runner-backend", "flashinfer_trtllm_routed", "--moe-a2a-backend", "deepep"], M3, SM100, None, U),
+    (["--moe-a2a-backend", "deepep"], M3, SM100, None, U), (["--kv-cache-dtype", "fp8_e5m2"], M3, SM100, None, U),
+    (["--chunked-prefill-size", "8192"], M3, SM100, None, None), ([], M3, SM90, None, None),
+    (["--page-size", "64"], M3_MXFP8, (), None, None), (["--page-size", "64", "--quantization", "unquant"], M3, (), None, None),
+    # Nemotron-H: EPLB with the runners that cannot remap experts, the Puzzle's expert counts, W4A16 experts, relu2
+    (["--enable-eplb", "--moe-runner-backend", "flashinfer_trtllm"], NEMO, SM120, None, U),
+    (["--enable-eplb", "--moe-runner-backend", "flashinfer_cutedsl"], NEMO, SM120, None, U),
+    (["--enable-eplb"], PUZZLE, SM120, None, U), (["--moe-a2a-backend", "deepep"], NEMO_W4A16, SM120, None, U),
+    (["--moe-runner-backend", "triton"], NEMO_W4A16, SM120, None, U), ([], NEMO_SILU, SM120, None, U),
+    (["--moe-runner-backend", "marlin"], NEMO_W4A16, SM120, None, None),
+    # Qwen3-MoE on SM100 with W4A16 experts; Qwen4-Exp's PD/MORI/PP, unified memory and fp8 QSA indexer
+    (["--moe-runner-backend", "triton"], QWEN3_MOE_W4A16, SM100, None, U), ([], QWEN3_MOE_W4A16, SM100, None, None),
+    (["--moe-runner-backend", "triton"], QWEN3_MOE_W4A16, SM120, None, None),
+    (["--disaggregation-mode", "prefill", "--disaggregation-transfer-backend", "mori", "--pp-size", "2"], QWEN4, SM120,
+     None, U),
+    (["--enable-unified-memory"], QWEN4, SM120, None, U), (["--qsa-indexer-dtype", "fp8_e4m3"], QWEN4, SM120, None, U),
+    (["--qsa-indexer-dtype", "fp8_e4m3"], QWEN4, SM90, None, U),
+])
+def test_quant_override_refusals(extra, target, gpus, env, code):
+    assert answer(extra, target, gpus=gpus, env=env) == code
+
+
+def test_quant_override_declarations():
+    """What the overrides declare that SGLang then resolves: M3.1 NVFP4's page size and attention backend by platform."""
+    r = E.validate_argv(BASE + ["--chunked-prefill-size", "8192"], "0.5.23", gpus=SM100, read_paths=False, target_config=M3)
+    assert (r.resolved["attention_backend"], r.resolved["page_size"]) == ("trtllm_mha", 128)
+    r = E.validate_argv(BASE, "0.5.23", gpus=SM90, read_paths=False, target_config=M3)
+    assert (r.resolved["attention_backend"], r.resolved["page_size"]) == ("fa3", 128)
+    # the MegaMoE M3.1 NVFP4 picks on SM100 then checks its prefill budget
+    assert answer(["--chunked-prefill-size", "16384"], M3, gpus=SM100) == "MOE_A2A_DISPATCH_BUDGET"
+
+
+def test_quant_override_traits():
+    """Kimi-K3 DCP's decode backends (tokenspeed_mla through 0.5.22, aiter 0.5.20 on), Nemotron-H's expert-remap checks
+    (0.5.23), M3.1 NVFP4's checks (0.5.23), Qwen3-MoE's W4A16 check and Qwen4-Exp (0.5.20 on)."""
+    tokenspeed = DCP + ["--decode-attention-backend", "tokenspeed_mla"]
+    assert answer(tokenspeed, KIMI, version="0.5.22") is None
+    assert answer(tokenspeed, KIMI) == U
+    aiter = DCP + ["--decode-attention-backend", "aiter"]
+    r = E.validate_argv(BASE + aiter, "0.5.19", gpus=[], read_paths=False, target_config=KIMI)
+    assert "'cutedsl_mla' or 'tokenspeed_mla', got 'aiter'" in r.sglang_verdict["message"]
+    assert answer(["--enable-eplb", "--moe-runner-backend", "flashinfer_trtllm"], NEMO, version="0.5.22",
+                  gpus=SM120) != U
+    assert answer(["--page-size", "64"], M3, version="0.5.22") is None
+    assert answer(["--moe-runner-backend", "triton"], QWEN3_MOE_W4A16, version="0.5.19", gpus=SM100) is None
+    assert answer(["--enable-unified-memory"], QWEN4, version="0.5.19", gpus=SM120) != U
+
+
+def test_kimi_k3_sm100_takes_trtllm_mla_and_its_page_size():
+    """Kimi-K3 without DCP on SM100, no attention backend given: trtllm_mla for both phases, page size 64 (regression:
+    the engine said 1); a backend given keeps the page size."""
+    for extra in ([], ["--moe-a2a-backend", "deepep", "--tp-size", "2", "--ep-size", "2"]):
+        r = E.validate_argv(BASE + extra, "0.5.23", gpus=SM100, read_paths=False, target_config=KIMI)
+        assert (r.resolved["prefill_attention_backend"], r.resolved["page_size"]) == ("trtllm_mla", 64)
+    r = E.validate_argv(BASE + TRITON, "0.5.23", gpus=SM100, read_paths=False, target_config=KIMI)
+    assert r.resolved["page_size"] == 1
+    r = E.validate_argv(BASE + ["--attention-backend", "trtllm_mla", "--page-size", "32"], "0.5.23", gpus=SM90,
+                        read_paths=False, target_config=KIMI)
+    assert r.resolved["page_size"] == 32

@@ -146,6 +146,7 @@ _SGLANG_MESSAGES = (
      r"--enable-unified-cache-external-linker (requires the default|and --enable-hierarchical-cache|does not use)"),
     ("HICACHE_HOST_MEMORY_MODE", r"--hicache-host-memory-mode buffer_only (requires a storage|is not supported on decode)"),
     ("PAGE_MAJOR_KV_LAYOUT", r"--enable-page-major-kv-layout"),
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"^Qwen4-Exp does not support --enable-unified-memory"),  # -- quant (session 15) --
     ("UNIFIED_MEMORY", r"--enable-unified-memory "),
     ("INT8_MAMBA_CHECKPOINT", r"--enable-int8-mamba-checkpoint (is not supported|only supports)"),
     # -- parallel (session 14) --: elastic EP (rules_parallel.py), the scale-up checks among them; Aiter fusion with CP
@@ -186,6 +187,12 @@ _SGLANG_MESSAGES = (
      r"under PD)|--linear-replayssm-cache-len must be >= 1|"
      r"--enable-linear-replayssm-spec (requires a linear draft chain|requires the triton or flashinfer|with "
      r"SGLANG_RAGGED_VERIFY_MODE|is not supported on a PD prefill|and --enable-linear-replayssm are mutually)"),
+    # -- quant (session 15) --: model_overrides/kimi_k3.py, minimax_m3.py, nemotron_h.py, qwen3_moe.py, qwen4_exp.py
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"Kimi-K3 DCP (\+ DSPARK currently requires|with decode_attention_backend=)|Decode "
+     r"attention backend for Kimi-K3 DCP must be|M3\.1 NVFP4 |flashinfer_trtllm routes inside the kernel and does not "
+     r"support EPLB|flashinfer_cutedsl without an a2a backend does not migrate|EPLB and redundant experts need the same "
+     r"routed expert count|W4A16_NVFP4 MoE layers require|Qwen4-Exp (PD with MORI requires|does not support "
+     r"--enable-unified-memory)|--qsa-indexer-dtype fp8_e4m3 requires|Nemotron-H with ModelOpt quantization"),
     ("RAGGED_VERIFY_MODE", r"invalid SGLANG_RAGGED_VERIFY_MODE"),
     ("MULTI_ITEM_SCORING_BACKEND", r"Multi-item scoring requires flashinfer attention backend"),
     ("DETERMINISTIC_MLA_BACKEND", r"attention backends are supported for deterministic inference with (DeepSeek|"

@@ -205,7 +205,21 @@ _METRICS_V1 = {
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
+#   -- quant (session 15) --: model_overrides gains kimi_k3, nemotron_h (0.5.19 on), qwen3_moe, qwen4_exp (0.5.20 on),
+#                            minimax_m3 (0.5.23: its NVFP4 checks)
+#   kimi_dcp_decode_backends the decode attention backends Kimi-K3 DCP takes (kimi_k3.py; None: no family)
+#   nemotron_h_omni          nemotron_h.py registers NemotronH_Omni_Reasoning_V3 too
+#   nemotron_expert_remap    nemotron_h.py _validate_expert_remap (EPLB / redundant experts / expert location)
 # -- kv (session 14) --: the CUDA graph backends of a --cuda-graph-config phase (cuda_graph_config.py)
+# -- quant (session 15) --: the families of rules_model.py check_model_overrides, by release (the ones the
+# quantization / architecture overrides add: check_quant_families, each where its model_overrides/<family>.py is the
+# one modelled)
+_MODEL_OVERRIDES_0_5_19 = ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm", "kimi_k3",
+                           "nemotron_h")
+_MODEL_OVERRIDES_0_5_20 = _MODEL_OVERRIDES_0_5_19 + ("qwen3_moe", "qwen4_exp")  # qwen3_moe.py's first refusal, qwen4_exp.py
+_MODEL_OVERRIDES_0_5_21 = _MODEL_OVERRIDES_0_5_20 + ("iquest_q1",)
+_MODEL_OVERRIDES_0_5_22 = _MODEL_OVERRIDES_0_5_21 + ("ernie45_vl", "deepseek")
+_MODEL_OVERRIDES_0_5_23 = _MODEL_OVERRIDES_0_5_22 + ("minimax_m3",)  # minimax_m3.py's first refusals (M3.1 NVFP4)
 _GRAPH_BACKENDS_V14 = ("full", "breakable", "tc_piecewise", "disabled")
 _GRAPH_BACKENDS_V22 = ("full", "breakable", "disabled")
 ORDER = (
@@ -256,8 +270,7 @@ _CHANGES = {
         # -- model (session 14) --
         "gemma4_attention": ("trtllm_mha", "triton", "fa4", "ascend", "intel_xpu", "intel_amx", "aiter"),
         # -- model (session 14) --
-        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm",
-                            "iquest_q1", "ernie45_vl", "deepseek"),
+        "model_overrides": _MODEL_OVERRIDES_0_5_22,
         "model_override_attn_dp": "resolved",
         "attn_dp_resolved": True,  # -- engfix (session 15) --: runtime_context.attn_dp_enabled_of (0.5.22 on)
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
@@ -310,8 +323,7 @@ _CHANGES = {
         "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
         "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
         # -- model (session 14) --
-        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm",
-                            "iquest_q1"),
+        "model_overrides": _MODEL_OVERRIDES_0_5_21,
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
         # SM90/SM100 and no TBO/SBO; moe_hook.py: DeepEP v2 architectures from the model registry, the deterministic
         # inference check gone; FlashInfer MegaMOE validates GlmMoeDsaForCausalLM too
@@ -356,6 +368,10 @@ _CHANGES = {
         "hisparse_models": ("dsa", "v4", "m3"),  # hisparse_hook.py: MiniMax M3 joins
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
+        # -- quant (session 15) --
+        "model_overrides": _MODEL_OVERRIDES_0_5_20,
+        "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla", "aiter"),
+        "nemotron_h_omni": True,
         "sampling_mask_env_refused": True,  # validation_hook.py validate_sampling_mask_max_tokens (session 14)
         "retired_flag_errors": (),  # --enable-expert-distribution-metrics is gone from the parser
         # -- model (session 14) --
@@ -402,7 +418,10 @@ _CHANGES = {
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         # -- model (session 14) --
-        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm"),
+        "model_overrides": _MODEL_OVERRIDES_0_5_19,
+        # -- quant (session 15) --: kimi_k3.py's DCP decode backends (tokenspeed_mla through 0.5.22, aiter 0.5.20 on)
+        "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla"),
+        "nemotron_h_omni": False,  # nemotron_h.py registers NemotronH_Omni_Reasoning_V3 (0.5.20 on)
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
@@ -700,6 +719,11 @@ _CHANGES = {
         "model_override_attn_dp": "flag",
         # -- engfix (session 15) --: attention DP read from the --enable-dp-attention flag (see attn_dp_resolved above)
         "attn_dp_resolved": False,
+        # -- quant (session 15) --: kimi_k3.py's DCP decode backends in its message's order; nemotron_h.py's
+        # architectures and its expert-remap checks (rules_model.py check_quant_families)
+        "kimi_dcp_decode_backends": None,
+        "nemotron_h_omni": True,
+        "nemotron_expert_remap": False,
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_xpu", "aiter"),
         "gemma4_attention": None,
@@ -826,6 +850,10 @@ _CHANGES = {
                          "npu_exempt": False, "ragged": None},
     },
     "0.5.23": {
+        # -- quant (session 15) --
+        "model_overrides": _MODEL_OVERRIDES_0_5_23,
+        "kimi_dcp_decode_backends": ("cutedsl_mla", "aiter"),
+        "nemotron_expert_remap": True,  # nemotron_h.py _validate_expert_remap
         # -- model (session 14) --
         "encoder_replay_needs_v41": True,
         # arg_groups/moe_hook.py: trtllm_routed takes minimax_m3_nvfp4; FlashInfer MegaMOE validates more

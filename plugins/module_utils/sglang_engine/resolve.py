@@ -230,6 +230,10 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     backends = [r["attention_backend"], args.get("decode_attention_backend"), r["prefill_attention_backend"]]
     if rules["draft_trtllm_sets_page_size"]:
         backends.append(args.get("speculative_draft_attention_backend"))
+    if "trtllm_mla" in backends[:2] and page not in (32, 64):
+        # -- quant (session 15) --: TensorRT-LLM MLA's page sizes, right before trtllm_mha's (every release: 0.5.23
+        # overrides.py _mla_backend_page_constraints, on the attention or decode backend)
+        page = 64
     if "trtllm_mha" in backends and page not in (16, 32, 64, 128):
         page = 64  # TensorRT-LLM MHA page sizes (SGLang warns and changes it)
     r["page_size"] = page

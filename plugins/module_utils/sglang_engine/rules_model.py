@@ -92,6 +92,8 @@ def check_model_overrides(family, args, rules, platform, target_cfg, env, asked)
     backends = (asked, args.get("prefill_attention_backend"), args.get("decode_attention_backend"))
     unset = all(b is None for b in backends)
     out = {}
+    if family in _QUANT_FAMILIES:  # -- quant (session 15) --
+        return check_quant_families(family, args, rules, platform, target_cfg, env, asked)
     if family in _ATTENTION_FAMILIES:
         return check_attention_family(family, args, rules, platform, target_cfg, asked)
     if family == "deepseek":
@@ -448,3 +450,243 @@ def check_model_capability(args, rules, target_cfg):
             and target_cfg.get("model_type") != "deepseek_v41":
         raise Refused("ENCODER_REPLAY_MODEL", "--enable-encoder-swa-bounded-replay requires DeepSeek-V4.1",
                       "enable_encoder_swa_bounded_replay")
+
+
+# -- quant (session 15) --
+# The model overrides that read the checkpoint's quantization or refuse a setting for the architecture (0.5.23
+# srt/arg_groups/model_overrides/kimi_k3.py, minimax_m3.py, nemotron_h.py, qwen3_moe.py, qwen4_exp.py). The release
+# trait `model_overrides` names the ones a release runs as modelled here.
+MODEL_OVERRIDE_FAMILIES.update({
+    "KimiK3ForConditionalGeneration": "kimi_k3",
+    "MiniMaxM3SparseForCausalLM": "minimax_m3", "MiniMaxM3SparseForConditionalGeneration": "minimax_m3",
+    "NemotronHForCausalLM": "nemotron_h", "NemotronHPuzzleForCausalLM": "nemotron_h",
+    "NemotronH_Omni_Reasoning_V3": "nemotron_h",
+    "Qwen4ExpForConditionalGeneration": "qwen4_exp",
+    # qwen3_moe.py _qwen3_moe_family_overrides (Qwen4-Exp runs it too, before its own: the imports' order)
+    "Qwen3MoeForCausalLM": "qwen3_moe", "Qwen3VLMoeForConditionalGeneration": "qwen3_moe",
+    "Qwen3NextForCausalLM": "qwen3_moe", "Qwen3_5MoeForConditionalGeneration": "qwen3_moe",
+    "InternS2PreviewForConditionalGeneration": "qwen3_moe", "Qwen3_5ForConditionalGeneration": "qwen3_moe",
+})
+_QUANT_FAMILIES = ("kimi_k3", "minimax_m3", "nemotron_h", "qwen4_exp", "qwen3_moe")
+_MODELOPT = ("modelopt", "modelopt_fp8", "modelopt_fp4", "modelopt_mixed")
+_RAGGED_VERIFY_MODES = ("static", "cap-accept", "compact")  # speculative/ragged_verify.py RaggedVerifyMode
+
+
+def _sm(platform):
+    """The GPU's SM when the host is known to have one, else None (get_platform() answers unknown on the rest)."""
+    return platform.get("sm") if platform.get("gpus_known") else None
+
+
+def _checkpoint_quant(args, target_cfg):
+    """(quantization as the override resolves it, the checkpoint's quant_method): --quantization, else the
+    checkpoint's quantization_config quant_method (utils/common.py get_quantization_config) unless --quantization
+    unquant opted out (serving_hook.py _quantization_explicitly_unset)."""
+    qc = target_cfg.get("quantization_config")
+    method = qc.get("quant_method") if isinstance(qc, dict) else None
+    quant = args.get("quantization")
+    if quant == "unquant":
+        return None, method
+    return (quant if quant is not None else method), method
+
+
+def _expert_quant_algos(target_cfg, upper):
+    """quant_algo of the ModelOpt MIXED_PRECISION layers that are experts (quantization_config.quantized_layers)."""
+    qc = target_cfg.get("quantization_config")
+    layers = qc.get("quantized_layers") if isinstance(qc, dict) else None
+    if not isinstance(layers, dict):
+        return set()
+    return {(str(info.get("quant_algo", "")).upper() if upper else info.get("quant_algo"))
+            for name, info in layers.items() if (".experts" if upper else ".experts.") in name and isinstance(info, dict)}
+
+
+def check_quant_families(family, args, rules, platform, target_cfg, env, asked):
+    """One of _QUANT_FAMILIES' override providers (0.5.23): its refusals in its order, then what it declares that the
+    engine's later rules read ({field: value})."""
+    sm = _sm(platform)
+    no_gpu = bool(platform.get("no_gpu"))
+    out = {}
+    if family == "qwen3_moe" or (family == "qwen4_exp" and "qwen3_moe" in rules["model_overrides"]):
+        if sm in (100, 103):  # qwen3_moe.py: W4A16_NVFP4 experts take marlin (or the opted-in CuTe DSL path)
+            quant = _checkpoint_quant(args, target_cfg)[0]
+            runner = get(args, "moe_runner_backend", "auto")
+            if quant == "modelopt_mixed" and "W4A16_NVFP4" in _expert_quant_algos(target_cfg, True) and \
+                    runner not in ("auto", "marlin") and not (
+                        runner == "flashinfer_cutedsl" and get(args, "moe_a2a_backend", "none") in ("none", "flashinfer")
+                        and truthy_env(env, "SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16")):
+                raise _override("W4A16_NVFP4 MoE layers require --moe-runner-backend=marlin, or flashinfer_cutedsl with "
+                                "--moe-a2a-backend=none/flashinfer and SGLANG_FLASHINFER_CUTEDSL_NVFP4_W4A16=1.",
+                                "moe_runner_backend")
+        if family == "qwen3_moe":
+            return out
+    if family == "qwen4_exp":  # qwen4_exp.py _qwen4_exp_overrides
+        if get(args, "disaggregation_mode", "null") != "null" and \
+                args.get("disaggregation_transfer_backend") == "mori" and get(args, "pp_size", 1) > 1:
+            raise _override("Qwen4-Exp PD with MORI requires --pp-size 1; MORI does not yet exchange the global QSA "
+                            "layer metadata needed to pair compact state descriptors across pipeline stages.", "pp_size")
+        if args.get("enable_unified_memory"):
+            raise _override("Qwen4-Exp does not support --enable-unified-memory yet", "enable_unified_memory")
+        profile = text_cfg(target_cfg).get("indexer_n_heads") is not None  # qsa/config.py parse_qsa_profile
+        if args.get("qsa_indexer_dtype") == "fp8_e4m3":
+            if (sm is not None or no_gpu) and sm not in (90, 100, 103):
+                raise _override("--qsa-indexer-dtype fp8_e4m3 requires a CUDA SM90/SM100 GPU", "qsa_indexer_dtype")
+            if not profile:
+                raise _override("--qsa-indexer-dtype fp8_e4m3 requires the compressed QSA indexer",
+                                "qsa_indexer_dtype")
+        if profile:
+            out["page_size"] = 64  # compressed QSA's page-aligned slots
+        return out
+    if family == "kimi_k3":
+        return _kimi_k3(args, rules, env, no_gpu, asked, sm)
+    if family == "minimax_m3":
+        return _minimax_m3(args, platform, target_cfg, env, asked)
+    return _nemotron_h(args, rules, target_cfg)
+
+
+def _kimi_k3(args, rules, env, no_gpu, asked, sm):
+    """kimi_k3.py _kimi_k3_overrides under decode context parallelism (--dcp-size > 1); the decode backends it takes
+    are the release's (trait kimi_dcp_decode_backends). Without DCP, on SM100/SM103: trtllm_mla for both phases when
+    no attention backend is given (the same in every release with the file)."""
+    if get(args, "dcp_size", 1) <= 1:
+        if sm in (100, 103) and asked is None and args.get("prefill_attention_backend") is None and \
+                args.get("decode_attention_backend") is None:
+            return {"prefill_attention_backend": "trtllm_mla", "decode_attention_backend": "trtllm_mla"}
+        return {}
+    if args.get("speculative_algorithm") == "DSPARK":
+        mode = (env or {}).get("SGLANG_RAGGED_VERIFY_MODE", "static")
+        if mode not in _RAGGED_VERIFY_MODES:
+            raise Refused("RAGGED_VERIFY_MODE", "invalid SGLANG_RAGGED_VERIFY_MODE=%r; expected one of %s"
+                          % (mode, ", ".join(repr(m) for m in _RAGGED_VERIFY_MODES)), "speculative_algorithm")
+        if mode != "static":
+            raise _override("Kimi-K3 DCP + DSPARK currently requires SGLANG_RAGGED_VERIFY_MODE=static; compact/cap-accept "
+                            "are not validated under DCP (got %r)." % mode, "speculative_algorithm")
+    decode = args.get("decode_attention_backend") or asked  # model_override_base.py attention_backends_of
+    allowed = rules["kimi_dcp_decode_backends"]
+    if decode == "tokenspeed_mla" and decode not in allowed:
+        decode = "cutedsl_mla"  # where the family dropped it, tokenspeed_mla is an alias of cutedsl_mla (serving_hook.py)
+    if decode in ("cutedsl_mla", None):
+        if no_gpu:
+            # _require_kimi_k3_cutedsl_dcp_support imports FlashInfer's MLA decode: a host without a GPU (the CPU
+            # builds) has no FlashInfer
+            raise _override("Kimi-K3 DCP with decode_attention_backend='cutedsl_mla' requires FlashInfer 0.6.17 or "
+                            "newer with trtllm_batch_decode_with_kv_cache_mla exposing enable_dcp.",
+                            "decode_attention_backend")
+        return {"prefill_attention_backend": "trtllm_mla", "decode_attention_backend": "cutedsl_mla"}
+    if decode == "tokenspeed_mla":  # it takes both phases and an fp8_e4m3 KV cache
+        return {"prefill_attention_backend": "tokenspeed_mla", "decode_attention_backend": "tokenspeed_mla",
+                "kv_cache_dtype": "fp8_e4m3"}
+    if decode == "aiter" and decode in allowed:
+        # aiter_mla_gluon.py _gluon_fn: aiter (ROCm) is not importable on the CUDA and CPU hosts the engine models
+        raise _override("Kimi-K3 DCP with decode_attention_backend='aiter' requires the aiter gluon mla kernel, which "
+                        "is unavailable. See above aborting reasons.", "decode_attention_backend")
+    names = ["'%s'" % b for b in allowed]
+    raise _override("Decode attention backend for Kimi-K3 DCP must be %s or %s, got %r." % (
+        ", ".join(names[:-1]), names[-1], decode), "decode_attention_backend")
+
+
+def _minimax_m3(args, platform, target_cfg, env, asked):
+    """minimax_m3.py _minimax_m3_overrides: the NVFP4 packed-expert checkpoint (mxfp8 projections whose MoE fields name
+    NVFP4, _resolve_quant_method) served as minimax_m3_nvfp4."""
+    quant = _checkpoint_quant(args, target_cfg)[0]
+    if quant == "mxfp8" and args.get("quantization") is None:
+        qc = target_cfg["quantization_config"]
+        if str(qc.get("moe_quant_algo", "")).upper() == "NVFP4" and qc.get("moe_quant_format") == "nvfp4-pack-quantized":
+            quant = "minimax_m3_nvfp4"
+    if quant != "minimax_m3_nvfp4":
+        return {}
+    sm = _sm(platform)
+    known = sm is not None or bool(platform.get("no_gpu"))
+    blackwell = sm is not None and sm >= 100
+    algo = args.get("speculative_algorithm")
+    out = {"quantization": quant}
+    if algo not in (None, "DSPARK", "DFLASH"):
+        raise _override("M3.1 NVFP4 only supports DSPARK or DFLASH speculation", "speculative_algorithm")
+    if algo is not None:
+        arch = target_cfg["architectures"][0]
+        if arch != "MiniMaxM3SparseForConditionalGeneration":
+            raise _override("M3.1 NVFP4 %s requires MiniMaxM3SparseForConditionalGeneration, got %s" % (algo, arch),
+                            "speculative_algorithm")
+        if known and not blackwell:
+            raise _override("M3.1 NVFP4 %s requires Blackwell" % algo, "speculative_algorithm")
+        if (env or {}).get("SGLANG_RAGGED_VERIFY_MODE", "static") != "static":
+            raise _override("M3.1 NVFP4 %s requires SGLANG_RAGGED_VERIFY_MODE=static" % algo, "speculative_algorithm")
+        if get(args, "pp_size", 1) != 1:
+            raise _override("M3.1 NVFP4 %s requires PP=1" % algo, "pp_size")
+        if algo == "DFLASH" and get(args, "disaggregation_mode", "null") != "null":
+            raise _override("M3.1 NVFP4 DFLASH currently requires colocated serving", "disaggregation_mode")
+    if args.get("page_size") not in (None, 128):
+        raise _override("M3.1 NVFP4 requires --page-size 128", "page_size")
+    unset = asked is None and args.get("prefill_attention_backend") is None and \
+        args.get("decode_attention_backend") is None
+    if not known:
+        return out  # the platform's branch is not known
+    if not blackwell:
+        out["page_size"] = 128
+        if get(args, "moe_runner_backend", "auto") == "auto":
+            out["moe_runner_backend"] = "marlin"
+        if unset:
+            out["attention_backend"] = "fa3"
+        return out
+    a2a = get(args, "moe_a2a_backend", "none")
+    if args.get("moe_runner_backend") == "flashinfer_trtllm_routed":
+        if a2a not in ("none", "megamoe"):
+            raise _override("M3.1 NVFP4 flashinfer_trtllm_routed requires --moe-a2a-backend none or megamoe",
+                            "moe_a2a_backend")
+    else:
+        if a2a not in ("none", "megamoe"):
+            raise _override("M3.1 NVFP4 requires --moe-a2a-backend megamoe", "moe_a2a_backend")
+        out["moe_a2a_backend"] = "megamoe"
+        if get(args, "moe_runner_backend", "auto") == "auto":
+            out["moe_runner_backend"] = "deep_gemm"
+    out["page_size"] = 128
+    kv = get(args, "kv_cache_dtype", "auto")
+    if kv == "auto":
+        out["kv_cache_dtype"] = "fp8_e4m3"
+    elif kv != "fp8_e4m3":
+        raise _override("M3.1 NVFP4 requires --kv-cache-dtype fp8_e4m3", "kv_cache_dtype")
+    if unset:
+        out["attention_backend"] = "trtllm_mha"
+    return out
+
+
+def _nemotron_h(args, rules, target_cfg):
+    """nemotron_h.py _nemotron_h_overrides: a ModelOpt checkpoint's relu2 MLP, the expert-remap checks
+    (_validate_expert_remap, trait nemotron_expert_remap), W4A16_NVFP4 experts."""
+    arch = target_cfg["architectures"][0]
+    if arch == "NemotronH_Omni_Reasoning_V3" and not rules["nemotron_h_omni"]:
+        return {}
+    quant = _checkpoint_quant(args, target_cfg)[0]
+    modelopt = quant in _MODELOPT
+    if modelopt:
+        # the language config's MLP activation (the Omni model's text config); an AssertionError otherwise
+        language = text_cfg(target_cfg) if arch == "NemotronH_Omni_Reasoning_V3" else target_cfg
+        if language.get("mlp_hidden_act") != "relu2":
+            raise _override("Nemotron-H with ModelOpt quantization (%s) needs mlp_hidden_act "
+                          "relu2 in the target's config (SGLang asserts it); got %r." % (
+                              quant, language.get("mlp_hidden_act")), "quantization")
+        if quant == "modelopt":
+            algo = (target_cfg.get("quantization_config") or {}).get("quant_algo")
+            quant = "modelopt_mixed" if algo == "MIXED_PRECISION" else "modelopt_fp4" if algo == "NVFP4" else \
+                "modelopt_fp8"
+    if rules["nemotron_expert_remap"] and (args.get("enable_eplb") or get(args, "ep_num_redundant_experts", 0) > 0 or
+                                           get(args, "init_expert_location", "trivial") != "trivial"):
+        runner = get(args, "moe_runner_backend", "auto")
+        if runner == "flashinfer_trtllm":
+            raise _override("flashinfer_trtllm routes inside the kernel and does not support EPLB or redundant "
+                            "experts on Nemotron-H; use --moe-runner-backend flashinfer_trtllm_routed.",
+                            "moe_runner_backend")
+        if args.get("enable_eplb") and runner == "flashinfer_cutedsl" and get(args, "moe_a2a_backend", "none") == "none":
+            raise _override("flashinfer_cutedsl without an a2a backend does not migrate its expert scales on EPLB "
+                            "rebalance; use --moe-runner-backend flashinfer_trtllm_routed or set --moe-a2a-backend.",
+                            "moe_runner_backend")
+        if arch == "NemotronHPuzzleForCausalLM":
+            counts = sorted({b["n_routed_experts"] for b in target_cfg.get("block_configs") or ()
+                             if b.get("block_type") == "moe"})
+            if len(counts) > 1:
+                raise _override("EPLB and redundant experts need the same routed expert count on every MoE layer, got "
+                                "%s." % counts, "enable_eplb")
+    if modelopt and quant == "modelopt_mixed" and "W4A16_NVFP4" in _expert_quant_algos(target_cfg, False):
+        if get(args, "moe_a2a_backend", "none") != "none":
+            raise _override("W4A16_NVFP4 MoE layers require --moe-a2a-backend=none.", "moe_a2a_backend")
+        if get(args, "moe_runner_backend", "auto") not in ("auto", "marlin"):
+            raise _override("W4A16_NVFP4 MoE layers require --moe-runner-backend=marlin.", "moe_runner_backend")
+    return {}
