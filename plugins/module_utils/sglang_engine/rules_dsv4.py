@@ -205,8 +205,9 @@ def _check_cp(args, device):
 @gate("enable_encoder_swa_bounded_replay", context=("max_running_requests", "chunked_prefill_size", "page_size"))
 def check_encoder_replay_budget(args, target_cfg):
     """validate_deepseek_v41_encoder_replay_budget (the capability hook, DeepSeek-V4.1 only): 128 replay rows plus
-    one page per chunk. The page is DeepSeek-V4's 256 unless given; an unset request cap is the hook's 256 by then,
-    an unset chunk size the GPU memory settings' positive default."""
+    one page per chunk. The page is the override's 256 (resolve() declares it over a given --page-size, as SGLang's
+    override does); an unset request cap is the hook's 256 by then, an unset chunk size the GPU memory settings'
+    positive default."""
     if not args.get("enable_encoder_swa_bounded_replay") or target_cfg is None or \
             target_cfg.get("model_type") != "deepseek_v41":
         return
