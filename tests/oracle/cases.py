@@ -1335,7 +1335,7 @@ KV_SWEEP_CASE.update({k: dict(_NO_SPEC, gpu="sm90", target="deepseek-v3-8l", att
 # (an SM100 one is not presented: SGLang's is_sm100_supported reads the host's own torch, not the platform override).
 # Swept once without speculation from the release the engine models it (DSV4_SWEEP_SINCE); DSV4_SWEEP_CASE says what an
 # entry changes in the case.
-DSV4_SWEEP_SINCE = "0.5.23"
+DSV4_SWEEP_SINCE = "0.5.22"
 _DSV4_CP = ["--enable-prefill-cp", "--cp-strategy", "interleave"]
 _ENC = ["--enable-encoder-swa-bounded-replay"]
 _DEC = ["--enable-decoder-swa-bounded-replay"]
@@ -1376,6 +1376,11 @@ DSV4_SWEEP_EXTRA = {
     "dsv41-enc-no-chunk": _ENC + ["--chunked-prefill-size", "-1"],
     "dsv41-enc-page-64": _ENC + ["--page-size", "64", "--chunked-prefill-size", "200"],
     "dsv41-enc-mrr-0": _ENC + ["--max-running-requests", "0"],
+    # 0.5.22's list: DP attention, the external cache linker, a PD prefill server; its budget (a chunk of 128 or more)
+    "dsv41-enc-attn-dp": _ENC + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "dsv41-enc-linker": _ENC + ["--enable-unified-cache-external-linker"],
+    "dsv41-enc-pd-prefill": _ENC + ["--disaggregation-mode", "prefill"],
+    "dsv41-enc-chunk-100": _ENC + ["--chunked-prefill-size", "100"],
     "dsv41-dspark-pd-dcp": _DSPARK_PD + ["--dcp-size", "2", "--tp-size", "2"],
     "dsv41-dspark-pd-compact": _DSPARK_PD, "dsv41-dspark-pd-nixl": _DSPARK_PD + ["--disaggregation-transfer-backend",
                                                                                 "nixl"],

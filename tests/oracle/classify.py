@@ -379,7 +379,8 @@ TABLE = (
      r"backend|For round-robin split mode, dp attention is not supported\.$|DeepSeekV4 CP supports moe_a2a_backend in)",
      None),
     ("ENCODER_REPLAY_UNSUPPORTED", r"^--enable-encoder-swa-bounded-replay does not support .* yet$", None),
-    ("ENCODER_REPLAY_BUDGET", r"^encoder SWA replay requires --max-running-requests > 0 and at least \d+ chunked", None),
+    ("ENCODER_REPLAY_BUDGET", r"^encoder SWA replay requires (--max-running-requests > 0 and at least \d+ chunked|explicit "
+     r"--max-running-requests and --chunked-prefill-size >= 128$)", None),
     ("DSV41_UNSUPPORTED", r"^(DeepSeek-V4\.1 does not support .* yet; disable it to serve this model\.$|DeepSeek-V4\.1 "
      r"TRT-LLM requires --cuda-graph-backend-prefill|DeepSeek-V4\.1 DSpark PD requires static verify|"
      r"--enable-decoder-swa-bounded-replay cannot be combined with .* yet; disable one of them\.$)", None),

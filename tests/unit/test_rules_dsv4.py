@@ -109,7 +109,21 @@ def test_encoder_replay_off_v41_and_resolved_settings():
     assert _validate(["--max-running-requests", "8"], V4).resolved["max_running_requests"] == 8
 
 
+@pytest.mark.parametrize("extra, v22, v23", [
+    (ENC + ["--cuda-graph-config", '{"prefill": {"backend": "breakable"}}'], "ENCODER_REPLAY_UNSUPPORTED", None),
+    (ENC + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"], "ENCODER_REPLAY_UNSUPPORTED", None),
+    (ENC + ["--enable-unified-cache-external-linker"], "ENCODER_REPLAY_UNSUPPORTED", None),
+    (ENC + ["--disaggregation-mode", "prefill"], "ENCODER_REPLAY_UNSUPPORTED", None),
+    (ENC + ["--chunked-prefill-size", "100"], "ENCODER_REPLAY_BUDGET", "ENCODER_REPLAY_BUDGET"),
+    (ENC + ["--max-running-requests", "0"], "ENCODER_REPLAY_BUDGET", "ENCODER_REPLAY_BUDGET"),
+    (ENC, None, None),
+])
+def test_v41_encoder_replay_per_release(extra, v22, v23):
+    """0.5.22 ("v22") refuses more beside the encoder replay and checks a 128-token chunk in the feature check."""
+    assert (answer(extra, V41, version="0.5.22"), answer(extra, V41)) == (v22, v23)
+
+
 def test_release_trait():
-    assert E.RELEASES["0.5.23"]["dsv4_hook"] == "v23"
-    assert E.RELEASES["0.5.22"]["dsv4_hook"] is None
-    assert answer(["--kv-cache-dtype", "fp8_e5m2"], V4, version="0.5.22") is None  # not modelled there yet
+    assert (E.RELEASES["0.5.23"]["dsv4_hook"], E.RELEASES["0.5.22"]["dsv4_hook"]) == ("v23", "v22")
+    assert E.RELEASES["0.5.21"]["dsv4_hook"] is None
+    assert answer(["--kv-cache-dtype", "fp8_e5m2"], V4, version="0.5.21") is None  # not modelled there yet

@@ -243,7 +243,7 @@ _SGLANG_MESSAGES = (
     ("DSV4_CP", r"DeepSeekV4 (only supports interleave/zigzag CP|zigzag CP requires the NPU|CP supports moe_a2a_backend)|"
      r"For round-robin split mode, dp attention is not supported"),
     ("ENCODER_REPLAY_UNSUPPORTED", r"--enable-encoder-swa-bounded-replay does not support .* yet"),
-    ("ENCODER_REPLAY_BUDGET", r"encoder SWA replay requires --max-running-requests > 0"),
+    ("ENCODER_REPLAY_BUDGET", r"encoder SWA replay requires (--max-running-requests > 0|explicit --max-running-requests)"),
     ("DSV41_UNSUPPORTED", r"DeepSeek-V4\.1 (does not support .* yet|TRT-LLM requires --cuda-graph-backend-prefill|DSpark PD "
      r"requires)|--enable-decoder-swa-bounded-replay cannot be combined with"),
     # -- kv (session 14) --

@@ -195,7 +195,7 @@ _METRICS_V1 = {
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
-#   dsv4_hook                None, or the DeepSeek-V4 model hook's generation modelled (rules_dsv4.py): "v23"
+#   dsv4_hook                None, or the DeepSeek-V4 model hook's generation modelled (rules_dsv4.py): "v22", "v23"
 # -- kv (session 14) --: the CUDA graph backends of a --cuda-graph-config phase (cuda_graph_config.py)
 _GRAPH_BACKENDS_V14 = ("full", "breakable", "tc_piecewise", "disabled")
 _GRAPH_BACKENDS_V22 = ("full", "breakable", "disabled")
@@ -239,6 +239,7 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         "pp_spec_env_attn_dp": "size",  # check_pipeline_parallel_compat: attn_dp_enabled_of (session 14)
+        "dsv4_hook": "v22",  # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py, DeepSeek-V4.1 features of 0.5.22
         # -- model (session 14) --
         "language_model_only_archs": ("DeepseekV4ForCausalLM", "MuseGlimmerForConditionalGeneration",
                                       "Cosmos3ForConditionalGeneration", "Cosmos3EdgeForConditionalGeneration"),

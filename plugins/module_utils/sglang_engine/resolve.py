@@ -332,7 +332,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if not check_model_capability.keys.isdisjoint(args):  # -- model (session 14) --
         check_model_capability(args, rules, target_cfg)  # the model-capability hook, last before check_server_args
     if not check_encoder_replay_budget.keys.isdisjoint(args):  # -- dsv4 (session 15) --
-        check_encoder_replay_budget(args, target_cfg)  # the same hook, DeepSeek-V4.1's replay budget (0.5.23)
+        check_encoder_replay_budget(args, rules, target_cfg)  # the same hook, DeepSeek-V4.1's replay budget (0.5.23)
     if not check_prefill_graph_max_context.keys.isdisjoint(args):
         check_prefill_graph_max_context(args, rules, r, target_cfg)  # the resolution pipeline's last step (0.5.21 on)
     if not check_deepep_v2_late.keys.isdisjoint(args):

@@ -108,13 +108,15 @@ def check_dsv4_hook(args, rules, platform, target_cfg, env):
         if algo == "EAGLE" and args.get("speculative_eagle_topk") != 1:
             raise Refused("DSV4_SPECULATIVE", "Only EAGLE speculative algorithm with topk == 1 is supported for %s: "
                           "give --speculative-eagle-topk 1." % DSV4_ARCH, "speculative_eagle_topk")
-    _check_v41_features(args, platform, env, v41, backend)
+    _check_v41_features(args, rules["dsv4_hook"], platform, env, v41, backend)
     _check_cp(args, device)
     return out
 
 
-def _check_v41_features(args, platform, env, v41, backend):
-    """validate_deepseek_v41_features (ROCm-only entries not modelled)."""
+def _check_v41_features(args, gen, platform, env, v41, backend):
+    """validate_deepseek_v41_features (ROCm-only entries not modelled). 0.5.22 ("v22") refuses any prefill CUDA graph,
+    DP attention, the external cache linker and any PD role for the encoder replay and checks its budget here (chunk
+    >= 128); 0.5.23 ("v23") takes a breakable prefill graph and checks the budget in the capability hook."""
     encoder = args.get("enable_encoder_swa_bounded_replay")
     if not v41:
         if encoder:
@@ -122,30 +124,50 @@ def _check_v41_features(args, platform, env, v41, backend):
                           "enable_encoder_swa_bounded_replay")
         return
     graph_not_ok = _graph_not_ok(args)
-    if backend == "trtllm" and graph_not_ok:
-        raise Refused("DSV41_UNSUPPORTED", "DeepSeek-V4.1 TRT-LLM requires --cuda-graph-backend-prefill disabled or "
-                      "breakable", "cuda_graph_config")
+    v22 = gen == "v22"
+    graph_on = _prefill_graph_backend(args) not in (None, "disabled") if v22 else graph_not_ok
+    if backend == "trtllm" and graph_on:
+        raise Refused("DSV41_UNSUPPORTED", "DeepSeek-V4.1 TRT-LLM requires --cuda-graph-backend-prefill disabled%s"
+                      % ("" if v22 else " or breakable"), "cuda_graph_config")
     mode = get(args, "disaggregation_mode", "null")
     if encoder:
         gpus_known = platform.get("gpus_known")
-        for feature, key, on in (
-                ("hardware other than CUDA or gfx950", "device", gpus_known and platform.get("sm") is None),
+        if v22:
+            incompatible = (
+                ("prefill CUDA graphs", "cuda_graph_config", graph_on),
+                ("DP attention", "enable_dp_attention", attn_dp_of(args) > 1),
+                ("context parallelism", "attn_cp_size", _attn_cp(args) > 1),
+                ("external cache linker", "enable_unified_cache_external_linker",
+                 args.get("enable_unified_cache_external_linker")),
+                ("unified memory", "enable_unified_memory", args.get("enable_unified_memory")),
+                ("PD disaggregation", "disaggregation_mode", mode != "null"))
+        else:
+            incompatible = (
                 ("prefill CUDA graphs other than breakable", "cuda_graph_config", graph_not_ok),
                 ("context parallelism", "attn_cp_size", _attn_cp(args) > 1),
                 ("unified memory", "enable_unified_memory", args.get("enable_unified_memory")),
-                ("PD decode", "disaggregation_mode", mode == "decode"),
+                ("PD decode", "disaggregation_mode", mode == "decode"))
+        for feature, key, on in (
+                (("hardware other than CUDA or gfx950", "device", gpus_known and platform.get("sm") is None),) +
+                incompatible + (
                 ("mixed prefill/decode", "enable_mixed_chunk", args.get("enable_mixed_chunk")),
                 ("LoRA", "enable_lora", args.get("enable_lora")),
-                ("radix sessions", "enable_session_radix_cache", args.get("enable_session_radix_cache"))):
+                ("radix sessions", "enable_session_radix_cache", args.get("enable_session_radix_cache")))):
             if on:
                 raise Refused("ENCODER_REPLAY_UNSUPPORTED", "--enable-encoder-swa-bounded-replay does not support %s "
                               "yet" % feature, key)
+        cap, chunk = args.get("max_running_requests"), args.get("chunked_prefill_size")
+        if v22 and ((cap is not None and cap <= 0) or (chunk is not None and (not chunk or chunk < 128))):
+            # the budget, here in 0.5.22 (an unset cap is the hook's 256, an unset chunk the memory settings')
+            raise Refused("ENCODER_REPLAY_BUDGET", "encoder SWA replay requires explicit --max-running-requests and "
+                          "--chunked-prefill-size >= 128", "chunked_prefill_size")
     algo = args.get("speculative_algorithm")
     for feature, key, on in (
             ("speculative decoding other than DSpark", "speculative_algorithm",
              algo is not None and str(algo).upper() != "DSPARK"),
             ("HiSparse", "enable_hisparse", args.get("enable_hisparse")),
-            ("TRT-LLM with encoder SWA bounded replay", "dsv4_attn_backend", backend == "trtllm" and encoder),
+            ("TRT-LLM with %sSWA bounded replay" % ("" if v22 else "encoder "), "dsv4_attn_backend",
+             backend == "trtllm" and (encoder or (v22 and args.get("enable_decoder_swa_bounded_replay")))),
             ("two-batch overlap", "enable_two_batch_overlap", args.get("enable_two_batch_overlap")),
             ("pipeline parallelism", "pp_size", get(args, "pp_size", 1) > 1)):
         if on:
@@ -203,12 +225,12 @@ def _check_cp(args, device):
 
 
 @gate("enable_encoder_swa_bounded_replay", context=("max_running_requests", "chunked_prefill_size", "page_size"))
-def check_encoder_replay_budget(args, target_cfg):
+def check_encoder_replay_budget(args, rules, target_cfg):
     """validate_deepseek_v41_encoder_replay_budget (the capability hook, DeepSeek-V4.1 only): 128 replay rows plus
     one page per chunk. The page is the override's 256 (resolve() declares it over a given --page-size, as SGLang's
     override does); an unset request cap is the hook's 256 by then, an unset chunk size the GPU memory settings'
     positive default."""
-    if not args.get("enable_encoder_swa_bounded_replay") or target_cfg is None or \
+    if rules["dsv4_hook"] != "v23" or not args.get("enable_encoder_swa_bounded_replay") or target_cfg is None or \
             target_cfg.get("model_type") != "deepseek_v41":
         return
     min_chunk = 128 + (args.get("page_size") or 256)
