@@ -1335,7 +1335,7 @@ KV_SWEEP_CASE.update({k: dict(_NO_SPEC, gpu="sm90", target="deepseek-v3-8l", att
 # (an SM100 one is not presented: SGLang's is_sm100_supported reads the host's own torch, not the platform override).
 # Swept once without speculation from the release the engine models it (DSV4_SWEEP_SINCE); DSV4_SWEEP_CASE says what an
 # entry changes in the case.
-DSV4_SWEEP_SINCE = "0.5.22"
+DSV4_SWEEP_SINCE = "0.5.21"
 _DSV4_CP = ["--enable-prefill-cp", "--cp-strategy", "interleave"]
 _ENC = ["--enable-encoder-swa-bounded-replay"]
 _DEC = ["--enable-decoder-swa-bounded-replay"]

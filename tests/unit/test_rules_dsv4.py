@@ -123,7 +123,21 @@ def test_v41_encoder_replay_per_release(extra, v22, v23):
     assert (answer(extra, V41, version="0.5.22"), answer(extra, V41)) == (v22, v23)
 
 
+@pytest.mark.parametrize("extra, v21, v22", [
+    (DSPARK_PD + ["--disaggregation-transfer-backend", "nixl"], "DSV41_UNSUPPORTED", "DSPARK_ARGS"),  # 0.5.22: the draft
+    (DEC + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"], "DSV41_UNSUPPORTED", None),
+    (ENC + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"], "ENCODER_REPLAY_UNSUPPORTED",
+     "ENCODER_REPLAY_UNSUPPORTED"),
+    (ENC + ["--chunked-prefill-size", "100"], "ENCODER_REPLAY_BUDGET", "ENCODER_REPLAY_BUDGET"),
+    (["--dsv4-attn-backend", "trtllm"], "DSV41_UNSUPPORTED", None),  # on SM100: 0.5.21 refuses trtllm for V4.1
+])
+def test_v41_features_0_5_21(extra, v21, v22):
+    gpus = SM100 if "trtllm" in extra else SM90
+    assert (answer(extra, V41, version="0.5.21", gpus=gpus), answer(extra, V41, version="0.5.22", gpus=gpus)) == \
+        (v21, v22)
+
+
 def test_release_trait():
-    assert (E.RELEASES["0.5.23"]["dsv4_hook"], E.RELEASES["0.5.22"]["dsv4_hook"]) == ("v23", "v22")
-    assert E.RELEASES["0.5.21"]["dsv4_hook"] is None
-    assert answer(["--kv-cache-dtype", "fp8_e5m2"], V4, version="0.5.21") is None  # not modelled there yet
+    assert [E.RELEASES[v]["dsv4_hook"] for v in ("0.5.21", "0.5.22", "0.5.23")] == ["v21", "v22", "v23"]
+    assert E.RELEASES["0.5.20"]["dsv4_hook"] is None
+    assert answer(["--kv-cache-dtype", "fp8_e5m2"], V4, version="0.5.20") is None  # not modelled there yet

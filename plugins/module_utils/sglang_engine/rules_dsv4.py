@@ -116,7 +116,9 @@ def check_dsv4_hook(args, rules, platform, target_cfg, env):
 def _check_v41_features(args, gen, platform, env, v41, backend):
     """validate_deepseek_v41_features (ROCm-only entries not modelled). 0.5.22 ("v22") refuses any prefill CUDA graph,
     DP attention, the external cache linker and any PD role for the encoder replay and checks its budget here (chunk
-    >= 128); 0.5.23 ("v23") takes a breakable prefill graph and checks the budget in the capability hook."""
+    >= 128); 0.5.23 ("v23") takes a breakable prefill graph and checks the budget in the capability hook. 0.5.21
+    ("v21") is 0.5.22's encoder replay with the --enable-dp-attention flag, and refuses trtllm outright, DSpark PD
+    beyond Mooncake / DP 1 / CP 1, and the decoder replay with any prefill graph or the attention-DP flag."""
     encoder = args.get("enable_encoder_swa_bounded_replay")
     if not v41:
         if encoder:
@@ -124,9 +126,11 @@ def _check_v41_features(args, gen, platform, env, v41, backend):
                           "enable_encoder_swa_bounded_replay")
         return
     graph_not_ok = _graph_not_ok(args)
-    v22 = gen == "v22"
+    v21 = gen == "v21"
+    v22 = gen in ("v21", "v22")  # 0.5.22's shape, which 0.5.21 shares but where noted
     graph_on = _prefill_graph_backend(args) not in (None, "disabled") if v22 else graph_not_ok
-    if backend == "trtllm" and graph_on:
+    dp_flag = bool(args.get("enable_dp_attention"))
+    if backend == "trtllm" and graph_on and not v21:
         raise Refused("DSV41_UNSUPPORTED", "DeepSeek-V4.1 TRT-LLM requires --cuda-graph-backend-prefill disabled%s"
                       % ("" if v22 else " or breakable"), "cuda_graph_config")
     mode = get(args, "disaggregation_mode", "null")
@@ -135,7 +139,7 @@ def _check_v41_features(args, gen, platform, env, v41, backend):
         if v22:
             incompatible = (
                 ("prefill CUDA graphs", "cuda_graph_config", graph_on),
-                ("DP attention", "enable_dp_attention", attn_dp_of(args) > 1),
+                ("DP attention", "enable_dp_attention", dp_flag if v21 else attn_dp_of(args) > 1),
                 ("context parallelism", "attn_cp_size", _attn_cp(args) > 1),
                 ("external cache linker", "enable_unified_cache_external_linker",
                  args.get("enable_unified_cache_external_linker")),
@@ -148,7 +152,8 @@ def _check_v41_features(args, gen, platform, env, v41, backend):
                 ("unified memory", "enable_unified_memory", args.get("enable_unified_memory")),
                 ("PD decode", "disaggregation_mode", mode == "decode"))
         for feature, key, on in (
-                (("hardware other than CUDA or gfx950", "device", gpus_known and platform.get("sm") is None),) +
+                (("non-CUDA hardware" if v21 else "hardware other than CUDA or gfx950", "device",
+                  gpus_known and platform.get("sm") is None),) +
                 incompatible + (
                 ("mixed prefill/decode", "enable_mixed_chunk", args.get("enable_mixed_chunk")),
                 ("LoRA", "enable_lora", args.get("enable_lora")),
@@ -166,14 +171,21 @@ def _check_v41_features(args, gen, platform, env, v41, backend):
             ("speculative decoding other than DSpark", "speculative_algorithm",
              algo is not None and str(algo).upper() != "DSPARK"),
             ("HiSparse", "enable_hisparse", args.get("enable_hisparse")),
-            ("TRT-LLM with %sSWA bounded replay" % ("" if v22 else "encoder "), "dsv4_attn_backend",
-             backend == "trtllm" and (encoder or (v22 and args.get("enable_decoder_swa_bounded_replay")))),
+            ("the trtllm DSv4 attention backend" if v21 else "TRT-LLM with %sSWA bounded replay"
+             % ("" if v22 else "encoder "), "dsv4_attn_backend",
+             backend == "trtllm" and (v21 or encoder or (v22 and args.get("enable_decoder_swa_bounded_replay")))),
             ("two-batch overlap", "enable_two_batch_overlap", args.get("enable_two_batch_overlap")),
             ("pipeline parallelism", "pp_size", get(args, "pp_size", 1) > 1)):
         if on:
             raise Refused("DSV41_UNSUPPORTED", "DeepSeek-V4.1 does not support %s yet; disable it to serve this model."
                           % feature, key)
-    if mode != "null" and algo is not None:
+    if mode != "null" and algo is not None and v21:
+        if str((env or {}).get(RAGGED_VERIFY_ENV, "static")) != "static" or \
+                get(args, "disaggregation_transfer_backend", "mooncake") != "mooncake" or \
+                get(args, "dp_size", 1) != 1 or dp_flag or _attn_cp(args) != 1 or get(args, "dcp_size", 1) != 1:
+            raise Refused("DSV41_UNSUPPORTED", "DeepSeek-V4.1 DSpark PD requires static verify, Mooncake, DP=1 and CP=1. "
+                          "Both servers must enable DSpark with the same block size and TP size.", "disaggregation_mode")
+    elif mode != "null" and algo is not None:
         cp = args.get("enable_prefill_cp")
         prefill_cp_ok = mode == "prefill" and cp and args.get("cp_strategy") == "interleave"
         if str((env or {}).get(RAGGED_VERIFY_ENV, "static")) != "static" or \
@@ -184,6 +196,11 @@ def _check_v41_features(args, gen, platform, env, v41, backend):
                           "disaggregation_mode")
     if args.get("enable_decoder_swa_bounded_replay"):
         attn_dp = attn_dp_of(args)
+        if v21:
+            for feature, on in (("the prefill CUDA graph", graph_on), ("DP attention", dp_flag)):
+                if on:
+                    raise Refused("DSV41_UNSUPPORTED", "--enable-decoder-swa-bounded-replay cannot be combined with %s "
+                                  "yet; disable one of them." % feature, "enable_decoder_swa_bounded_replay")
         for feature, on in (
                 ("the prefill CUDA graph", graph_not_ok),
                 ("DP attention other than attention TP 1 with supported MoE backends",
