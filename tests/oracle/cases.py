@@ -62,6 +62,11 @@ TARGETS = {
     # -- moe (session 14) --
     # Muse Spark (the layernorm SP hook's Muse branch reads the architecture; its nested text config in TARGET_FIELDS)
     "muse-spark-4l": ("MuseSparkForConditionalGeneration", 4, 202048, 40960),
+    # -- dsv4 (session 15) --
+    # DeepSeek-V4 and DeepSeek-V4.1 (the same architecture, model_type deepseek_v41): the model hook's DeepSeek-V4 branch
+    # (arg_groups/deepseek_v4_hook.py), swept only (DSV4_SWEEP_EXTRA)
+    "deepseek-v4-8l": ("DeepseekV4ForCausalLM", 8, 129280, 65536),
+    "deepseek-v41-8l": ("DeepseekV4ForCausalLM", 8, 129280, 65536),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -122,6 +127,17 @@ TARGET_FIELDS["lfm2-hybrid-8l"] = {"model_type": "lfm2", "layer_types": ["conv",
                             "block_dim": 256, "block_ff_dim": 512}
 TARGET_FIELDS["mla-hybrid-swa-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"], is_hybrid_swa=True, sliding_window=128)
 TARGET_FIELDS["dsa-nextn-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"], index_topk=64, index_head_dim=32, index_n_heads=4)
+# -- dsv4 (session 15) --
+# the fields SGLang's DeepSeek-V4 config (srt/configs/deepseek_v4.py) and model_config.py read, scaled down: MLA-like
+# ranks, the indexer, the sliding window (model_config reads hf_config.sliding_window) and one compress ratio per layer;
+# DeepSeek-V4.1 is the same with model_type deepseek_v41 (srt/configs/deepseek_v41.py)
+_DSV4_FIELDS = {"model_type": "deepseek_v4", "num_key_value_heads": 1, "kv_lora_rank": 64, "q_lora_rank": 96,
+                "qk_nope_head_dim": 32, "qk_rope_head_dim": 16, "v_head_dim": 32, "n_routed_experts": 8,
+                "n_shared_experts": 1, "num_experts_per_tok": 2, "moe_intermediate_size": 128, "index_topk": 64,
+                "index_head_dim": 32, "index_n_heads": 4, "compress_ratios": [0] * 8, "window_size": 128,
+                "sliding_window": 128}
+TARGET_FIELDS["deepseek-v4-8l"] = _DSV4_FIELDS
+TARGET_FIELDS["deepseek-v41-8l"] = dict(_DSV4_FIELDS, model_type="deepseek_v41")
 
 DRAFTS = {
     # name: dict of config.json fields (besides the common ones)
@@ -1343,6 +1359,76 @@ KV_SWEEP_CASE.update({
 KV_SWEEP_CASE.update({k: dict(_NO_SPEC, gpu="sm90", target="deepseek-v3-8l", attention_backend=(
     "flashinfer" if k.endswith("flashinfer") else "triton")) for k in KV_SWEEP_EXTRA if k.startswith("fp4mx-mla")})
 
+# -- dsv4 (session 15) --
+# DeepSeek-V4's model hook (0.5.23 arg_groups/deepseek_v4_hook.py; sglang_engine/rules_dsv4.py): the KV cache dtype pass
+# (overrides.py _deepseek_v4_kv_cache_dtype), --dsv4-attn-backend, the speculative algorithm, DeepSeek-V4.1's features
+# (encoder / decoder SWA bounded replay, DSpark PD) and prefill CP, each refusal with accepted neighbours, on an H200
+# (an SM100 one is not presented: SGLang's is_sm100_supported reads the host's own torch, not the platform override).
+# Swept once without speculation from the release the engine models it (DSV4_SWEEP_SINCE); DSV4_SWEEP_CASE says what an
+# entry changes in the case.
+DSV4_SWEEP_SINCE = "0.5.21"
+_DSV4_CP = ["--enable-prefill-cp", "--cp-strategy", "interleave"]
+_ENC = ["--enable-encoder-swa-bounded-replay"]
+_DEC = ["--enable-decoder-swa-bounded-replay"]
+_DSPARK_PD = ["--speculative-algorithm", "DSPARK", "--disaggregation-mode", "prefill"]
+_EAGLE_1 = ["--speculative-algorithm", "EAGLE", "--speculative-eagle-topk", "1", "--speculative-num-steps", "3",
+            "--speculative-num-draft-tokens", "4"]
+DSV4_SWEEP_EXTRA = {
+    "dsv4-plain": [], "dsv4-kv-e5m2": ["--kv-cache-dtype", "fp8_e5m2"], "dsv4-kv-bf16": ["--kv-cache-dtype", "bfloat16"],
+    "dsv4-attention-triton": ["--attention-backend", "triton"], "dsv4-page-64": ["--page-size", "64"],
+    "dsv4-trtllm": ["--dsv4-attn-backend", "trtllm"], "dsv4-trtllm-no-gpu": ["--dsv4-attn-backend", "trtllm"],
+    "dsv4-mega": ["--dsv4-attn-backend", "flashmla_mega"], "dsv4-flashmla": ["--dsv4-attn-backend", "flashmla"],
+    "dsv4-ngram": ["--speculative-algorithm", "NGRAM"], "dsv4-nextn": ["--speculative-algorithm", "NEXTN",
+                                                                      "--speculative-eagle-topk", "1"],
+    "dsv4-eagle-lower": ["--speculative-algorithm", "eagle", "--speculative-eagle-topk", "1"],
+    "dsv4-eagle-no-topk": ["--speculative-algorithm", "EAGLE"], "dsv4-eagle-topk1": _EAGLE_1,
+    "dsv4-eagle-topk2": _EAGLE_1[:3] + ["2"] + _EAGLE_1[4:],
+    "dsv4-cp-no-strategy": ["--enable-prefill-cp"], "dsv4-cp-zigzag": _DSV4_CP[:2] + ["zigzag"],
+    "dsv4-cp": _DSV4_CP, "dsv4-cp-tp2": _DSV4_CP + ["--tp-size", "2"], "dsv4-cp-tp16": _DSV4_CP + ["--tp-size", "16"],
+    "dsv4-cp-dp2": _DSV4_CP + ["--tp-size", "2", "--dp-size", "2"],
+    "dsv4-cp-attn-dp-dp": _DSV4_CP + ["--tp-size", "2", "--attn-dp-size", "2", "--dp-size", "2"],
+    "dsv4-cp-mooncake-a2a": _DSV4_CP + ["--tp-size", "2", "--moe-a2a-backend", "mooncake", "--ep-size", "2"],
+    "dsv4-encoder-replay": _ENC,
+    "dsv41-plain": [], "dsv41-mega": ["--dsv4-attn-backend", "flashmla_mega"],
+    "dsv41-trtllm": ["--dsv4-attn-backend", "trtllm"], "dsv41-eagle": _EAGLE_1, "dsv41-ngram": ["--speculative-algorithm",
+                                                                                              "NGRAM"],
+    "dsv41-cp": _DSV4_CP + ["--tp-size", "2"], "dsv41-hisparse": ["--enable-hisparse"],
+    "dsv41-tbo": ["--enable-two-batch-overlap"], "dsv41-pp2": ["--pp-size", "2"],
+    "dsv41-enc": _ENC, "dsv41-enc-no-gpu": _ENC, "dsv41-enc-mixed": _ENC + ["--enable-mixed-chunk"],
+    "dsv41-enc-unified": _ENC + ["--enable-unified-memory"], "dsv41-enc-pd-decode": _ENC + ["--disaggregation-mode",
+                                                                                           "decode"],
+    "dsv41-enc-lora": _ENC + ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all"],
+    "dsv41-enc-sessions": _ENC + ["--enable-session-radix-cache"],
+    "dsv41-enc-attn-cp": _ENC + ["--attn-cp-size", "2", "--tp-size", "2"],
+    "dsv41-enc-graph-full": _ENC + ["--cuda-graph-config", '{"prefill": {"backend": "full"}}'],
+    "dsv41-enc-graph-breakable": _ENC + ["--cuda-graph-config", '{"prefill": {"backend": "breakable"}}'],
+    "dsv41-enc-chunk-200": _ENC + ["--chunked-prefill-size", "200"],
+    "dsv41-enc-chunk-384": _ENC + ["--chunked-prefill-size", "384"],
+    "dsv41-enc-no-chunk": _ENC + ["--chunked-prefill-size", "-1"],
+    "dsv41-enc-page-64": _ENC + ["--page-size", "64", "--chunked-prefill-size", "200"],
+    "dsv41-enc-mrr-0": _ENC + ["--max-running-requests", "0"],
+    # 0.5.22's list: DP attention, the external cache linker, a PD prefill server; its budget (a chunk of 128 or more)
+    "dsv41-enc-attn-dp": _ENC + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "dsv41-enc-linker": _ENC + ["--enable-unified-cache-external-linker"],
+    "dsv41-enc-pd-prefill": _ENC + ["--disaggregation-mode", "prefill"],
+    "dsv41-enc-chunk-100": _ENC + ["--chunked-prefill-size", "100"],
+    "dsv41-dspark-pd-dcp": _DSPARK_PD + ["--dcp-size", "2", "--tp-size", "2"],
+    "dsv41-dspark-pd-compact": _DSPARK_PD, "dsv41-dspark-pd-nixl": _DSPARK_PD + ["--disaggregation-transfer-backend",
+                                                                                "nixl"],
+    "dsv41-dec": _DEC, "dsv41-dec-graph-full": _DEC + ["--cuda-graph-config", '{"prefill": {"backend": "full"}}'],
+    "dsv41-dec-attn-dp-deepep": _DEC + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention", "--moe-a2a-backend",
+                                        "deepep"],
+    "dsv41-dec-attn-dp": _DEC + ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+}
+_DSV4_CASE = dict(_NO_SPEC, target="deepseek-v4-8l", gpu="sm90", attention_backend=None, max_running_requests=None)
+DSV4_SWEEP_CASE = {k: dict(_DSV4_CASE, target="deepseek-v41-8l") if k.startswith("dsv41-") else _DSV4_CASE
+                   for k in DSV4_SWEEP_EXTRA}
+DSV4_SWEEP_CASE.update({
+    "dsv4-trtllm-no-gpu": dict(_DSV4_CASE, gpu=None), "dsv41-enc-no-gpu": dict(_DSV4_CASE, target="deepseek-v41-8l",
+                                                                               gpu=None),
+    "dsv41-dspark-pd-compact": dict(_DSV4_CASE, target="deepseek-v41-8l", env={"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
+})
+
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
 STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-bs", "mamba-scheduler", "garbage-int",
@@ -1684,6 +1770,10 @@ def sweep_cases(version=None):
     # -- kv (session 14) --
     for v in sorted(KV_SWEEP_EXTRA):  # once, on the DFLASH base without speculation
         out.append(dict(SWEEP_BASES[0], kv_sweep=v, **KV_SWEEP_CASE[v]))
+    # -- dsv4 (session 15) --: once, without speculation, from the release the engine models the hook
+    if version is None or _release_key(version) >= _release_key(DSV4_SWEEP_SINCE):
+        for v in sorted(DSV4_SWEEP_EXTRA):
+            out.append(dict(SWEEP_BASES[0], dsv4_sweep=v, **DSV4_SWEEP_CASE[v]))
     return out
 
 
@@ -1778,6 +1868,7 @@ def argv_for(case, dirs):
     argv.extend(ATTN_CHECK_EXTRA.get(case.get("attn_check") or "none", []))  # -- attn (session 14) --
     argv.extend(MODEL_CHECK_EXTRA.get(case.get("model_check") or "none", []))  # -- model (session 14) --
     argv.extend(KV_SWEEP_EXTRA.get(case.get("kv_sweep") or "none", []))  # -- kv (session 14) --
+    argv.extend(DSV4_SWEEP_EXTRA.get(case.get("dsv4_sweep") or "none", []))  # -- dsv4 (session 15) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

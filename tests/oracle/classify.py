@@ -376,6 +376,22 @@ TABLE = (
     ("LANGUAGE_MODEL_ONLY", r"^--language-model-only (cannot be combined with --|is incompatible with --disaggregation-mode "
      r"prefill/decode|does not support \[)", None),
     ("ENCODER_REPLAY_MODEL", r"^--enable-encoder-swa-bounded-replay requires DeepSeek-V4\.1$", None),
+    # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py, overrides.py _deepseek_v4_kv_cache_dtype
+    ("DSV4_KV_DTYPE", r"^\w+ is not supported for DeepseekV4ForCausalLM$", None),
+    ("DSV4_ATTN_BACKEND", r"^--dsv4-attn-backend (flashmla_mega requires DeepSeek-V4\.1 on SM100/SM103\.|trtllm requires "
+     r"an SM100/SM103|trtllm requires kv_cache_dtype=fp8_e4m3|trtllm does not support (enable_hisparse|context "
+     r"parallelism|PD disaggregation)|trtllm requires chunked prefill)", None),
+    ("DSV4_SPECULATIVE", r"^Only EAGLE (and DSPARK speculative algorithms are|speculative algorithm with topk == 1 is) "
+     r"supported for DeepseekV4ForCausalLM$", None),
+    ("DSV4_CP", r"^(DeepSeekV4 only supports interleave/zigzag CP strategy, got|DeepSeekV4 zigzag CP requires the NPU "
+     r"backend|For round-robin split mode, dp attention is not supported\.$|DeepSeekV4 CP supports moe_a2a_backend in)",
+     None),
+    ("ENCODER_REPLAY_UNSUPPORTED", r"^--enable-encoder-swa-bounded-replay does not support .* yet$", None),
+    ("ENCODER_REPLAY_BUDGET", r"^encoder SWA replay requires (--max-running-requests > 0 and at least \d+ chunked|explicit "
+     r"--max-running-requests and --chunked-prefill-size >= 128$)", None),
+    ("DSV41_UNSUPPORTED", r"^(DeepSeek-V4\.1 does not support .* yet; disable it to serve this model\.$|DeepSeek-V4\.1 "
+     r"TRT-LLM requires --cuda-graph-backend-prefill|DeepSeek-V4\.1 DSpark PD requires static verify|"
+     r"--enable-decoder-swa-bounded-replay cannot be combined with .* yet; disable one of them\.$)", None),
     # -- kv (session 14) --
     # KV cache sharding's chunk-size rounding (kv_shard_hook.py handle_kv_cache_sharding), the chain's other code
     ("KV_SHARDING", r"^(Cannot safely auto-round --chunked-prefill-size for KV sharding|Auto-rounding "

@@ -57,6 +57,17 @@ ENTRIES = {
     "sglang/srt/arg_groups/cuda_graph_hook.py": [
     ],
     "sglang/srt/arg_groups/deepseek_v4_hook.py": [
+        # -- dsv4 (session 15) --
+        ('apply_deepseek_v4_defaults', r'--dsv4-attn-backend trtllm (requires kv_cache_dtype|does not support|requires '
+         r'chunked prefill)', "host",
+         "past --dsv4-attn-backend trtllm's SM100/SM103 assert, which reads is_sm100_supported(): utils/common.py "
+         "_check_cuda_device_version asks the host's own torch (is_cuda(), get_device_sm(), torch.version.cuda), not the "
+         "platform override, so on this CPU host trtllm is always refused there first"),
+        ('validate_deepseek_v41_features', r'DeepSeek-V4\.1 TRT-LLM requires --cuda-graph-backend-prefill', "host",
+         "needs --dsv4-attn-backend trtllm past apply_deepseek_v4_defaults, whose SM100/SM103 assert reads the host's own "
+         "torch (is_sm100_supported), which this CPU host never passes"),
+        ('validate_deepseek_v4_cp', r'DeepSeekV4 prefill CP on HIP', "runtime",
+         "runs only on a HIP/ROCm platform (get_platform().is_hip); the platform override presents CUDA"),
     ],
     "sglang/srt/arg_groups/expert_pack_hook.py": [
     ],

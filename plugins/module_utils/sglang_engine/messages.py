@@ -245,6 +245,17 @@ _SGLANG_MESSAGES = (
     ("LANGUAGE_MODEL_ONLY", r"--language-model-only (cannot be combined with|is incompatible with --disaggregation-mode|does "
      r"not support)"),
     ("ENCODER_REPLAY_MODEL", r"--enable-encoder-swa-bounded-replay requires DeepSeek-V4\.1"),
+    # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py (rules_dsv4.py)
+    ("DSV4_KV_DTYPE", r"is not supported for DeepseekV4ForCausalLM"),
+    ("DSV4_ATTN_BACKEND", r"--dsv4-attn-backend (flashmla_mega|trtllm) (requires|does not support)"),
+    ("DSV4_SPECULATIVE", r"Only EAGLE (and DSPARK speculative algorithms|speculative algorithm with topk == 1) (are|is) "
+     r"supported for"),
+    ("DSV4_CP", r"DeepSeekV4 (only supports interleave/zigzag CP|zigzag CP requires the NPU|CP supports moe_a2a_backend)|"
+     r"For round-robin split mode, dp attention is not supported"),
+    ("ENCODER_REPLAY_UNSUPPORTED", r"--enable-encoder-swa-bounded-replay does not support .* yet"),
+    ("ENCODER_REPLAY_BUDGET", r"encoder SWA replay requires (--max-running-requests > 0|explicit --max-running-requests)"),
+    ("DSV41_UNSUPPORTED", r"DeepSeek-V4\.1 (does not support .* yet|TRT-LLM requires --cuda-graph-backend-prefill|DSpark PD "
+     r"requires)|--enable-decoder-swa-bounded-replay cannot be combined with"),
     # -- kv (session 14) --
     # KV cache sharding (rules_kv_shard.py): PD prefill only, speculation, then one code for the rest of the chain
     ("KV_SHARDING_PREFILL_ONLY", r"--enable-kv-cache-sharding is only supported on PD prefill workers"),

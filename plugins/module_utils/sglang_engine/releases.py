@@ -210,6 +210,7 @@ _METRICS_V1 = {
 #   kimi_dcp_decode_backends the decode attention backends Kimi-K3 DCP takes (kimi_k3.py; None: no family)
 #   nemotron_h_omni          nemotron_h.py registers NemotronH_Omni_Reasoning_V3 too
 #   nemotron_expert_remap    nemotron_h.py _validate_expert_remap (EPLB / redundant experts / expert location)
+#   dsv4_hook                None, or the DeepSeek-V4 model hook's generation modelled (rules_dsv4.py): "v21", "v22", "v23"
 # -- kv (session 14) --: the CUDA graph backends of a --cuda-graph-config phase (cuda_graph_config.py)
 # -- quant (session 15) --: the families of rules_model.py check_model_overrides, by release (the ones the
 # quantization / architecture overrides add: check_quant_families, each where its model_overrides/<family>.py is the
@@ -264,6 +265,7 @@ _CHANGES = {
         # -- engfix (session 15) --: ServerArgs.resolve_once validates the MPS runtime before the pipeline
         "mps_runtime_check": True,
         "pp_spec_env_attn_dp": "size",  # check_pipeline_parallel_compat: attn_dp_enabled_of (session 14)
+        "dsv4_hook": "v22",  # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py, DeepSeek-V4.1 features of 0.5.22
         # -- model (session 14) --
         "language_model_only_archs": ("DeepseekV4ForCausalLM", "MuseGlimmerForConditionalGeneration",
                                       "Cosmos3ForConditionalGeneration", "Cosmos3EdgeForConditionalGeneration"),
@@ -319,6 +321,7 @@ _CHANGES = {
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
         # -- engfix (session 15) --: dllm/config.py DLLM_PARAMS gains DiffusionGemma (Gemma4Renoise)
         "dllm_archs": ("LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM", "DiffusionGemmaForBlockDiffusion"),
+        "dsv4_hook": "v21",  # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py, DeepSeek-V4.1 features of 0.5.21
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
         "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
         "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
@@ -731,6 +734,7 @@ _CHANGES = {
         "language_model_only_archs": None,
         # model_hook.py handle_model_capability_adjustments refuses the encoder SWA replay off DeepSeek-V4.1 (0.5.23)
         "encoder_replay_needs_v41": False,
+        "dsv4_hook": None,  # -- dsv4 (session 15) --
         # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes
         # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk, "attn_dp": "flag"
         # (--enable-dp-attention) or "resolved" (attention DP as resolved)}
@@ -856,6 +860,8 @@ _CHANGES = {
         "nemotron_expert_remap": True,  # nemotron_h.py _validate_expert_remap
         # -- model (session 14) --
         "encoder_replay_needs_v41": True,
+        # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py as rules_dsv4.py models it (DeepSeek-V4.1 features)
+        "dsv4_hook": "v23",
         # arg_groups/moe_hook.py: trtllm_routed takes minimax_m3_nvfp4; FlashInfer MegaMOE validates more
         # architectures (configs/moe_model_registry.py: the DeepEP v2 ones as 0.5.22's)
         "moe_routed_quant": ("fp8", "mxfp8", "modelopt_fp4", "modelopt_mixed", "nvfp4_online", "minimax_m3_nvfp4",

@@ -29,6 +29,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cuda_graph import (
     check_cuda_graph_settings, check_prefill_graph_max_context)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_hisparse import check_hisparse
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_dsv4 import (
+    check_dsv4_hook, check_encoder_replay_budget, is_dsv4_target)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
     check_dllm_model, check_language_model_only, check_model_capability, check_model_overrides, check_model_specific,
     check_weight_cache, model_override_family)
@@ -150,6 +152,14 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                     r[k] = declared[k]
             prefill = r["prefill_attention_backend"] or r["attention_backend"]
             decode = args.get("decode_attention_backend") or r["attention_backend"]
+    if rules["dsv4_hook"] and is_dsv4_target(rules, target_cfg):  # -- dsv4 (session 15) --
+        # DeepSeek-V4's override (attention backend dsv4, page 256), then its hook, in the same model hook
+        declared = check_dsv4_hook(args, rules, platform, target_cfg, env)
+        declared.update(attention_backend="dsv4", page_size=256)
+        args = dict(args, **declared)
+        r.update((k, declared[k]) for k in ("attention_backend", "max_running_requests") if k in declared)
+        prefill = r["prefill_attention_backend"] or r["attention_backend"]
+        decode = args.get("decode_attention_backend") or r["attention_backend"]
     if not KV.check_nvfp4_prefill_dequant.keys.isdisjoint(args):
         # right before the attention backend hook (0.5.21 on, with its flag): NVFP4 picks the prefill/decode pair
         nvfp4 = KV.check_nvfp4_prefill_dequant(args, rules, platform)
@@ -332,6 +342,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         SV.check_other_validations(args, rules)  # handle_other_validations, the last resolution hook it models
     if not check_model_capability.keys.isdisjoint(args):  # -- model (session 14) --
         check_model_capability(args, rules, target_cfg)  # the model-capability hook, last before check_server_args
+    if not check_encoder_replay_budget.keys.isdisjoint(args):  # -- dsv4 (session 15) --
+        check_encoder_replay_budget(args, rules, target_cfg)  # the same hook, DeepSeek-V4.1's replay budget (0.5.23)
     if not check_prefill_graph_max_context.keys.isdisjoint(args):
         check_prefill_graph_max_context(args, rules, r, target_cfg)  # the resolution pipeline's last step (0.5.21 on)
     if not check_deepep_v2_late.keys.isdisjoint(args):
