@@ -147,6 +147,15 @@ DRAFTS = {
     "gemma4-assistant": {"architectures": ["Gemma4AssistantForCausalLM"]},
 }
 SWEEP_ONLY_DRAFTS = ("gemma4-assistant",)  # not drawn: NEXTN / EAGLE turn a Gemma4 draft into FROZEN_KV_MTP (not modelled)
+# -- misc (session 15) --
+# IQuest Q1 MTP drafts (srt/configs/iquest_q1.py IQuestQ1MTPConfig, model_type iquest_q1_mtp: one physical layer,
+# num_draft_slots, num_target_layers) for speculative_hook.py _handle_iquest_q1_mtp_draft (0.5.21 on), on the
+# iquest-q1-8l target (hidden 256, vocab 151936, 8 layers); sweep only (MODEL_CHECK_CASE)
+_IQUEST_MTP = {"architectures": ["IQuestQ1MTP"], "model_type": "iquest_q1_mtp", "num_target_layers": 8,
+               "num_draft_slots": 5}
+DRAFTS.update({"iquest-mtp": _IQUEST_MTP, "iquest-mtp-hidden-512": dict(_IQUEST_MTP, hidden_size=512),
+               "iquest-mtp-target-12l": dict(_IQUEST_MTP, num_target_layers=12)})
+SWEEP_ONLY_DRAFTS += ("iquest-mtp", "iquest-mtp-hidden-512", "iquest-mtp-target-12l")
 
 
 def write_models(root):
@@ -1469,6 +1478,28 @@ MODEL_CHECK_CASE.update({"dsa-tilelang-dcp": dict(_DSA_CASE), "dsa-sink-kv-fp8":
 for _k, _v in MODEL_CHECK_CASE.items():
     if _k.startswith(("dsa-", "hyv4-")):
         _v.update(gpu="sm90", needs_override=True, since="0.5.22")
+
+# -- misc (session 15) --
+# speculative_hook.py _handle_iquest_q1_mtp_draft (0.5.21 on; in the EAGLE-family hook, before the automatic
+# step choice): an IQuest Q1 target under EAGLE on FA3 (past its model override) with no draft, a non-MTP draft, MTP
+# drafts whose width / target layer count differ, a token map, zero steps, a top-k of 0 and a verify width other than
+# steps + 1, in the function's order; then accepted MTP drafts (steps from the draft's num_draft_slots, or given)
+_IQ_MTP = dict(_FA3_EAGLE, target="iquest-q1-8l", draft="iquest-mtp", num_steps=None, eagle_topk=None,
+               num_draft_tokens=None, since="0.5.21")
+MODEL_CHECK_EXTRA.update({
+    "iquest-mtp-no-draft": [], "iquest-mtp-qwen3-draft": [], "iquest-mtp-hidden": [], "iquest-mtp-target-layers": [],
+    "iquest-mtp-token-map": ["--speculative-token-map", "/nonexistent/token_map.pt"],
+    "iquest-mtp-steps-0": ["--speculative-num-steps", "0"], "iquest-mtp-topk-0": ["--speculative-eagle-topk", "0"],
+    "iquest-mtp-width-5": ["--speculative-num-steps", "3", "--speculative-num-draft-tokens", "5"],
+    "iquest-mtp-width-4": ["--speculative-num-steps", "3", "--speculative-num-draft-tokens", "4"],
+    "iquest-mtp-width-only": ["--speculative-num-draft-tokens", "6"],
+    "iquest-mtp-slots": [], "iquest-mtp-topk-1": ["--speculative-eagle-topk", "1"],
+})
+MODEL_CHECK_CASE.update({k: dict(_IQ_MTP) for k in MODEL_CHECK_EXTRA if k.startswith("iquest-mtp-")})
+MODEL_CHECK_CASE["iquest-mtp-no-draft"]["draft"] = None
+MODEL_CHECK_CASE["iquest-mtp-qwen3-draft"]["draft"] = "b16"
+MODEL_CHECK_CASE["iquest-mtp-hidden"]["draft"] = "iquest-mtp-hidden-512"
+MODEL_CHECK_CASE["iquest-mtp-target-layers"]["draft"] = "iquest-mtp-target-12l"
 
 
 

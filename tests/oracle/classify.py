@@ -341,6 +341,11 @@ TABLE = (
     ("SAMPLING_MASK_ENV", r"^SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS is no longer supported\. Unset it", None),
     ("PP_SPEC_ENV", r"^SGLANG_ENABLE_PP_SPEC does not support DSPARK PD prefill$", None),
     ("IB_DEVICE", r"^No valid IB devices specified$", None),
+    # -- misc (session 15) --: speculative_hook.py _handle_iquest_q1_mtp_draft (0.5.21 on)
+    ("IQUEST_MTP_DRAFT", r"^(IQuest Q1 requires an independent (draft model path|MTP draft checkpoint)|MTP draft hidden size "
+     r"and vocabulary must match the target|MTP draft target layer count must match the target|MTP uses its own "
+     r"full-vocabulary embedding and head|MTP requires positive speculative_num_steps|MTP requires "
+     r"--speculative-eagle-topk 1|MTP verification width must equal draft steps \+ 1)\.$", None),
     ("PARSE_RETIRED_FLAG", r"^sglang serve: error: --enable-expert-distribution-metrics is no longer supported\.", None),
     # -- model (session 14) --
     ("MODEL_OVERRIDE_UNSUPPORTED", r"^(IQuestQ1 (applies its attention sink from the softmax LSE|requires FA3 attention "

@@ -215,6 +215,10 @@ _SGLANG_MESSAGES = (
     ("PARSE_RETIRED_FLAG", r"error: --[\w-]+ is no longer supported\."),
     ("IB_DEVICE", r"No valid IB devices specified|InfiniBand sysfs path not found|No IB devices found|Invalid IB devices? "
                   r"(specified|format)|No valid GPU mappings found in IB device JSON"),
+    # -- misc (session 15) --
+    ("IQUEST_MTP_DRAFT", r"IQuest Q1 requires an independent (draft model path|MTP draft)|MTP draft (hidden size and "
+                         r"vocabulary|target layer count) must match|MTP uses its own full-vocabulary|MTP requires "
+                         r"(positive speculative_num_steps|--speculative-eagle-topk 1)|MTP verification width must"),
     # -- model (session 14) --
     ("MODEL_OVERRIDE_UNSUPPORTED", r"IQuestQ1 (applies its attention sink|requires FA3 attention for the MTP|does not "
      r"support context|speculative decoding requires)|IQuest Q1 (MTP requires serial|MTP drafting does not|does not "

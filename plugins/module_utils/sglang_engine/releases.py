@@ -291,6 +291,8 @@ _CHANGES = {
         "a2a_deepep_v2_prefill_scatter": True,  # the DeepEP v2 prefill budget divides by tp_size // attn_dp_size
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
+        # -- misc (session 15) --: speculative_hook.py _handle_iquest_q1_mtp_draft (the IQuest Q1 MTP draft's checks)
+        "iquest_mtp_draft": True,
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
         "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
         "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
@@ -757,6 +759,7 @@ _CHANGES = {
         "preferred_sampling_watermark_check": False,
         "gemma4_draft_eagle3_refused": False,
         "dspark_rules": None,
+        "iquest_mtp_draft": False,  # -- misc (session 15) --: speculative_hook.py _handle_iquest_q1_mtp_draft (0.5.21)
         # -- kv (session 14) --
         # arg_groups/kv_shard_hook.py (0.5.22, the flag's first release): the radix tree core an unset
         # SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND means, and whether any --enable-hierarchical-cache is refused

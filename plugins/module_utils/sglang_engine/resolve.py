@@ -281,7 +281,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if algo in ("DFLASH", "DDTREE"):
         _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor)
     elif algo in ("EAGLE", "EAGLE3", "STANDALONE"):
-        _resolve_eagle(args, rules, r, target_cfg, result, prefill)
+        _resolve_eagle(args, rules, r, target_cfg, draft_cfg, result, prefill)
     elif algo == "UNO":  # the dispatcher's UNO branch (rules_speculative)
         S.resolve_uno(args, rules, r, result, prefill, decode)
     elif algo == "NGRAM" and rules["ngram_rules"]:
@@ -740,7 +740,7 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
         result.warn("SGLANG_OVERRIDE", "SGLang %s disables mixed chunked prefill with DFLASH." % version)
 
 
-def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
+def _resolve_eagle(args, rules, r, target_cfg, draft_cfg, result, prefill):
     if r["speculative_algorithm"] == "STANDALONE" and args.get("enable_dp_attention") and r["dp_size"] > 1:
         # the EAGLE-family hook's first check (every release 0.5.11-0.5.23)
         raise Refused("STANDALONE_DP_ATTENTION", "Currently standalone speculative decoding does not support dp "
@@ -750,6 +750,9 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
         result.warn("SGLANG_DEFAULT", "max_running_requests is not set: SGLang resets it to 48 for speculative decoding.")
     steps, topk, ndt = (args.get("speculative_num_steps"), args.get("speculative_eagle_topk"),
                         args.get("speculative_num_draft_tokens"))
+    iquest = rules["iquest_mtp_draft"] and S.resolve_iquest_mtp_draft(args, target_cfg, draft_cfg, result)
+    if iquest:  # -- misc (session 15) --: the IQuest Q1 MTP draft sets all three (before the automatic choice)
+        steps, topk, ndt = iquest
     arch = None
     if target_cfg:
         archs = target_cfg.get("architectures") or [None]
