@@ -62,6 +62,9 @@ TARGETS = {
     # -- moe (session 14) --
     # Muse Spark (the layernorm SP hook's Muse branch reads the architecture; its nested text config in TARGET_FIELDS)
     "muse-spark-4l": ("MuseSparkForConditionalGeneration", 4, 202048, 40960),
+    # -- misc (session 15) --: the model hook's Intern-S2-Mobius branch, by architecture on a Qwen3 config; swept only
+    # (MISC_CHECK_CASE)
+    "interns2-mobius-8l": ("InternS2MobiusForConditionalGeneration", 8, 151936, 40960),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -1374,6 +1377,37 @@ case_strategy = st.fixed_dictionaries({
     "platform_check": st.sampled_from(["none"] * 600 + sorted(set(PLATFORM_CHECK_EXTRA) - set(PLATFORM_SWEEP_ONLY))),
 })
 
+# -- misc (session 15) --
+# the remaining single refusals of 0.5.23's resolution, each on the first sweep base with what it changes in the case
+# (MISC_CHECK_CASE) and an accepted neighbour where the check has one; swept only
+MISC_CHECK_EXTRA = {
+    # handle_speculative_decoding: block verification off CUDA (after the algorithm check)
+    "block-verification-cpu": ["--speculative-use-block-verification", "--device", "cpu"],
+    # model_hook.py handle_model_specific_adjustments: Intern-S2-Mobius takes no pipeline or expert parallelism
+    "mobius-pp2": ["--pp-size", "2"], "mobius-ep2": ["--ep-size", "2", "--tp-size", "2"], "mobius-tp2": ["--tp-size", "2"],
+    "mobius-pp2-ep2": ["--pp-size", "2", "--ep-size", "2", "--tp-size", "2"],
+    # handle_mamba_radix_cache: an explicit extra_buffer strategy on a target without Mamba state
+    "mamba-strategy-dense": ["--mamba-radix-cache-strategy", "extra_buffer"],
+    "mamba-strategy-dense-no-radix": ["--mamba-radix-cache-strategy", "extra_buffer", "--disable-radix-cache"],
+    "mamba-strategy-dense-no-buffer": ["--mamba-radix-cache-strategy", "no_buffer"],
+    # pd_disaggregation_hook.py handle_encoder_disaggregation: Muse language-only with adaptive dispatch
+    "muse-language-only-adaptive": ["--language-only", "--enable-adaptive-dispatch-to-encoder"],
+    "muse-language-only": ["--language-only"],
+}
+_MISC_NO_SPEC = dict(_NO_SPEC, window=None, sink=None)
+MISC_CHECK_CASE = {
+    "block-verification-cpu": {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1,
+                               "num_draft_tokens": 4},
+    "mamba-strategy-dense": _MISC_NO_SPEC, "mamba-strategy-dense-no-radix": _MISC_NO_SPEC,
+    "mamba-strategy-dense-no-buffer": _MISC_NO_SPEC,
+}
+MISC_CHECK_CASE.update({k: dict(_MISC_NO_SPEC, target="interns2-mobius-8l") for k in MISC_CHECK_EXTRA
+                        if k.startswith("mobius-")})
+# (Muse Spark takes --language-only from 0.5.23, the release with the check; the engine does not model the
+# language-only architecture list of older releases)
+MISC_CHECK_CASE.update({k: dict(_MISC_NO_SPEC, target="muse-spark-4l", since="0.5.23") for k in MISC_CHECK_EXTRA
+                        if k.startswith("muse-")})
+
 # -- model (session 14) --
 # SGLang's per-architecture model overrides (0.5.23 srt/arg_groups/model_overrides/, run inside
 # handle_model_specific_adjustments; sglang_engine/rules_model.py check_model_overrides): each entry on the first
@@ -1559,6 +1593,8 @@ def sweep_cases(version=None):
     # -- model (session 14) --
     for v in sorted(MODEL_CHECK_EXTRA):  # on the first base only, on the entry's target
         out.append(dict(SWEEP_BASES[0], model_check=v, **MODEL_CHECK_CASE.get(v, {})))
+    for v in sorted(MISC_CHECK_EXTRA):  # -- misc (session 15) --: on the first base only
+        out.append(dict(SWEEP_BASES[0], misc_check=v, **MISC_CHECK_CASE.get(v, {})))
     if version is not None:  # an entry with `since` is swept from that release on
         out = [c for c in out if not c.get("since") or _release_key(version) >= _release_key(c["since"])]
     # -- kv (session 14) --
@@ -1658,6 +1694,7 @@ def argv_for(case, dirs):
     argv.extend(ATTN_CHECK_EXTRA.get(case.get("attn_check") or "none", []))  # -- attn (session 14) --
     argv.extend(MODEL_CHECK_EXTRA.get(case.get("model_check") or "none", []))  # -- model (session 14) --
     argv.extend(KV_SWEEP_EXTRA.get(case.get("kv_sweep") or "none", []))  # -- kv (session 14) --
+    argv.extend(MISC_CHECK_EXTRA.get(case.get("misc_check") or "none", []))  # -- misc (session 15) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

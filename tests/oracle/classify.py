@@ -149,6 +149,9 @@ TABLE = (
                                   r"Decode host KV buffering requires host_pool)", None),
     ("ENCODER_DISAGG", r"^(--enable-prefix-mm-cache requires --encoder-only|Cannot set --encoder-only and "
                        r"(--language-only|--disaggregation-mode prefill/decode) together$)", None),
+    # -- misc (session 15) --: handle_encoder_disaggregation's Muse Spark check (0.5.23)
+    ("ENCODER_DISAGG", r"^Muse language-only servers do not load local encoders; --enable-adaptive-dispatch-to-encoder "
+                       r"is not supported\.$", None),
     ("ENCODER_DISAGG_MODEL", r"^Model type \w+ is not supported for encoder disaggregation", None),
     ("MAMBA_FLAGS", r"^(--mamba-cache-philox-rounds must be non-negative\.$|--mamba-max-states-per-path must be -1 "
                     r"\(unlimited\) or a positive integer|Stochastic rounding for the Mamba SSM cache (requires "
@@ -206,6 +209,11 @@ TABLE = (
                                 r"(currently )?supports only", None),
     ("MODEL_ARCHITECTURE_FLAG", r"^--(enable-dsa-cache-layer-split is only supported for DSA|enable-cp-decode-attn-tp is "
                                 r"only supported for models whose attention)", None),
+    # -- misc (session 15) --: handle_model_specific_adjustments' Intern-S2-Mobius branch (0.5.18 on)
+    ("MODEL_ARCHITECTURE_FLAG", r"^Intern-S2-Mobius does not support: (pipeline parallelism \(--pp-size must be 1\)|expert "
+                                r"parallelism \(--ep-size must be 1\))(; expert parallelism \(--ep-size must be 1\))?\.$", None),
+    # -- misc (session 15) --: handle_mamba_radix_cache on a target without Mamba state (0.5.21 on)
+    ("MAMBA_RADIX_CACHE", r"^--mamba-radix-cache-strategy extra_buffer(_lazy)? needs mamba state, got \w+\.$", None),
     ("MOE_NVFP4_ONLINE", r"^--quantization nvfp4_online (is supported only on NVIDIA Blackwell|supports only "
                          r"--moe-runner-backend)", None),
     ("MOE_RUNNER_A2A", r"^flashinfer_cutedsl (supports moe_a2a_backend=|per-token NVFP4 activation requires|FP4 MoE only "

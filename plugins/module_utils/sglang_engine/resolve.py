@@ -30,7 +30,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
     check_cuda_graph_settings, check_prefill_graph_max_context)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_hisparse import check_hisparse
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
-    check_language_model_only, check_model_capability, check_model_overrides, check_model_specific, check_weight_cache,
+    check_language_model_only, check_mamba_state, check_model_capability, check_model_overrides, check_model_specific,
+    check_weight_cache,
     model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel, resolved_runner)
@@ -127,7 +128,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if not check_cuda_graph_settings.keys.isdisjoint(args):
         check_cuda_graph_settings(args, rules)  # the CUDA graph hook, then the memory settings' CPU graph (after DWDP)
     if not check_model_specific.keys.isdisjoint(args):
-        check_model_specific(args, target_cfg)  # the model-specific adjustments, before the attention hook
+        check_model_specific(args, rules, target_cfg)  # the model-specific adjustments, before the attention hook
     mamba_strategy = None
     if rules["mamba_radix_archs"] and target_cfg and (target_cfg.get("architectures") or [None])[0] in \
             rules["mamba_radix_archs"]:
@@ -145,6 +146,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                     r[k] = declared[k]
             prefill = r["prefill_attention_backend"] or r["attention_backend"]
             decode = args.get("decode_attention_backend") or r["attention_backend"]
+    if not check_mamba_state.keys.isdisjoint(args):  # -- misc (session 15) --: the model hook's last Mamba check
+        check_mamba_state(args, rules, target_cfg)
     if not KV.check_nvfp4_prefill_dequant.keys.isdisjoint(args):
         # right before the attention backend hook (0.5.21 on, with its flag): NVFP4 picks the prefill/decode pair
         nvfp4 = KV.check_nvfp4_prefill_dequant(args, rules, platform)
