@@ -1393,6 +1393,12 @@ MISC_CHECK_EXTRA = {
     # pd_disaggregation_hook.py handle_encoder_disaggregation: Muse language-only with adaptive dispatch
     "muse-language-only-adaptive": ["--language-only", "--enable-adaptive-dispatch-to-encoder"],
     "muse-language-only": ["--language-only"],
+    # serving_hook.py handle_other_validations: prefill_complete with optimistic prefill off (a negative count: the PD
+    # hook turns 0 into 1 and refuses the setups this hook would zero), 0.5.22 on
+    "prefill-complete-attempts-neg": ["--disaggregation-mode", "prefill", "--disaggregation-decode-allocation-policy",
+                                      "prefill_complete", "--optimistic-prefill-attempts", "-1"],
+    "prefill-complete-attempts-0": ["--disaggregation-mode", "prefill", "--disaggregation-decode-allocation-policy",
+                                    "prefill_complete", "--optimistic-prefill-attempts", "0"],
 }
 _MISC_NO_SPEC = dict(_NO_SPEC, window=None, sink=None)
 MISC_CHECK_CASE = {
@@ -1400,6 +1406,8 @@ MISC_CHECK_CASE = {
                                "num_draft_tokens": 4},
     "mamba-strategy-dense": _MISC_NO_SPEC, "mamba-strategy-dense-no-radix": _MISC_NO_SPEC,
     "mamba-strategy-dense-no-buffer": _MISC_NO_SPEC,
+    "prefill-complete-attempts-neg": dict(_MISC_NO_SPEC, since="0.5.22"),
+    "prefill-complete-attempts-0": dict(_MISC_NO_SPEC, since="0.5.22"),
 }
 MISC_CHECK_CASE.update({k: dict(_MISC_NO_SPEC, target="interns2-mobius-8l") for k in MISC_CHECK_EXTRA
                         if k.startswith("mobius-")})

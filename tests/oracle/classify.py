@@ -315,6 +315,9 @@ TABLE = (
     ("MAMBA_RADIX_CACHE", r"^AssertionError$", r"^assert (view|self)\.mamba_track_interval (>= (view|self)\."
                                                r"speculative_num_draft_tokens|% (view|self)\.page_size == 0)$"),
     ("PD_PREFILL_COMPLETE", r"^--disaggregation-decode-allocation-policy prefill_complete does not yet support ", None),
+    # -- misc (session 15) --: handle_other_validations (0.5.22 on)
+    ("PD_PREFILL_COMPLETE", r"^prefill_complete requires optimistic prefill, but the resolved model/cache configuration "
+                            r"disabled it\.$", None),
     ("PD_DECODE_RADIX_CONFLICT", r"^--disaggregation-decode-enable-radix-cache is incompatible with (--enable-hisparse|"
                                  r"--disaggregation-transfer-backend fake)$", None),
     ("PD_DECODE_RADIX_BACKEND", r"^--disaggregation-decode-enable-radix-cache currently requires "

@@ -1,6 +1,6 @@
 """Session 15's remaining 0.5.23 refusals (rules_speculative.resolve_iquest_mtp_draft, rules_model.check_model_specific's
 Intern-S2-Mobius branch and check_mamba_state, rules_pd.check_encoder_disaggregation's Muse Spark check, the block
-verification device check): each refusal, the accepted neighbour, and the release traits. Every expectation here was
+verification device check, rules_serving's prefill_complete optimistic prefill): each refusal, the accepted neighbour, and the release traits. Every expectation here was
 SGLang's own answer to the same flags in its kit (the differential runs: cases.MODEL_CHECK_EXTRA's iquest-mtp-*,
 cases.MISC_CHECK_EXTRA)."""
 import pytest
@@ -24,6 +24,7 @@ MUSE = _cfg("MuseSparkForConditionalGeneration")
 MTP = {"architectures": ["IQuestQ1MTP"], "model_type": "iquest_q1_mtp", "hidden_size": 256, "vocab_size": 151936,
        "num_hidden_layers": 1, "num_target_layers": 8, "num_draft_slots": 5}
 EAGLE_FA3 = ["--attention-backend", "fa3", "--speculative-algorithm", "EAGLE"]
+PC = ["--disaggregation-mode", "prefill", "--disaggregation-decode-allocation-policy", "prefill_complete"]
 DRAFT = ["--speculative-draft-model-path", "/d"]
 
 
@@ -96,6 +97,9 @@ def test_block_verification_off_cuda():
      None),
     (["--language-only", "--enable-adaptive-dispatch-to-encoder"], MUSE, "0.5.23", "ENCODER_DISAGG"),
     (["--language-only"], MUSE, "0.5.23", None),
+    (PC + ["--optimistic-prefill-attempts", "-1"], QWEN3, "0.5.23", "PD_PREFILL_COMPLETE"),
+    (PC + ["--optimistic-prefill-attempts", "-1"], QWEN3, "0.5.22", "PD_PREFILL_COMPLETE"),
+    (PC + ["--optimistic-prefill-attempts", "0"], QWEN3, "0.5.23", None), (PC, QWEN3, "0.5.23", None),
 ])
 def test_model_and_encoder_checks(extra, target, version, code):
     assert answer(extra, target, version) == code

@@ -192,7 +192,7 @@ _SGLANG_MESSAGES = (
     ("MAMBA_RADIX_CACHE", r"^extra_buffer (is not supported for|requires platform support|needs CUDA)|"
      r"extra_buffer_lazy unsupported under PD|^no_buffer (only supports page_size|do not support)|"
      r"mamba-radix-cache-strategy extra_buffer(_lazy)? needs mamba state"),
-    ("PD_PREFILL_COMPLETE", r"prefill_complete does not yet support"),
+    ("PD_PREFILL_COMPLETE", r"prefill_complete does not yet support|prefill_complete requires optimistic prefill"),
     ("PD_DECODE_RADIX_CONFLICT", r"disaggregation-decode-enable-radix-cache is incompatible with --(enable-hisparse|"
      r"disaggregation-transfer-backend fake)"),
     ("PD_PREFILL_FAKE", r"Prefill server does not support 'fake'"),
