@@ -65,6 +65,8 @@ TARGETS = {
     # -- misc (session 15) --: the model hook's Intern-S2-Mobius branch, by architecture on a Qwen3 config; swept only
     # (MISC_CHECK_CASE)
     "interns2-mobius-8l": ("InternS2MobiusForConditionalGeneration", 8, 151936, 40960),
+    # GLM-5.3-Flash (CP-TP group sharing's speculative paths) by architecture on Qwen4-Exp's Qwen3-Next config
+    "glm5-next-4l": ("Glm5NextForConditionalGeneration", 4, 1000, 4096),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -108,6 +110,10 @@ TARGET_FIELDS = {
 }
 # Kimi-K3 by architecture on the DeepSeek-V3 (MLA, MoE) config (its own kimi_k3 config nests a text config)
 TARGET_FIELDS["kimi-k3-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"])
+# -- misc (session 15) --: GLM-5.3-Flash's MLA attention on the linear-attention config (the latent ranks of
+# DeepSeek-V3's scaled-down fields)
+TARGET_FIELDS["glm5-next-4l"] = dict(TARGET_FIELDS["qwen4-exp-4l"], kv_lora_rank=64, q_lora_rank=96, qk_nope_head_dim=32,
+                                     qk_rope_head_dim=16, v_head_dim=32)
 
 # -- model (session 14) --
 # DeepSeek V3.2 / HYV4: DeepSeek-V3's fields, with the DSA indexer's (DeepSeek-V3.2-Exp's names, scaled down); the
@@ -1393,6 +1399,14 @@ MISC_CHECK_EXTRA = {
     # pd_disaggregation_hook.py handle_encoder_disaggregation: Muse language-only with adaptive dispatch
     "muse-language-only-adaptive": ["--language-only", "--enable-adaptive-dispatch-to-encoder"],
     "muse-language-only": ["--language-only"],
+    # cp_tp_group_sharing_hook.py resolve_cp_tp_group_sharing on GLM-5.3-Flash (interleave): speculation other than
+    # DFLASH or native MTP (no separate draft, top-k 1), on a GPU host (its Mamba layers)
+    "cp-tp-share-glm-eagle-draft": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2",
+                                    "--tp-size", "2"],
+    "cp-tp-share-glm-eagle3": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2",
+                               "--tp-size", "2"],
+    "cp-tp-share-glm-nextn": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2",
+                              "--tp-size", "2"],
     # serving_hook.py handle_other_validations: prefill_complete with optimistic prefill off (a negative count: the PD
     # hook turns 0 into 1 and refuses the setups this hook would zero), 0.5.22 on
     "prefill-complete-attempts-neg": ["--disaggregation-mode", "prefill", "--disaggregation-decode-allocation-policy",
@@ -1406,6 +1420,13 @@ MISC_CHECK_CASE = {
                                "num_draft_tokens": 4},
     "mamba-strategy-dense": _MISC_NO_SPEC, "mamba-strategy-dense-no-radix": _MISC_NO_SPEC,
     "mamba-strategy-dense-no-buffer": _MISC_NO_SPEC,
+    "cp-tp-share-glm-eagle-draft": {"target": "glm5-next-4l", "gpu": "sm120", "needs_override": True, "since": "0.5.23",
+                                    "algorithm": "EAGLE", "draft": "b16", "num_steps": 3, "eagle_topk": 1,
+                                    "num_draft_tokens": 4},
+    "cp-tp-share-glm-eagle3": {"target": "glm5-next-4l", "gpu": "sm120", "needs_override": True, "since": "0.5.23", "algorithm": "EAGLE3",
+                               "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4},
+    "cp-tp-share-glm-nextn": {"target": "glm5-next-4l", "gpu": "sm120", "needs_override": True, "since": "0.5.23", "algorithm": "NEXTN",
+                              "draft": None, "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4},
     "prefill-complete-attempts-neg": dict(_MISC_NO_SPEC, since="0.5.22"),
     "prefill-complete-attempts-0": dict(_MISC_NO_SPEC, since="0.5.22"),
 }
