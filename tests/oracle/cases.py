@@ -67,6 +67,11 @@ TARGETS = {
     # (arg_groups/deepseek_v4_hook.py), swept only (DSV4_SWEEP_EXTRA)
     "deepseek-v4-8l": ("DeepseekV4ForCausalLM", 8, 129280, 65536),
     "deepseek-v41-8l": ("DeepseekV4ForCausalLM", 8, 129280, 65536),
+    # -- misc (session 15) --: the model hook's Intern-S2-Mobius branch, by architecture on a Qwen3 config; swept only
+    # (MISC_CHECK_CASE)
+    "interns2-mobius-8l": ("InternS2MobiusForConditionalGeneration", 8, 151936, 40960),
+    # GLM-5.3-Flash (CP-TP group sharing's speculative paths) by architecture on Qwen4-Exp's Qwen3-Next config
+    "glm5-next-4l": ("Glm5NextForConditionalGeneration", 4, 1000, 4096),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -110,6 +115,10 @@ TARGET_FIELDS = {
 }
 # Kimi-K3 by architecture on the DeepSeek-V3 (MLA, MoE) config (its own kimi_k3 config nests a text config)
 TARGET_FIELDS["kimi-k3-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"])
+# -- misc (session 15) --: GLM-5.3-Flash's MLA attention on the linear-attention config (the latent ranks of
+# DeepSeek-V3's scaled-down fields)
+TARGET_FIELDS["glm5-next-4l"] = dict(TARGET_FIELDS["qwen4-exp-4l"], kv_lora_rank=64, q_lora_rank=96, qk_nope_head_dim=32,
+                                     qk_rope_head_dim=16, v_head_dim=32)
 
 # -- model (session 14) --
 # DeepSeek V3.2 / HYV4: DeepSeek-V3's fields, with the DSA indexer's (DeepSeek-V3.2-Exp's names, scaled down); the
@@ -163,6 +172,15 @@ DRAFTS = {
     "gemma4-assistant": {"architectures": ["Gemma4AssistantForCausalLM"]},
 }
 SWEEP_ONLY_DRAFTS = ("gemma4-assistant",)  # not drawn: NEXTN / EAGLE turn a Gemma4 draft into FROZEN_KV_MTP (not modelled)
+# -- misc (session 15) --
+# IQuest Q1 MTP drafts (srt/configs/iquest_q1.py IQuestQ1MTPConfig, model_type iquest_q1_mtp: one physical layer,
+# num_draft_slots, num_target_layers) for speculative_hook.py _handle_iquest_q1_mtp_draft (0.5.21 on), on the
+# iquest-q1-8l target (hidden 256, vocab 151936, 8 layers); sweep only (MODEL_CHECK_CASE)
+_IQUEST_MTP = {"architectures": ["IQuestQ1MTP"], "model_type": "iquest_q1_mtp", "num_target_layers": 8,
+               "num_draft_slots": 5}
+DRAFTS.update({"iquest-mtp": _IQUEST_MTP, "iquest-mtp-hidden-512": dict(_IQUEST_MTP, hidden_size=512),
+               "iquest-mtp-target-12l": dict(_IQUEST_MTP, num_target_layers=12)})
+SWEEP_ONLY_DRAFTS += ("iquest-mtp", "iquest-mtp-hidden-512", "iquest-mtp-target-12l")
 
 
 def write_models(root):
@@ -1482,6 +1500,60 @@ case_strategy = st.fixed_dictionaries({
     "platform_check": st.sampled_from(["none"] * 600 + sorted(set(PLATFORM_CHECK_EXTRA) - set(PLATFORM_SWEEP_ONLY))),
 })
 
+# -- misc (session 15) --
+# the remaining single refusals of 0.5.23's resolution, each on the first sweep base with what it changes in the case
+# (MISC_CHECK_CASE) and an accepted neighbour where the check has one; swept only
+MISC_CHECK_EXTRA = {
+    # handle_speculative_decoding: block verification off CUDA (after the algorithm check)
+    "block-verification-cpu": ["--speculative-use-block-verification", "--device", "cpu"],
+    # model_hook.py handle_model_specific_adjustments: Intern-S2-Mobius takes no pipeline or expert parallelism
+    "mobius-pp2": ["--pp-size", "2"], "mobius-ep2": ["--ep-size", "2", "--tp-size", "2"], "mobius-tp2": ["--tp-size", "2"],
+    "mobius-pp2-ep2": ["--pp-size", "2", "--ep-size", "2", "--tp-size", "2"],
+    # handle_mamba_radix_cache: an explicit extra_buffer strategy on a target without Mamba state
+    "mamba-strategy-dense": ["--mamba-radix-cache-strategy", "extra_buffer"],
+    "mamba-strategy-dense-no-radix": ["--mamba-radix-cache-strategy", "extra_buffer", "--disable-radix-cache"],
+    "mamba-strategy-dense-no-buffer": ["--mamba-radix-cache-strategy", "no_buffer"],
+    # pd_disaggregation_hook.py handle_encoder_disaggregation: Muse language-only with adaptive dispatch
+    "muse-language-only-adaptive": ["--language-only", "--enable-adaptive-dispatch-to-encoder"],
+    "muse-language-only": ["--language-only"],
+    # cp_tp_group_sharing_hook.py resolve_cp_tp_group_sharing on GLM-5.3-Flash (interleave): speculation other than
+    # DFLASH or native MTP (no separate draft, top-k 1), on a GPU host (its Mamba layers)
+    "cp-tp-share-glm-eagle-draft": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2",
+                                    "--tp-size", "2"],
+    "cp-tp-share-glm-eagle3": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2",
+                               "--tp-size", "2"],
+    "cp-tp-share-glm-nextn": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2",
+                              "--tp-size", "2"],
+    # serving_hook.py handle_other_validations: prefill_complete with optimistic prefill off (a negative count: the PD
+    # hook turns 0 into 1 and refuses the setups this hook would zero), 0.5.22 on
+    "prefill-complete-attempts-neg": ["--disaggregation-mode", "prefill", "--disaggregation-decode-allocation-policy",
+                                      "prefill_complete", "--optimistic-prefill-attempts", "-1"],
+    "prefill-complete-attempts-0": ["--disaggregation-mode", "prefill", "--disaggregation-decode-allocation-policy",
+                                    "prefill_complete", "--optimistic-prefill-attempts", "0"],
+}
+_MISC_NO_SPEC = dict(_NO_SPEC, window=None, sink=None)
+MISC_CHECK_CASE = {
+    "block-verification-cpu": {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 1,
+                               "num_draft_tokens": 4},
+    "mamba-strategy-dense": _MISC_NO_SPEC, "mamba-strategy-dense-no-radix": _MISC_NO_SPEC,
+    "mamba-strategy-dense-no-buffer": _MISC_NO_SPEC,
+    "cp-tp-share-glm-eagle-draft": {"target": "glm5-next-4l", "gpu": "sm120", "needs_override": True, "since": "0.5.23",
+                                    "algorithm": "EAGLE", "draft": "b16", "num_steps": 3, "eagle_topk": 1,
+                                    "num_draft_tokens": 4},
+    "cp-tp-share-glm-eagle3": {"target": "glm5-next-4l", "gpu": "sm120", "needs_override": True, "since": "0.5.23", "algorithm": "EAGLE3",
+                               "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4},
+    "cp-tp-share-glm-nextn": {"target": "glm5-next-4l", "gpu": "sm120", "needs_override": True, "since": "0.5.23", "algorithm": "NEXTN",
+                              "draft": None, "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4},
+    "prefill-complete-attempts-neg": dict(_MISC_NO_SPEC, since="0.5.22"),
+    "prefill-complete-attempts-0": dict(_MISC_NO_SPEC, since="0.5.22"),
+}
+MISC_CHECK_CASE.update({k: dict(_MISC_NO_SPEC, target="interns2-mobius-8l") for k in MISC_CHECK_EXTRA
+                        if k.startswith("mobius-")})
+# (Muse Spark takes --language-only from 0.5.23, the release with the check; the engine does not model the
+# language-only architecture list of older releases)
+MISC_CHECK_CASE.update({k: dict(_MISC_NO_SPEC, target="muse-spark-4l", since="0.5.23") for k in MISC_CHECK_EXTRA
+                        if k.startswith("muse-")})
+
 # -- model (session 14) --
 # SGLang's per-architecture model overrides (0.5.23 srt/arg_groups/model_overrides/, run inside
 # handle_model_specific_adjustments; sglang_engine/rules_model.py check_model_overrides): each entry on the first
@@ -1586,6 +1658,28 @@ MODEL_CHECK_CASE.update({"dsa-tilelang-dcp": dict(_DSA_CASE), "dsa-sink-kv-fp8":
 for _k, _v in MODEL_CHECK_CASE.items():
     if _k.startswith(("dsa-", "hyv4-")):
         _v.update(gpu="sm90", needs_override=True, since="0.5.22")
+
+# -- misc (session 15) --
+# speculative_hook.py _handle_iquest_q1_mtp_draft (0.5.21 on; in the EAGLE-family hook, before the automatic
+# step choice): an IQuest Q1 target under EAGLE on FA3 (past its model override) with no draft, a non-MTP draft, MTP
+# drafts whose width / target layer count differ, a token map, zero steps, a top-k of 0 and a verify width other than
+# steps + 1, in the function's order; then accepted MTP drafts (steps from the draft's num_draft_slots, or given)
+_IQ_MTP = dict(_FA3_EAGLE, target="iquest-q1-8l", draft="iquest-mtp", num_steps=None, eagle_topk=None,
+               num_draft_tokens=None, since="0.5.21")
+MODEL_CHECK_EXTRA.update({
+    "iquest-mtp-no-draft": [], "iquest-mtp-qwen3-draft": [], "iquest-mtp-hidden": [], "iquest-mtp-target-layers": [],
+    "iquest-mtp-token-map": ["--speculative-token-map", "/nonexistent/token_map.pt"],
+    "iquest-mtp-steps-0": ["--speculative-num-steps", "0"], "iquest-mtp-topk-0": ["--speculative-eagle-topk", "0"],
+    "iquest-mtp-width-5": ["--speculative-num-steps", "3", "--speculative-num-draft-tokens", "5"],
+    "iquest-mtp-width-4": ["--speculative-num-steps", "3", "--speculative-num-draft-tokens", "4"],
+    "iquest-mtp-width-only": ["--speculative-num-draft-tokens", "6"],
+    "iquest-mtp-slots": [], "iquest-mtp-topk-1": ["--speculative-eagle-topk", "1"],
+})
+MODEL_CHECK_CASE.update({k: dict(_IQ_MTP) for k in MODEL_CHECK_EXTRA if k.startswith("iquest-mtp-")})
+MODEL_CHECK_CASE["iquest-mtp-no-draft"]["draft"] = None
+MODEL_CHECK_CASE["iquest-mtp-qwen3-draft"]["draft"] = "b16"
+MODEL_CHECK_CASE["iquest-mtp-hidden"]["draft"] = "iquest-mtp-hidden-512"
+MODEL_CHECK_CASE["iquest-mtp-target-layers"]["draft"] = "iquest-mtp-target-12l"
 
 
 # -- quant (session 15) --
@@ -1765,6 +1859,8 @@ def sweep_cases(version=None):
     # -- model (session 14) --
     for v in sorted(MODEL_CHECK_EXTRA):  # on the first base only, on the entry's target
         out.append(dict(SWEEP_BASES[0], model_check=v, **MODEL_CHECK_CASE.get(v, {})))
+    for v in sorted(MISC_CHECK_EXTRA):  # -- misc (session 15) --: on the first base only
+        out.append(dict(SWEEP_BASES[0], misc_check=v, **MISC_CHECK_CASE.get(v, {})))
     if version is not None:  # an entry with `since` is swept from that release on
         out = [c for c in out if not c.get("since") or _release_key(version) >= _release_key(c["since"])]
     # -- kv (session 14) --
@@ -1869,6 +1965,7 @@ def argv_for(case, dirs):
     argv.extend(MODEL_CHECK_EXTRA.get(case.get("model_check") or "none", []))  # -- model (session 14) --
     argv.extend(KV_SWEEP_EXTRA.get(case.get("kv_sweep") or "none", []))  # -- kv (session 14) --
     argv.extend(DSV4_SWEEP_EXTRA.get(case.get("dsv4_sweep") or "none", []))  # -- dsv4 (session 15) --
+    argv.extend(MISC_CHECK_EXTRA.get(case.get("misc_check") or "none", []))  # -- misc (session 15) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

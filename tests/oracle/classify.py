@@ -157,6 +157,9 @@ TABLE = (
                                   r"Decode host KV buffering requires host_pool)", None),
     ("ENCODER_DISAGG", r"^(--enable-prefix-mm-cache requires --encoder-only|Cannot set --encoder-only and "
                        r"(--language-only|--disaggregation-mode prefill/decode) together$)", None),
+    # -- misc (session 15) --: handle_encoder_disaggregation's Muse Spark check (0.5.23)
+    ("ENCODER_DISAGG", r"^Muse language-only servers do not load local encoders; --enable-adaptive-dispatch-to-encoder "
+                       r"is not supported\.$", None),
     ("ENCODER_DISAGG_MODEL", r"^Model type \w+ is not supported for encoder disaggregation", None),
     ("MAMBA_FLAGS", r"^(--mamba-cache-philox-rounds must be non-negative\.$|--mamba-max-states-per-path must be -1 "
                     r"\(unlimited\) or a positive integer|Stochastic rounding for the Mamba SSM cache (requires "
@@ -214,6 +217,11 @@ TABLE = (
                                 r"(currently )?supports only", None),
     ("MODEL_ARCHITECTURE_FLAG", r"^--(enable-dsa-cache-layer-split is only supported for DSA|enable-cp-decode-attn-tp is "
                                 r"only supported for models whose attention)", None),
+    # -- misc (session 15) --: handle_model_specific_adjustments' Intern-S2-Mobius branch (0.5.18 on)
+    ("MODEL_ARCHITECTURE_FLAG", r"^Intern-S2-Mobius does not support: (pipeline parallelism \(--pp-size must be 1\)|expert "
+                                r"parallelism \(--ep-size must be 1\))(; expert parallelism \(--ep-size must be 1\))?\.$", None),
+    # -- misc (session 15) --: handle_mamba_radix_cache on a target without Mamba state (0.5.21 on)
+    ("MAMBA_RADIX_CACHE", r"^--mamba-radix-cache-strategy extra_buffer(_lazy)? needs mamba state, got \w+\.$", None),
     ("MOE_NVFP4_ONLINE", r"^--quantization nvfp4_online (is supported only on NVIDIA Blackwell|supports only "
                          r"--moe-runner-backend)", None),
     ("MOE_RUNNER_A2A", r"^flashinfer_cutedsl (supports moe_a2a_backend=|per-token NVFP4 activation requires|FP4 MoE only "
@@ -315,6 +323,9 @@ TABLE = (
     ("MAMBA_RADIX_CACHE", r"^AssertionError$", r"^assert (view|self)\.mamba_track_interval (>= (view|self)\."
                                                r"speculative_num_draft_tokens|% (view|self)\.page_size == 0)$"),
     ("PD_PREFILL_COMPLETE", r"^--disaggregation-decode-allocation-policy prefill_complete does not yet support ", None),
+    # -- misc (session 15) --: handle_other_validations (0.5.22 on)
+    ("PD_PREFILL_COMPLETE", r"^prefill_complete requires optimistic prefill, but the resolved model/cache configuration "
+                            r"disabled it\.$", None),
     ("PD_DECODE_RADIX_CONFLICT", r"^--disaggregation-decode-enable-radix-cache is incompatible with (--enable-hisparse|"
                                  r"--disaggregation-transfer-backend fake)$", None),
     ("PD_DECODE_RADIX_BACKEND", r"^--disaggregation-decode-enable-radix-cache currently requires "
@@ -349,6 +360,11 @@ TABLE = (
     ("SAMPLING_MASK_ENV", r"^SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS is no longer supported\. Unset it", None),
     ("PP_SPEC_ENV", r"^SGLANG_ENABLE_PP_SPEC does not support DSPARK PD prefill$", None),
     ("IB_DEVICE", r"^No valid IB devices specified$", None),
+    # -- misc (session 15) --: speculative_hook.py _handle_iquest_q1_mtp_draft (0.5.21 on)
+    ("IQUEST_MTP_DRAFT", r"^(IQuest Q1 requires an independent (draft model path|MTP draft checkpoint)|MTP draft hidden size "
+     r"and vocabulary must match the target|MTP draft target layer count must match the target|MTP uses its own "
+     r"full-vocabulary embedding and head|MTP requires positive speculative_num_steps|MTP requires "
+     r"--speculative-eagle-topk 1|MTP verification width must equal draft steps \+ 1)\.$", None),
     ("PARSE_RETIRED_FLAG", r"^sglang serve: error: --enable-expert-distribution-metrics is no longer supported\.", None),
     # -- model (session 14) --
     ("MODEL_OVERRIDE_UNSUPPORTED", r"^(IQuestQ1 (applies its attention sink from the softmax LSE|requires FA3 attention "

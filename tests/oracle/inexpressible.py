@@ -106,6 +106,10 @@ ENTRIES = {
          "--hicache-storage-backend, and with one this hook's own storage-backend check refuses first"),
     ],
     "sglang/srt/arg_groups/layernorm_sp_hook.py": [
+        # -- misc (session 15) --
+        ('handle_layernorm_sp', r'^Muse MegaMoE LayerNorm SP requires pipeline parallel size 1', "shadowed",
+         "validate_layernorm_sp, called first in the same function with --pp-size, refuses any pipeline parallelism "
+         "with --enable-layernorm-sp before the Muse Spark MegaMoE branch"),
     ],
     "sglang/srt/arg_groups/lora_hook.py": [
         ('check_lora_server_args', 'max-lora-chunk-size must be a power of 2', "shadowed",
@@ -129,6 +133,9 @@ ENTRIES = {
     "sglang/srt/arg_groups/memory_hook.py": [
     ],
     "sglang/srt/arg_groups/model_hook.py": [
+        # -- misc (session 15) --
+        ('handle_model_specific_adjustments', r'^NPU decode context parallelism is currently implemented only', "runtime",
+         "runs only on an Ascend NPU (get_platform().is_npu); the platform override presents CUDA"),
     ],
     "sglang/srt/arg_groups/model_override_base.py": [
         # -- model (session 14) --
@@ -258,6 +265,11 @@ ENTRIES = {
          "--sampling-backend's choices are exactly BUILT_IN_SAMPLING_BACKENDS"),
         ('handle_aux_hidden_state_capture', 'must not be empty', "shadowed",
          "--return-aux-hidden-state-layer-ids is nargs='+': the parser refuses it without a value"),
+        # -- misc (session 15) --: the sysfs check itself, like the SSL file checks: an argv with a PD mooncake role and
+        # --disaggregation-ib-device reaches it on a host without InfiniBand, but it judges the serving host's
+        # /sys/class/infiniband, which the static engine does not read from the controller (mode: installed does)
+        ('validate_ib_devices', r'^InfiniBand sysfs path not found', "host",
+         "reads the host's /sys/class/infiniband (its InfiniBand drivers): a host device, as the SSL files are"),
         ('validate_ib_devices', '^No IB devices found in', "host",
          "needs /sys/class/infiniband present but empty on the host"),
         ('validate_ib_devices', '^No valid GPU mappings found in IB device JSON', "host",

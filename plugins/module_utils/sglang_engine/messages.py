@@ -108,7 +108,8 @@ _SGLANG_MESSAGES = (
     ("PLE_OFFLOAD_CONFLICT", r"ple-offload-embedding cannot be combined with"),
     ("PD_HOST_RECEIVE_THRESHOLD", r"host-receive-threshold must be between 0 and 1|Decode host receive does not yet "
                                   r"support|Decode host KV buffering requires host_pool"),
-    ("ENCODER_DISAGG", r"enable-prefix-mm-cache requires --encoder-only|Cannot set --encoder-only and"),
+    ("ENCODER_DISAGG", r"enable-prefix-mm-cache requires --encoder-only|Cannot set --encoder-only and|Muse language-only "
+                       r"servers do not load local encoders"),
     ("ENCODER_DISAGG_MODEL", r"is not supported for encoder disaggregation"),
     ("MAMBA_FLAGS", r"mamba-cache-philox-rounds must be non-negative|mamba-max-states-per-path must be -1|"
                     r"Stochastic rounding for the Mamba SSM cache (requires --mamba-ssm-dtype float16|is only supported on "
@@ -120,7 +121,7 @@ _SGLANG_MESSAGES = (
     ("MOE_RUNNER_EP_SIZE", r"expert parallel size must be 1 or the same as the tensor parallel|FP8/MXFP8 Cutlass MoE is "
                            r"only supported with ep_size == 1"),
     ("MODEL_ARCHITECTURE_FLAG", r"enable-dsa-cache-layer-split is only supported for DSA|enable-cp-decode-attn-tp is "
-                                r"only supported for models"),
+                                r"only supported for models|Intern-S2-Mobius does not support"),
     ("MOE_NVFP4_ONLINE", r"quantization nvfp4_online (is supported only on|supports only --moe-runner-backend)"),
     ("MOE_RUNNER_A2A", r"flashinfer_cutedsl (supports moe_a2a_backend=|per-token NVFP4 activation|FP4 MoE only supports "
                        r"DeepEP low_latency)"),
@@ -199,8 +200,9 @@ _SGLANG_MESSAGES = (
      r"absorbed-MLA) models|Deterministic inference with (DeepSeek|absorbed-MLA) models on the fa4"),
     ("MAMBA_FLASHINFER", r"FlashInfer mamba module not available"),
     ("MAMBA_RADIX_CACHE", r"^extra_buffer (is not supported for|requires platform support|needs CUDA)|"
-     r"extra_buffer_lazy unsupported under PD|^no_buffer (only supports page_size|do not support)"),
-    ("PD_PREFILL_COMPLETE", r"prefill_complete does not yet support"),
+     r"extra_buffer_lazy unsupported under PD|^no_buffer (only supports page_size|do not support)|"
+     r"mamba-radix-cache-strategy extra_buffer(_lazy)? needs mamba state"),
+    ("PD_PREFILL_COMPLETE", r"prefill_complete does not yet support|prefill_complete requires optimistic prefill"),
     ("PD_DECODE_RADIX_CONFLICT", r"disaggregation-decode-enable-radix-cache is incompatible with --(enable-hisparse|"
      r"disaggregation-transfer-backend fake)"),
     ("PD_PREFILL_FAKE", r"Prefill server does not support 'fake'"),
@@ -225,6 +227,10 @@ _SGLANG_MESSAGES = (
     ("PARSE_RETIRED_FLAG", r"error: --[\w-]+ is no longer supported\."),
     ("IB_DEVICE", r"No valid IB devices specified|InfiniBand sysfs path not found|No IB devices found|Invalid IB devices? "
                   r"(specified|format)|No valid GPU mappings found in IB device JSON"),
+    # -- misc (session 15) --
+    ("IQUEST_MTP_DRAFT", r"IQuest Q1 requires an independent (draft model path|MTP draft)|MTP draft (hidden size and "
+                         r"vocabulary|target layer count) must match|MTP uses its own full-vocabulary|MTP requires "
+                         r"(positive speculative_num_steps|--speculative-eagle-topk 1)|MTP verification width must"),
     # -- model (session 14) --
     ("MODEL_OVERRIDE_UNSUPPORTED", r"IQuestQ1 (applies its attention sink|requires FA3 attention for the MTP|does not "
      r"support context|speculative decoding requires)|IQuest Q1 (MTP requires serial|MTP drafting does not|does not "

@@ -50,6 +50,16 @@ _ENCODER_ARCHS_V1 = ("Qwen2VLForConditionalGeneration", "Qwen3VLForConditionalGe
                      "Qwen2_5OmniForConditionalGeneration", "KimiVLForConditionalGeneration",
                      "KimiK25ForConditionalGeneration")
 
+# -- misc (session 15) --: arg_groups/overrides.py _MAMBA_RADIX_CACHE_ARCHS (the model hook's Mamba radix cache), 0.5.21
+# and 0.5.22; 0.5.23 adds MiniCPM-V 4.7
+_MAMBA_STATE_ARCHS_0_5_21 = (
+    "BailingMoeV2_5ForCausalLM", "BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGeneration", "FalconH1ForCausalLM",
+    "Glm5NextForConditionalGeneration", "InternS2MobiusForConditionalGeneration", "InternS2PreviewForConditionalGeneration",
+    "JetNemotronForCausalLM", "JetVLMForConditionalGeneration", "KimiK3ForConditionalGeneration", "KimiLinearForCausalLM",
+    "Lfm2ForCausalLM", "Lfm2MoeForCausalLM", "MiniCPMV4_6ForConditionalGeneration", "NemotronHForCausalLM",
+    "NemotronHPuzzleForCausalLM", "NemotronH_Omni_Reasoning_V3", "Qwen3NextForCausalLM", "Qwen3_5ForCausalLM",
+    "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForCausalLM", "Qwen3_5MoeForConditionalGeneration",
+    "Qwen4ExpForConditionalGeneration", "ZayaForCausalLM")
 _ENCODER_ARCHS_0_5_12 = _ENCODER_ARCHS_V1 + ("InternS2PreviewForConditionalGeneration",)
 _ENCODER_ARCHS_0_5_13 = _ENCODER_ARCHS_0_5_12 + ("MiMoV2ForCausalLM",)
 _ENCODER_ARCHS_0_5_17 = _ENCODER_ARCHS_0_5_13 + ("KimiK3ForConditionalGeneration",)
@@ -322,6 +332,9 @@ _CHANGES = {
         # -- engfix (session 15) --: dllm/config.py DLLM_PARAMS gains DiffusionGemma (Gemma4Renoise)
         "dllm_archs": ("LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM", "DiffusionGemmaForBlockDiffusion"),
         "dsv4_hook": "v21",  # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py, DeepSeek-V4.1 features of 0.5.21
+        # -- misc (session 15) --: speculative_hook.py _handle_iquest_q1_mtp_draft (the IQuest Q1 MTP draft's checks)
+        "iquest_mtp_draft": True,
+        "mamba_state_archs": _MAMBA_STATE_ARCHS_0_5_21,  # -- misc (session 15) --: model_hook.py handle_mamba_radix_cache
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
         "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
         "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
@@ -456,6 +469,7 @@ _CHANGES = {
         "expert_pack": "v19",  # -- parallel (session 14) --: srt/arg_groups/expert_pack_hook.py appears
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
+        "interns2_mobius_no_pp_ep": True,  # -- misc (session 15) --: the model hook's Intern-S2-Mobius branch
         # argparse_actions.py DeprecatedAction with an error_message: the retired flag stops the parse (session 14)
         "retired_flag_errors": ("enable_expert_distribution_metrics",),
         # -- model (session 14) --
@@ -808,6 +822,13 @@ _CHANGES = {
         "preferred_sampling_watermark_check": False,
         "gemma4_draft_eagle3_refused": False,
         "dspark_rules": None,
+        "iquest_mtp_draft": False,  # -- misc (session 15) --: speculative_hook.py _handle_iquest_q1_mtp_draft (0.5.21)
+        # -- misc (session 15) --: model_hook.py's Intern-S2-Mobius branch (0.5.18 on; server_args.py there); the
+        # model hook's Mamba-state check's architectures (overrides.py _MAMBA_RADIX_CACHE_ARCHS, 0.5.21 on); the
+        # encoder hook's Muse language-only adaptive dispatch check (0.5.23)
+        "interns2_mobius_no_pp_ep": False,
+        "mamba_state_archs": None,
+        "muse_language_only_adaptive": False,
         # -- kv (session 14) --
         # arg_groups/kv_shard_hook.py (0.5.22, the flag's first release): the radix tree core an unset
         # SGLANG_UNIFIED_RADIX_TREE_CORE_BACKEND means, and whether any --enable-hierarchical-cache is refused
@@ -858,6 +879,10 @@ _CHANGES = {
         "model_overrides": _MODEL_OVERRIDES_0_5_23,
         "kimi_dcp_decode_backends": ("cutedsl_mla", "aiter"),
         "nemotron_expert_remap": True,  # nemotron_h.py _validate_expert_remap
+        # -- misc (session 15) --: overrides.py adds MiniCPM-V 4.7 to the Mamba radix cache architectures;
+        # pd_disaggregation_hook.py refuses Muse language-only servers' adaptive dispatch to encoders
+        "mamba_state_archs": _MAMBA_STATE_ARCHS_0_5_21 + ("MiniCPMV4_7ForConditionalGeneration",),
+        "muse_language_only_adaptive": True,
         # -- model (session 14) --
         "encoder_replay_needs_v41": True,
         # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py as rules_dsv4.py models it (DeepSeek-V4.1 features)

@@ -32,8 +32,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_dsv4 import (
     check_dsv4_hook, check_encoder_replay_budget, is_dsv4_target)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
-    check_dllm_model, check_language_model_only, check_model_capability, check_model_overrides, check_model_specific,
-    check_weight_cache, model_override_family)
+    check_dllm_model, check_language_model_only, check_mamba_state, check_model_capability, check_model_overrides,
+    check_model_specific, check_weight_cache, model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel, resolved_runner)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
@@ -134,7 +134,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if not check_cuda_graph_settings.keys.isdisjoint(args):
         check_cuda_graph_settings(args, rules)  # the CUDA graph hook, then the memory settings' CPU graph (after DWDP)
     if not check_model_specific.keys.isdisjoint(args):
-        check_model_specific(args, target_cfg)  # the model-specific adjustments, before the attention hook
+        check_model_specific(args, rules, target_cfg)  # the model-specific adjustments, before the attention hook
     mamba_strategy = None
     if rules["mamba_radix_archs"] and target_cfg and (target_cfg.get("architectures") or [None])[0] in \
             rules["mamba_radix_archs"]:
@@ -160,6 +160,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         r.update((k, declared[k]) for k in ("attention_backend", "max_running_requests") if k in declared)
         prefill = r["prefill_attention_backend"] or r["attention_backend"]
         decode = args.get("decode_attention_backend") or r["attention_backend"]
+    if not check_mamba_state.keys.isdisjoint(args):  # -- misc (session 15) --: the model hook's last Mamba check
+        check_mamba_state(args, rules, target_cfg)
     if not KV.check_nvfp4_prefill_dequant.keys.isdisjoint(args):
         # right before the attention backend hook (0.5.21 on, with its flag): NVFP4 picks the prefill/decode pair
         nvfp4 = KV.check_nvfp4_prefill_dequant(args, rules, platform)
@@ -300,7 +302,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if algo in ("DFLASH", "DDTREE"):
         _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor)
     elif algo in ("EAGLE", "EAGLE3", "STANDALONE"):
-        _resolve_eagle(args, rules, r, target_cfg, result, prefill)
+        _resolve_eagle(args, rules, r, target_cfg, draft_cfg, result, prefill)
     elif algo == "UNO":  # the dispatcher's UNO branch (rules_speculative)
         S.resolve_uno(args, rules, r, result, prefill, decode)
     elif algo == "NGRAM" and rules["ngram_rules"]:
@@ -765,7 +767,7 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
         result.warn("SGLANG_OVERRIDE", "SGLang %s disables mixed chunked prefill with DFLASH." % version)
 
 
-def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
+def _resolve_eagle(args, rules, r, target_cfg, draft_cfg, result, prefill):
     if r["speculative_algorithm"] == "STANDALONE" and args.get("enable_dp_attention") and r["dp_size"] > 1:
         # the EAGLE-family hook's first check (every release 0.5.11-0.5.23)
         raise Refused("STANDALONE_DP_ATTENTION", "Currently standalone speculative decoding does not support dp "
@@ -775,6 +777,9 @@ def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
         result.warn("SGLANG_DEFAULT", "max_running_requests is not set: SGLang resets it to 48 for speculative decoding.")
     steps, topk, ndt = (args.get("speculative_num_steps"), args.get("speculative_eagle_topk"),
                         args.get("speculative_num_draft_tokens"))
+    iquest = rules["iquest_mtp_draft"] and S.resolve_iquest_mtp_draft(args, target_cfg, draft_cfg, result)
+    if iquest:  # -- misc (session 15) --: the IQuest Q1 MTP draft sets all three (before the automatic choice)
+        steps, topk, ndt = iquest
     arch = None
     if target_cfg:
         archs = target_cfg.get("architectures") or [None]

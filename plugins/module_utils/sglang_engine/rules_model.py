@@ -19,11 +19,19 @@ CP_DECODE_ATTN_TP_ARCHS = ("DeepseekV4ForCausalLM", "DeepseekV4ForCausalLMNextN"
                            "GlmMoeDsaForCausalLM", "GlmMoeDsaForCausalLMNextN")
 
 
-@gate("enable_dsa_cache_layer_split", "enable_cp_decode_attn_tp")
-def check_model_specific(args, target_cfg):
+@gate("enable_dsa_cache_layer_split", "enable_cp_decode_attn_tp", "pp_size", "ep_size")
+def check_model_specific(args, rules, target_cfg):
     if target_cfg is None:
         return
     arch = (target_cfg.get("architectures") or [None])[0]
+    if rules["interns2_mobius_no_pp_ep"] and arch == "InternS2MobiusForConditionalGeneration":
+        # -- misc (session 15) --: the hook's Intern-S2-Mobius branch (0.5.18 on), before the DSA layer split check
+        unsupported = [what for what, on in (("pipeline parallelism (--pp-size must be 1)", get(args, "pp_size", 1) != 1),
+                                             ("expert parallelism (--ep-size must be 1)", get(args, "ep_size", 1) != 1))
+                       if on]
+        if unsupported:
+            raise Refused("MODEL_ARCHITECTURE_FLAG", "Intern-S2-Mobius does not support: %s." % "; ".join(unsupported),
+                          "pp_size" if get(args, "pp_size", 1) != 1 else "ep_size")
     if args.get("enable_dsa_cache_layer_split") and "index_topk" not in text_cfg(target_cfg):
         # is_deepseek_dsa: a DSA architecture with index_topk; without index_topk no architecture is one
         raise Refused("MODEL_ARCHITECTURE_FLAG", "--enable-dsa-cache-layer-split is only supported for DSA (DeepSeek "
@@ -389,6 +397,31 @@ def check_attention_family(family, args, rules, platform, target_cfg, asked):
         raise _override("%s does not support triton attention backend, as the first layer might not be an attention "
                         "layer" % arch, "attention_backend")
     return {}
+
+
+# -- misc (session 15) --
+@gate("mamba_radix_cache_strategy", context=("disable_radix_cache", "disaggregation_mode",
+                                            "disaggregation_decode_enable_radix_cache"))
+def check_mamba_state(args, rules, target_cfg):
+    """handle_mamba_radix_cache's refusal at the end of the model hook (trait mamba_state_archs, 0.5.21 on): an
+    explicit extra_buffer / extra_buffer_lazy strategy with the radix cache on, on a target without Mamba state
+    (_MAMBA_RADIX_CACHE_ARCHS of arg_groups/overrides.py, or a registered linear-attention spec: GigaChat 3.5 by
+    architecture or config). Granite MoE hybrid (Mamba by its layer_types) is not judged."""
+    archs = rules["mamba_state_archs"]
+    if not archs or target_cfg is None:
+        return
+    if get(args, "mamba_radix_cache_strategy", "auto") not in ("extra_buffer", "extra_buffer_lazy"):
+        return
+    if args.get("disable_radix_cache") or (get(args, "disaggregation_mode", "null") == "decode"
+                                           and not args.get("disaggregation_decode_enable_radix_cache")):
+        return
+    arch = (target_cfg.get("architectures") or [None])[0]
+    if arch is None or arch in archs or arch == "GraniteMoeHybridForCausalLM" or arch.startswith("GigaChat35") or \
+            target_cfg.get("model_type") == "gigachat3_5":
+        return
+    raise Refused("MAMBA_RADIX_CACHE", "--mamba-radix-cache-strategy %s needs mamba state, got %s: drop it (a model "
+                  "without Mamba layers has no Mamba radix cache)." % (args["mamba_radix_cache_strategy"], arch),
+                  "mamba_radix_cache_strategy")
 
 
 @gate("weight_cache_mode")

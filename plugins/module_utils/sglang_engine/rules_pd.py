@@ -32,15 +32,23 @@ def check_pd_host_receive(args):
                           "disaggregation_decode_retraction_backup")
 
 
-@gate("enable_prefix_mm_cache", "encoder_only", context=("language_only", "disaggregation_mode"))
+@gate("enable_prefix_mm_cache", "encoder_only", "enable_adaptive_dispatch_to_encoder",
+      context=("language_only", "disaggregation_mode"))
 def check_encoder_disaggregation(args, rules, target_cfg):
     """The encoder-only server's flags, then its architecture (the release's list: encoder_disagg_archs). A
-    language-only server is not modelled (0.5.11 also asks for --encoder-urls there)."""
+    language-only server is not modelled (0.5.11 also asks for --encoder-urls there), but for Muse Spark's adaptive
+    dispatch (trait muse_language_only_adaptive, 0.5.23: the hook's last check)."""
     encoder_only = args.get("encoder_only")
     if args.get("enable_prefix_mm_cache") and not encoder_only:
         raise Refused("ENCODER_DISAGG", "--enable-prefix-mm-cache requires --encoder-only to be enabled.",
                       "enable_prefix_mm_cache")
     if not encoder_only:
+        archs = (target_cfg or {}).get("architectures") or [None]
+        if rules["muse_language_only_adaptive"] and archs[0] == "MuseSparkForConditionalGeneration" and \
+                args.get("language_only") and args.get("enable_adaptive_dispatch_to_encoder"):
+            # -- misc (session 15) --: after the architecture list (which takes Muse Spark)
+            raise Refused("ENCODER_DISAGG", "Muse language-only servers do not load local encoders; "
+                          "--enable-adaptive-dispatch-to-encoder is not supported.", "enable_adaptive_dispatch_to_encoder")
         return
     if args.get("language_only"):
         raise Refused("ENCODER_DISAGG", "Cannot set --encoder-only and --language-only together.", "language_only")

@@ -201,17 +201,25 @@ def check_environment(args, env, rules, platform, r):
                       % " / SM".join(str(sm) for sm in sms), "enable_deepseek_v4_fp4_indexer")
 
 
-@gate("default_chat_template_kwargs", "limit_mm_data_per_request", "preferred_sampling_params")
+@gate("default_chat_template_kwargs", "limit_mm_data_per_request", "preferred_sampling_params",
+      "optimistic_prefill_attempts", context=("disaggregation_decode_allocation_policy", "disaggregation_mode"))
 def check_other_validations(args, rules):
     """handle_other_validations, after the unified pool hook (every release with each flag): the chat template
-    kwargs a JSON object (0.5.16 on), the --limit-mm-data-per-request modalities, no watermark in
-    --preferred-sampling-params (trait preferred_sampling_watermark_check, 0.5.22 on). Not modelled: the
-    optimistic prefill check (it needs the PD hook's prefill_complete validation) and --skip-tokenizer-init's
-    sampling-params check."""
+    kwargs a JSON object (0.5.16 on), prefill_complete's optimistic prefill, the --limit-mm-data-per-request
+    modalities, no watermark in --preferred-sampling-params (trait preferred_sampling_watermark_check, 0.5.22 on). Not
+    modelled: --skip-tokenizer-init's sampling-params check."""
     kwargs = _json(args.get("default_chat_template_kwargs"))
     if kwargs is not None and kwargs is not _BAD_JSON and not isinstance(kwargs, dict):
         raise Refused("CHAT_TEMPLATE_KWARGS", "--default-chat-template-kwargs must decode to a JSON object",
                       "default_chat_template_kwargs")
+    attempts = args.get("optimistic_prefill_attempts")
+    if attempts is not None and attempts < 0 and args.get("disaggregation_decode_allocation_policy") == \
+            "prefill_complete" and args.get("disaggregation_mode") == "prefill":
+        # -- misc (session 15) --: the policy's value exists from 0.5.22. The PD hook turns 0 into 1 and refuses pp > 1
+        # and the HiCache setups this function would zero first, so only a negative count is left at or below zero
+        raise Refused("PD_PREFILL_COMPLETE", "prefill_complete requires optimistic prefill, but the resolved "
+                      "model/cache configuration disabled it (--optimistic-prefill-attempts %s): give a positive count "
+                      "or leave it unset." % attempts, "optimistic_prefill_attempts")
     limits = _json(args.get("limit_mm_data_per_request"))
     if isinstance(limits, str) and limits:
         limits = _json(limits)  # a JSON string holding JSON: SGLang decodes it again

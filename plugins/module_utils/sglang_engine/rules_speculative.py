@@ -175,6 +175,60 @@ def check_gemma4_draft(draft_cfg):
                       "or EAGLE; EAGLE3 is not supported for this draft architecture.", "speculative_algorithm")
 
 
+# -- misc (session 15) --
+def _iquest(msg, field):
+    return Refused("IQUEST_MTP_DRAFT", msg, field)
+
+
+def resolve_iquest_mtp_draft(args, target_cfg, draft_cfg, result):
+    """_handle_iquest_q1_mtp_draft (trait iquest_mtp_draft, 0.5.21 on; the EAGLE-family hook, before the automatic
+    step choice) in its order: an IQuest Q1 target needs its own draft path, an IQuest Q1 MTP draft checkpoint
+    (srt/configs/iquest_q1.py IQuestQ1MTPConfig, model_type iquest_q1_mtp) of the target's width, vocabulary and
+    layer count, no token map, steps (given, else the draft's num_draft_slots) of at least 1, top-k 1 and a verify
+    width of steps + 1; it then sets the three. Returns (steps, topk, num_draft_tokens), or None for another target
+    (or an unread draft config: not judged, with a warning)."""
+    archs = (target_cfg or {}).get("architectures") or [None]
+    if archs[0] != "IQuestQ1ForCausalLM":
+        return None
+    if args.get("speculative_draft_model_path") in (None, args.get("model_path")):
+        raise _iquest("IQuest Q1 requires an independent draft model path: give --speculative-draft-model-path (its MTP "
+                      "draft checkpoint).", "speculative_draft_model_path")
+    if draft_cfg is None:
+        result.warn("IQUEST_MTP_DRAFT_UNKNOWN", "the IQuest Q1 MTP draft's config.json was not given: SGLang checks it "
+                    "against the target and takes the draft steps from its num_draft_slots at start.")
+        return None
+    if draft_cfg.get("model_type") != "iquest_q1_mtp":
+        raise _iquest("IQuest Q1 requires an independent MTP draft checkpoint (model_type iquest_q1_mtp); got %r."
+                      % draft_cfg.get("model_type"), "speculative_draft_model_path")
+    # IQuestQ1MTPConfig: the draft's own fields over its target_config's, then IQuestQ1Config's defaults
+    inner = draft_cfg.get("target_config") if isinstance(draft_cfg.get("target_config"), dict) else {}
+
+    def drafted(key, default):
+        return draft_cfg.get(key, inner.get(key, default))
+    if drafted("hidden_size", 3072) != target_cfg.get("hidden_size", 3072) or \
+            drafted("vocab_size", 160000) != target_cfg.get("vocab_size", 160000):
+        raise _iquest("MTP draft hidden size and vocabulary must match the target.", "speculative_draft_model_path")
+    layers = draft_cfg.get("num_target_layers")
+    if layers is None:
+        layers = inner.get("num_hidden_layers", 88)
+    if layers != target_cfg.get("num_hidden_layers", 88):
+        raise _iquest("MTP draft target layer count must match the target.", "speculative_draft_model_path")
+    if args.get("speculative_token_map") is not None:
+        raise _iquest("MTP uses its own full-vocabulary embedding and head: drop --speculative-token-map.",
+                      "speculative_token_map")
+    steps = args.get("speculative_num_steps")
+    if steps is None:
+        steps = draft_cfg.get("num_draft_slots", 7)
+    if steps < 1:
+        raise _iquest("MTP requires positive speculative_num_steps.", "speculative_num_steps")
+    if args.get("speculative_eagle_topk") not in (None, 1):
+        raise _iquest("MTP requires --speculative-eagle-topk 1.", "speculative_eagle_topk")
+    if args.get("speculative_num_draft_tokens") not in (None, steps + 1):
+        raise _iquest("MTP verification width must equal draft steps + 1 (%s)." % (steps + 1),
+                      "speculative_num_draft_tokens")
+    return steps, 1, steps + 1
+
+
 DSPARK_BUNDLE_KEYS = ("dspark_block_size", "dspark_markov_rank", "dspark_noise_token_id", "dspark_target_layer_ids")
 
 
