@@ -400,8 +400,8 @@ def check_attention_family(family, args, rules, platform, target_cfg, asked):
 
 
 # -- misc (session 15) --
-@gate("mamba_radix_cache_strategy", context=("disable_radix_cache", "disaggregation_mode",
-                                            "disaggregation_decode_enable_radix_cache"))
+@gate("mamba_radix_cache_strategy",
+      context=("disable_radix_cache", "disaggregation_mode", "disaggregation_decode_enable_radix_cache"))
 def check_mamba_state(args, rules, target_cfg):
     """handle_mamba_radix_cache's refusal at the end of the model hook (trait mamba_state_archs, 0.5.21 on): an
     explicit extra_buffer / extra_buffer_lazy strategy with the radix cache on, on a target without Mamba state
@@ -693,9 +693,8 @@ def _nemotron_h(args, rules, target_cfg):
         # the language config's MLP activation (the Omni model's text config); an AssertionError otherwise
         language = text_cfg(target_cfg) if arch == "NemotronH_Omni_Reasoning_V3" else target_cfg
         if language.get("mlp_hidden_act") != "relu2":
-            raise _override("Nemotron-H with ModelOpt quantization (%s) needs mlp_hidden_act "
-                          "relu2 in the target's config (SGLang asserts it); got %r." % (
-                              quant, language.get("mlp_hidden_act")), "quantization")
+            raise _override("Nemotron-H with ModelOpt quantization (%s) needs mlp_hidden_act relu2 in the target's "
+                            "config (SGLang asserts it); got %r." % (quant, language.get("mlp_hidden_act")), "quantization")
         if quant == "modelopt":
             algo = (target_cfg.get("quantization_config") or {}).get("quant_algo")
             quant = "modelopt_mixed" if algo == "MIXED_PRECISION" else "modelopt_fp4" if algo == "NVFP4" else \
