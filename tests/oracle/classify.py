@@ -414,6 +414,16 @@ TABLE = (
                                 r"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK|FlashInfer MoE A2A per-rank token budget "
                                 r"exceeds its workspace)", None),
     ("MOE_A2A_DEEPEP_V2", r"^DeepEP v2 MoE is not validated as a speculative draft backend", None),
+    # -- overrides (session 15) --
+    ("MLA_BACKEND_GPU", r"^(TRTLLM MLA|tokenspeed_mla|CuteDSL MLA) backend is only supported on Blackwell GPUs", None),
+    ("MLA_BACKEND_KV_DTYPE", r"^(TensorRT-LLM MLA backend only supports kv-cache-dtype of|tokenspeed_mla backend requires "
+                             r"kv-cache-dtype=fp8_e4m3|CuteDSL MLA backend only supports kv-cache-dtype of)", None),
+    ("CUTEDSL_MLA_PREFILL", r"^CuteDSL MLA only supports decoding for now", None),
+    ("LM_HEAD_DP", r"^--enable-(dp-lm-head requires attention DP|tp-lm-head-all-to-all (requires attention DP|uses a "
+                   r"TP-sharded LM head and is incompatible with --enable-dp-lm-head|currently requires (tp_size == "
+                   r"attn_dp_size|attn_cp_size == 1)))", None),
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"^CUDA TileLang FP8 KV does not support HiSparse", None),
+    ("MAMBA_CHUNK_PAGE", r"^For SSM models, either chunk_size or page_size must be divisible by the other", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

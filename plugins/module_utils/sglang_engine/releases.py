@@ -195,6 +195,14 @@ _METRICS_V1 = {
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
+#   -- overrides (session 15) --
+#   mla_backend_checks       None (not modelled), or the attention hook's MLA backend checks (rules_attention.py
+#                            check_mla_backends): trtllm_kv / tokenspeed_kv (the KV cache dtypes TRTLLM MLA / tokenspeed
+#                            MLA take on Blackwell; None: no such check) and cutedsl_kv (CuteDSL MLA's, decode-only, SM10x)
+#   tokenspeed_mla_alias     handle_deprecated_args renames tokenspeed_mla to cutedsl_mla (a prefill one to trtllm_mla)
+#                            and sets the FP8 KV cache it implied (rules_attention.py resolve_tokenspeed_alias)
+#   lm_head_dp_checks        the data-parallel hook checks --enable-dp-lm-head and --enable-tp-lm-head-all-to-all
+#                            against attention DP (rules_parallel.py check_lm_head_dp)
 # -- kv (session 14) --: the CUDA graph backends of a --cuda-graph-config phase (cuda_graph_config.py)
 _GRAPH_BACKENDS_V14 = ("full", "breakable", "tc_piecewise", "disabled")
 _GRAPH_BACKENDS_V22 = ("full", "breakable", "disabled")
@@ -237,6 +245,9 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
+        # -- overrides (session 15) --: parallel_hook.py handle_data_parallelism's LM-head passes (overrides.py
+        # _dp_lm_head_validation; --enable-tp-lm-head-all-to-all appears)
+        "lm_head_dp_checks": True,
         "pp_spec_env_attn_dp": "size",  # check_pipeline_parallel_compat: attn_dp_enabled_of (session 14)
         # -- model (session 14) --
         "language_model_only_archs": ("DeepseekV4ForCausalLM", "MuseGlimmerForConditionalGeneration",
@@ -291,6 +302,9 @@ _CHANGES = {
         "a2a_deepep_v2_prefill_scatter": True,  # the DeepEP v2 prefill budget divides by tp_size // attn_dp_size
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
+        # -- overrides (session 15) --: TRTLLM MLA no longer takes fp4_e2m1 KV (_mla_kv_cache_dtype_checks)
+        "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
+                               "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
         "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
         "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
@@ -386,6 +400,10 @@ _CHANGES = {
         "unified_dcp_mla_backends": ("flashinfer", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
+        # -- overrides (session 15) --: arg_groups/overrides.py _mla_kv_cache_dtype_checks (TRTLLM MLA takes FP4 KV,
+        # tokenspeed MLA FP8 only) and _cutedsl_prefill_backend_fill
+        "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
+                               "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
         # -- model (session 14) --
         "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm"),
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
@@ -597,6 +615,10 @@ _CHANGES = {
                                              "*": ("flashmla_kv", "flashmla_sparse")}},
     },
     "0.5.11": {
+        # -- overrides (session 15) --: not modelled before the platform override (0.5.19); no TP LM-head flag yet
+        "mla_backend_checks": None,
+        "lm_head_dp_checks": False,
+        "tokenspeed_mla_alias": False,
         # server_args.py _handle_speculative_decoding: the DFLASH window is validated inside the DFLASH branch, after
         # its dp attention, pp, draft path and block size checks (0.5.11-0.5.12.post1); other algorithms not at all
         "window_check_in_dflash": True,
@@ -803,6 +825,10 @@ _CHANGES = {
                          "npu_exempt": False, "ragged": None},
     },
     "0.5.23": {
+        # -- overrides (session 15) --: tokenspeed MLA gone (_mla_kv_cache_dtype_checks checks TRTLLM MLA only)
+        "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "bf16", "auto"), "tokenspeed_kv": None,
+                               "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
+        "tokenspeed_mla_alias": True,  # serving_hook.py handle_deprecated_args: a deprecated name of cutedsl_mla
         # -- model (session 14) --
         "encoder_replay_needs_v41": True,
         # arg_groups/moe_hook.py: trtllm_routed takes minimax_m3_nvfp4; FlashInfer MegaMOE validates more

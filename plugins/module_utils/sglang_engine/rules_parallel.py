@@ -102,6 +102,42 @@ def attn_dp_of(args):
     return attn_dp
 
 
+@gate("enable_dp_lm_head", "enable_tp_lm_head_all_to_all",
+      context=("dp_size", "attn_dp_size", "enable_dp_attention", "ep_join_mode", "tp_size", "attn_cp_size"))
+def check_lm_head_dp(args, rules):
+    """The end of the data-parallel hook (trait lm_head_dp_checks; overrides.py _data_parallelism_defaults,
+    _tp_lm_head_all_to_all_default, _dp_lm_head_validation): --enable-dp-lm-head is reset without data-parallel ranks
+    (replicas times attention-DP groups; not for an elastic EP scale joiner), then needs attention DP; an explicit
+    --enable-tp-lm-head-all-to-all needs attention DP, no DP LM head, tp_size == attn_dp_size and no attention CP (its
+    default is on only where all of these hold)."""
+    if not rules["lm_head_dp_checks"]:
+        return
+    attn_dp = attn_dp_of(args)
+    joiner = args.get("ep_join_mode") == "scale"
+    attn_dp_on = attn_dp > 1 or joiner
+    replicas = 1 if args.get("enable_dp_attention") else get(args, "dp_size", 1)
+    dp_lm_head = bool(args.get("enable_dp_lm_head")) and (replicas * attn_dp > 1 or joiner)
+    if dp_lm_head and not attn_dp_on:
+        raise Refused("LM_HEAD_DP", "--enable-dp-lm-head requires attention DP (--attn-dp-size); got %s data-parallel "
+                      "replicas without it." % replicas, "enable_dp_lm_head")
+    if not args.get("enable_tp_lm_head_all_to_all"):
+        return
+    if not attn_dp_on:
+        raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all requires attention DP (--attn-dp-size).",
+                      "enable_tp_lm_head_all_to_all")
+    if dp_lm_head:
+        raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all uses a TP-sharded LM head and is incompatible with "
+                      "--enable-dp-lm-head: drop one of them.", "enable_tp_lm_head_all_to_all")
+    tp = get(args, "tp_size", 1)
+    if tp != attn_dp:
+        raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all currently requires tp_size == attn_dp_size, got "
+                      "tp_size=%s, attn_dp_size=%s." % (tp, attn_dp), "enable_tp_lm_head_all_to_all")
+    cp = get(args, "attn_cp_size", 1)
+    if cp != 1:
+        raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all currently requires attn_cp_size == 1, got %s." % cp,
+                      "enable_tp_lm_head_all_to_all")
+
+
 @gate("enable_prefill_cp", "attn_cp_size", "moe_dp_size",
       context=("cp_strategy", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "pp_size", "ep_size",
                "enable_aiter_allreduce_fusion", "enable_deterministic_inference", "rl_on_policy_target",
