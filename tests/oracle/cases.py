@@ -1324,6 +1324,8 @@ OVR_SWEEP_EXTRA = {
     "ovr-trtllm-mla-sm90": [], "ovr-trtllm-mla-sm100-e5m2": [], "ovr-trtllm-mla-sm100": [],
     "ovr-trtllm-mla-decode-sm120-e5m2": ["--decode-attention-backend", "trtllm_mla"],
     "ovr-trtllm-mla-cpu": [], "ovr-trtllm-mla-sm100-fp4": [],
+    "ovr-cutedsl-prefill-cpu": ["--prefill-attention-backend", "cutedsl_mla"],
+    "ovr-cutedsl-decode-cpu": ["--decode-attention-backend", "cutedsl_mla"],
     "ovr-tokenspeed-mla-sm90": [], "ovr-tokenspeed-mla-sm100-bf16": [], "ovr-tokenspeed-mla-sm100": [],
     "ovr-cutedsl-prefill": ["--prefill-attention-backend", "cutedsl_mla"],
     "ovr-cutedsl-decode-sm90": ["--decode-attention-backend", "cutedsl_mla"],
@@ -1362,6 +1364,8 @@ OVR_SWEEP_CASE.update({
                                  page_size=64),
     "ovr-trtllm-mla-decode-sm120-e5m2": dict(_OVR_MLA, gpu="sm120", attention_backend="triton", kv_cache_dtype="fp8_e5m2"),
     "ovr-trtllm-mla-cpu": dict(_OVR, target="deepseek-v3-8l", attention_backend="trtllm_mla"),
+    "ovr-cutedsl-prefill-cpu": dict(_OVR, target="deepseek-v3-8l"),
+    "ovr-cutedsl-decode-cpu": dict(_OVR, target="deepseek-v3-8l", attention_backend="triton"),
     # FP4 KV: TRTLLM MLA took fp4_e2m1 in 0.5.19-0.5.20; tokenspeed MLA (0.5.19-0.5.22): Blackwell, FP8 KV only
     "ovr-trtllm-mla-sm100-fp4": dict(_OVR_MLA, gpu="sm100", attention_backend="trtllm_mla", kv_cache_dtype="fp4_e2m1",
                                      page_size=64),
@@ -1387,11 +1391,12 @@ OVR_SWEEP_CASE.update({
     "ovr-mamba-chunk-page-128": dict(_OVR, target="qwen3-next-8l", attention_backend="triton", gpu="sm90",
                                      needs_override=True),
 })
-# `since`: the MLA backend checks as modelled from 0.5.19 (trait mla_backend_checks: the platform override presents a
-# GPU there), the LM-head checks where --enable-tp-lm-head-all-to-all is (0.5.22), the DeepSeek family's DSA pass as the
-# engine models it (0.5.22, as the model entries' DSA ones)
+# `since`: the MLA backend checks as modelled from 0.5.15 (trait mla_backend_checks; on this host without a GPU there,
+# a GPU presented from 0.5.19), the LM-head checks where --enable-tp-lm-head-all-to-all is (0.5.22), the DeepSeek
+# family's DSA pass as the engine models it (0.5.22, as the model entries' DSA ones)
 for _k, _v in OVR_SWEEP_CASE.items():
-    _v["since"] = "0.5.22" if _k.startswith(("ovr-dp-lm", "ovr-tp-lm", "ovr-dsa-")) else "0.5.19"
+    _v["since"] = "0.5.22" if _k.startswith(("ovr-dp-lm", "ovr-tp-lm", "ovr-dsa-")) else \
+        "0.5.15" if _k.endswith("-cpu") else "0.5.19"
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]

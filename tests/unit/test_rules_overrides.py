@@ -59,12 +59,14 @@ def test_cutedsl_mla_fills_its_prefill_backend():
 
 
 def test_mla_backend_checks_trait():
-    assert E.RELEASES["0.5.18"]["mla_backend_checks"] is None
+    assert E.RELEASES["0.5.14"]["mla_backend_checks"] is None  # srt/server_args.py: not modelled
+    assert E.RELEASES["0.5.15"]["mla_backend_checks"] == E.RELEASES["0.5.19"]["mla_backend_checks"]
     assert "fp4_e2m1" in E.RELEASES["0.5.19"]["mla_backend_checks"]["trtllm_kv"]
     assert "fp4_e2m1" not in E.RELEASES["0.5.21"]["mla_backend_checks"]["trtllm_kv"]
     assert E.RELEASES["0.5.22"]["mla_backend_checks"]["tokenspeed_kv"] == ("fp8_e4m3",)
     assert E.RELEASES["0.5.23"]["mla_backend_checks"]["tokenspeed_kv"] is None
-    assert answer(["--attention-backend", "trtllm_mla"], version="0.5.18") is None  # not modelled there
+    assert answer(["--attention-backend", "trtllm_mla"], version="0.5.14") is None  # not modelled there
+    assert answer(["--attention-backend", "trtllm_mla"], version="0.5.15", gpus=[]) == "MLA_BACKEND_GPU"
 
 
 @pytest.mark.parametrize("extra, gpus, code", [

@@ -400,10 +400,6 @@ _CHANGES = {
         "unified_dcp_mla_backends": ("flashinfer", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
-        # -- overrides (session 15) --: arg_groups/overrides.py _mla_kv_cache_dtype_checks (TRTLLM MLA takes FP4 KV,
-        # tokenspeed MLA FP8 only) and _cutedsl_prefill_backend_fill
-        "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
-                               "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
         # -- model (session 14) --
         "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm"),
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
@@ -488,6 +484,11 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
+        # -- overrides (session 15) --: arg_groups/overrides.py _mla_kv_cache_dtype_checks (TRTLLM MLA takes FP4 KV,
+        # tokenspeed MLA FP8 only) and _cutedsl_prefill_backend_fill, from the release that moved them there (a GPU
+        # host is presented from 0.5.19 only: before, the oracle judges them on this host without a GPU)
+        "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
+                               "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
         # server_args.py _handle_a2a_moe: FlashInfer A2A takes flashinfer_trtllm_routed too
         "a2a_flashinfer_runners": ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm_routed"),
         # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
@@ -615,7 +616,8 @@ _CHANGES = {
                                              "*": ("flashmla_kv", "flashmla_sparse")}},
     },
     "0.5.11": {
-        # -- overrides (session 15) --: not modelled before the platform override (0.5.19); no TP LM-head flag yet
+        # -- overrides (session 15) --: the MLA backend checks not modelled in srt/server_args.py (0.5.11-0.5.14); no
+        # TP LM-head flag yet
         "mla_backend_checks": None,
         "lm_head_dp_checks": False,
         "tokenspeed_mla_alias": False,
