@@ -1331,6 +1331,8 @@ OVR_SWEEP_EXTRA = {
     "ovr-cutedsl-decode-sm90": ["--decode-attention-backend", "cutedsl_mla"],
     "ovr-cutedsl-sm100-e5m2": [], "ovr-cutedsl-sm100": [], "ovr-cutedsl-sm100-bfloat16": [],
     "ovr-dp-lm-head-replicas": ["--dp-size", "2", "--enable-dp-lm-head"],
+    "ovr-dp-lm-head-dp-attn": _OVR_DP_ATTN + ["--enable-dp-lm-head"],
+    "ovr-dp-lm-head-tp2": ["--tp-size", "2", "--enable-dp-lm-head"],
     "ovr-tp-lm-head-alone": _OVR_TP_LM,
     "ovr-tp-lm-head-dp-lm-head": _OVR_DP_ATTN + ["--enable-dp-lm-head"] + _OVR_TP_LM,
     "ovr-tp-lm-head-tp4": ["--tp-size", "4", "--dp-size", "2", "--enable-dp-attention"] + _OVR_TP_LM,
@@ -1392,11 +1394,12 @@ OVR_SWEEP_CASE.update({
                                      needs_override=True),
 })
 # `since`: the MLA backend checks as modelled from 0.5.15 (trait mla_backend_checks; on this host without a GPU there,
-# a GPU presented from 0.5.19), the LM-head checks where --enable-tp-lm-head-all-to-all is (0.5.22), the DeepSeek
-# family's DSA pass as the engine models it (0.5.22, as the model entries' DSA ones)
+# a GPU presented from 0.5.19), the DP LM head's from 0.5.15 and the TP LM-head all-to-all's where its flag is (0.5.18;
+# trait lm_head_dp_checks), the DeepSeek family's DSA pass as the engine models it (0.5.22, as the model entries' DSA
+# ones)
 for _k, _v in OVR_SWEEP_CASE.items():
-    _v["since"] = "0.5.22" if _k.startswith(("ovr-dp-lm", "ovr-tp-lm", "ovr-dsa-")) else \
-        "0.5.15" if _k.endswith("-cpu") else "0.5.19"
+    _v["since"] = "0.5.22" if _k.startswith("ovr-dsa-") else "0.5.18" if _k.startswith("ovr-tp-lm") else \
+        "0.5.15" if _k.endswith("-cpu") or _k.startswith("ovr-dp-lm") else "0.5.19"
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]

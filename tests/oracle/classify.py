@@ -419,9 +419,10 @@ TABLE = (
     ("MLA_BACKEND_KV_DTYPE", r"^(TensorRT-LLM MLA backend only supports kv-cache-dtype of|tokenspeed_mla backend requires "
                              r"kv-cache-dtype=fp8_e4m3|CuteDSL MLA backend only supports kv-cache-dtype of)", None),
     ("CUTEDSL_MLA_PREFILL", r"^CuteDSL MLA only supports decoding for now", None),
-    ("LM_HEAD_DP", r"^--enable-(dp-lm-head requires attention DP|tp-lm-head-all-to-all (requires attention DP|uses a "
+    ("LM_HEAD_DP", r"^(--enable-(dp-lm-head requires attention DP|tp-lm-head-all-to-all (requires attention DP|uses a "
                    r"TP-sharded LM head and is incompatible with --enable-dp-lm-head|currently requires (tp_size == "
-                   r"attn_dp_size|attn_cp_size == 1)))", None),
+                   r"(attn_)?dp_size|attn_cp_size == 1)))|Please enable dp attention when setting "
+                   r"enable_(dp_lm_head|tp_lm_head_all_to_all))", None),
     ("MODEL_OVERRIDE_UNSUPPORTED", r"^CUDA TileLang FP8 KV does not support HiSparse", None),
     ("MAMBA_CHUNK_PAGE", r"^For SSM models, either chunk_size or page_size must be divisible by the other", None),
 )

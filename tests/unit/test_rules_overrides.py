@@ -106,7 +106,20 @@ def test_lm_head_dp_checks(extra, code):
 
 
 def test_lm_head_dp_checks_trait():
-    assert not E.RELEASES["0.5.21"]["lm_head_dp_checks"] and E.RELEASES["0.5.22"]["lm_head_dp_checks"]
+    assert [E.RELEASES[v]["lm_head_dp_checks"] for v in ("0.5.14", "0.5.15", "0.5.18", "0.5.21", "0.5.22")] == [
+        False, "v15", "v18", "v18", "v22"]
+
+
+@pytest.mark.parametrize("extra, version, code", [
+    (["--dp-size", "2", "--enable-dp-lm-head"], "0.5.15", "LM_HEAD_DP"),  # no --enable-dp-attention
+    (["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention", "--enable-dp-lm-head"], "0.5.15", None),
+    (["--enable-dp-attention", "--enable-dp-lm-head"], "0.5.15", None),  # --dp-size 1: both reset
+    (["--tp-size", "4", "--dp-size", "2", "--enable-dp-attention", "--enable-tp-lm-head-all-to-all"], "0.5.21",
+     "LM_HEAD_DP"),  # tp_size == dp_size
+    (["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention", "--enable-tp-lm-head-all-to-all"], "0.5.18", None),
+])
+def test_lm_head_dp_checks_before_attn_dp_size(extra, version, code):
+    assert answer(extra, version=version, target=QWEN3) == code
 
 
 TILELANG_FP8 = ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang"]

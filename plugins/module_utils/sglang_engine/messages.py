@@ -274,7 +274,8 @@ _SGLANG_MESSAGES = (
                              r"kv-cache-dtype=fp8_e4m3|CuteDSL MLA backend only supports kv-cache-dtype"),
     ("CUTEDSL_MLA_PREFILL", r"CuteDSL MLA only supports decoding"),
     ("LM_HEAD_DP", r"--enable-(dp-lm-head requires attention DP|tp-lm-head-all-to-all (requires attention DP|uses a "
-                   r"TP-sharded LM head|currently requires (tp_size == attn_dp_size|attn_cp_size == 1)))"),
+                   r"TP-sharded LM head|currently requires (tp_size == (attn_)?dp_size|attn_cp_size == 1)))|"
+                   r"Please enable dp attention when setting enable_(dp_lm_head|tp_lm_head_all_to_all)"),
     ("MODEL_OVERRIDE_UNSUPPORTED", r"CUDA TileLang FP8 KV does not support HiSparse"),
     ("MAMBA_CHUNK_PAGE", r"For SSM models, either chunk_size or page_size must be divisible"),
 )

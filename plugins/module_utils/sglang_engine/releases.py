@@ -201,8 +201,9 @@ _METRICS_V1 = {
 #                            MLA take on Blackwell; None: no such check) and cutedsl_kv (CuteDSL MLA's, decode-only, SM10x)
 #   tokenspeed_mla_alias     handle_deprecated_args renames tokenspeed_mla to cutedsl_mla (a prefill one to trtllm_mla)
 #                            and sets the FP8 KV cache it implied (rules_attention.py resolve_tokenspeed_alias)
-#   lm_head_dp_checks        the data-parallel hook checks --enable-dp-lm-head and --enable-tp-lm-head-all-to-all
-#                            against attention DP (rules_parallel.py check_lm_head_dp)
+#   lm_head_dp_checks        False, or how the data-parallel hook checks --enable-dp-lm-head ("v15"), and from 0.5.18
+#                            --enable-tp-lm-head-all-to-all ("v18": against --enable-dp-attention and --dp-size; "v22":
+#                            against the attention-DP size) (rules_parallel.py check_lm_head_dp)
 # -- kv (session 14) --: the CUDA graph backends of a --cuda-graph-config phase (cuda_graph_config.py)
 _GRAPH_BACKENDS_V14 = ("full", "breakable", "tc_piecewise", "disabled")
 _GRAPH_BACKENDS_V22 = ("full", "breakable", "disabled")
@@ -246,8 +247,8 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         # -- overrides (session 15) --: parallel_hook.py handle_data_parallelism's LM-head passes (overrides.py
-        # _dp_lm_head_validation; --enable-tp-lm-head-all-to-all appears)
-        "lm_head_dp_checks": True,
+        # _dp_lm_head_validation) read the attention-DP size
+        "lm_head_dp_checks": "v22",
         "pp_spec_env_attn_dp": "size",  # check_pipeline_parallel_compat: attn_dp_enabled_of (session 14)
         # -- model (session 14) --
         "language_model_only_archs": ("DeepseekV4ForCausalLM", "MuseGlimmerForConditionalGeneration",
@@ -433,6 +434,8 @@ _CHANGES = {
         "expert_pack": "v19",  # -- parallel (session 14) --: srt/arg_groups/expert_pack_hook.py appears
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
+        # -- overrides (session 15) --: --enable-tp-lm-head-all-to-all and its _dp_lm_head_validation checks
+        "lm_head_dp_checks": "v18",
         # argparse_actions.py DeprecatedAction with an error_message: the retired flag stops the parse (session 14)
         "retired_flag_errors": ("enable_expert_distribution_metrics",),
         # -- model (session 14) --
@@ -484,6 +487,9 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
+        # -- overrides (session 15) --: overrides.py _dp_lm_head_validation (--enable-dp-lm-head needs
+        # --enable-dp-attention, both reset with --dp-size 1)
+        "lm_head_dp_checks": "v15",
         # -- overrides (session 15) --: arg_groups/overrides.py _mla_kv_cache_dtype_checks (TRTLLM MLA takes FP4 KV,
         # tokenspeed MLA FP8 only) and _cutedsl_prefill_backend_fill, from the release that moved them there (a GPU
         # host is presented from 0.5.19 only: before, the oracle judges them on this host without a GPU)

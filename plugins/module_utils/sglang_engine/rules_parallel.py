@@ -107,31 +107,40 @@ def attn_dp_of(args):
 def check_lm_head_dp(args, rules):
     """The end of the data-parallel hook (trait lm_head_dp_checks; overrides.py _data_parallelism_defaults,
     _tp_lm_head_all_to_all_default, _dp_lm_head_validation): --enable-dp-lm-head is reset without data-parallel ranks
-    (replicas times attention-DP groups; not for an elastic EP scale joiner), then needs attention DP; an explicit
-    --enable-tp-lm-head-all-to-all needs attention DP, no DP LM head, tp_size == attn_dp_size and no attention CP (its
-    default is on only where all of these hold)."""
-    if not rules["lm_head_dp_checks"]:
+    (not for an elastic EP scale joiner), then needs attention DP; an explicit --enable-tp-lm-head-all-to-all (0.5.18
+    on) needs attention DP, no DP LM head, a TP size equal to the DP width and no attention CP (its default is on only
+    where all of these hold). Through 0.5.21 ("v15", "v18") attention DP is --enable-dp-attention, itself reset with
+    --dp-size 1, and the width --dp-size; from 0.5.22 ("v22") it is the attention-DP size (replicas times attention-DP
+    groups count as DP ranks)."""
+    how = rules["lm_head_dp_checks"]
+    if not how:
         return
-    attn_dp = attn_dp_of(args)
     joiner = args.get("ep_join_mode") == "scale"
-    attn_dp_on = attn_dp > 1 or joiner
-    replicas = 1 if args.get("enable_dp_attention") else get(args, "dp_size", 1)
-    dp_lm_head = bool(args.get("enable_dp_lm_head")) and (replicas * attn_dp > 1 or joiner)
+    if how == "v22":
+        width = attn_dp_of(args)
+        attn_dp_on = width > 1 or joiner
+        replicas = 1 if args.get("enable_dp_attention") else get(args, "dp_size", 1)
+        dp_lm_head = bool(args.get("enable_dp_lm_head")) and (replicas * width > 1 or joiner)
+        need, label = "requires attention DP (--attn-dp-size)", "attn_dp_size"
+    else:
+        width = get(args, "dp_size", 1)
+        kept = width != 1 or joiner
+        attn_dp_on = bool(args.get("enable_dp_attention")) and kept
+        dp_lm_head = bool(args.get("enable_dp_lm_head")) and kept
+        need, label = "needs dp attention (Please enable dp attention)", "dp_size"
     if dp_lm_head and not attn_dp_on:
-        raise Refused("LM_HEAD_DP", "--enable-dp-lm-head requires attention DP (--attn-dp-size); got %s data-parallel "
-                      "replicas without it." % replicas, "enable_dp_lm_head")
-    if not args.get("enable_tp_lm_head_all_to_all"):
+        raise Refused("LM_HEAD_DP", "--enable-dp-lm-head %s: add it or drop the DP LM head." % need, "enable_dp_lm_head")
+    if how == "v15" or not args.get("enable_tp_lm_head_all_to_all"):
         return
     if not attn_dp_on:
-        raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all requires attention DP (--attn-dp-size).",
-                      "enable_tp_lm_head_all_to_all")
+        raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all %s." % need, "enable_tp_lm_head_all_to_all")
     if dp_lm_head:
         raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all uses a TP-sharded LM head and is incompatible with "
                       "--enable-dp-lm-head: drop one of them.", "enable_tp_lm_head_all_to_all")
     tp = get(args, "tp_size", 1)
-    if tp != attn_dp:
-        raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all currently requires tp_size == attn_dp_size, got "
-                      "tp_size=%s, attn_dp_size=%s." % (tp, attn_dp), "enable_tp_lm_head_all_to_all")
+    if tp != width:
+        raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all currently requires tp_size == %s, got tp_size=%s, "
+                      "%s=%s." % (label, tp, label, width), "enable_tp_lm_head_all_to_all")
     cp = get(args, "attn_cp_size", 1)
     if cp != 1:
         raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all currently requires attn_cp_size == 1, got %s." % cp,
