@@ -1446,6 +1446,94 @@ DSV4_SWEEP_CASE.update({
                                                                                gpu=None),
     "dsv41-dspark-pd-compact": dict(_DSV4_CASE, target="deepseek-v41-8l", env={"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
 })
+# -- overrides (session 15) --
+# the resolution pipeline's post-process passes (srt/arg_groups/overrides.py, 0.5.15 on; their checks sit in
+# server_args.py before): the TRTLLM / CuteDSL MLA backends' GPU and KV dtype checks (attention hook), the DP LM head
+# and TP LM-head all-to-all (data-parallel defaults), --quantization nvfp4_online's MoE runners, the DSA TileLang FP8 KV
+# checks (an SM80 GPU), the SSM cache chunk size (the model hook's extra-buffer validation). Swept once, without
+# speculation, on the entry's target and GPU (OVR_SWEEP_CASE); not drawn.
+_OVR_TP_LM = ["--enable-tp-lm-head-all-to-all"]
+_OVR_DP_ATTN = ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"]
+OVR_SWEEP_EXTRA = {
+    "ovr-trtllm-mla-sm90": [], "ovr-trtllm-mla-sm100-e5m2": [], "ovr-trtllm-mla-sm100": [],
+    "ovr-trtllm-mla-decode-sm120-e5m2": ["--decode-attention-backend", "trtllm_mla"],
+    "ovr-trtllm-mla-cpu": [], "ovr-trtllm-mla-sm100-fp4": [],
+    "ovr-cutedsl-prefill-cpu": ["--prefill-attention-backend", "cutedsl_mla"],
+    "ovr-cutedsl-decode-cpu": ["--decode-attention-backend", "cutedsl_mla"],
+    "ovr-tokenspeed-mla-sm90": [], "ovr-tokenspeed-mla-sm100-bf16": [], "ovr-tokenspeed-mla-sm100": [],
+    "ovr-cutedsl-prefill": ["--prefill-attention-backend", "cutedsl_mla"],
+    "ovr-cutedsl-decode-sm90": ["--decode-attention-backend", "cutedsl_mla"],
+    "ovr-cutedsl-sm100-e5m2": [], "ovr-cutedsl-sm100": [], "ovr-cutedsl-sm100-bfloat16": [],
+    "ovr-dp-lm-head-replicas": ["--dp-size", "2", "--enable-dp-lm-head"],
+    "ovr-dp-lm-head-dp-attn": _OVR_DP_ATTN + ["--enable-dp-lm-head"],
+    "ovr-dp-lm-head-tp2": ["--tp-size", "2", "--enable-dp-lm-head"],
+    "ovr-tp-lm-head-alone": _OVR_TP_LM,
+    "ovr-tp-lm-head-dp-lm-head": _OVR_DP_ATTN + ["--enable-dp-lm-head"] + _OVR_TP_LM,
+    "ovr-tp-lm-head-tp4": ["--tp-size", "4", "--dp-size", "2", "--enable-dp-attention"] + _OVR_TP_LM,
+    "ovr-tp-lm-head-cp2": ["--tp-size", "4", "--dp-size", "4", "--enable-dp-attention", "--attn-cp-size", "2"] + _OVR_TP_LM,
+    "ovr-tp-lm-head-cp2-tp8": ["--tp-size", "8", "--dp-size", "4", "--enable-dp-attention", "--attn-cp-size", "2"]
+    + _OVR_TP_LM,
+    "ovr-tp-lm-head-ok": _OVR_DP_ATTN + _OVR_TP_LM,
+    "ovr-tp-lm-head-off": _OVR_DP_ATTN + ["--enable-dp-lm-head", "--no-enable-tp-lm-head-all-to-all"],
+    "ovr-nvfp4-online-megamoe": ["--quantization", "nvfp4_online", "--moe-runner-backend", "flashinfer_megamoe"],
+    "ovr-nvfp4-online-cutedsl": ["--quantization", "nvfp4_online", "--moe-runner-backend", "flashinfer_cutedsl"],
+    "ovr-dsa-tilelang-sm80": ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang",
+                              "--dsa-decode-backend", "tilelang"],
+    "ovr-dsa-tilelang-sm90": ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang",
+                              "--dsa-decode-backend", "tilelang"],
+    "ovr-dsa-tilelang-hisparse": ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang",
+                                  "--dsa-decode-backend", "tilelang", "--enable-hisparse", "--disable-radix-cache"],
+    "ovr-dsa-tilelang-prefill-hisparse": ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang",
+                                          "--enable-hisparse", "--disable-radix-cache"],
+    "ovr-mamba-chunk-page-96": ["--mamba-radix-cache-strategy", "extra_buffer", "--page-size", "96",
+                                "--mamba-track-interval", "192"],
+    "ovr-mamba-chunk-page-128": ["--mamba-radix-cache-strategy", "extra_buffer", "--page-size", "128",
+                                 "--mamba-track-interval", "256"],
+}
+_OVR = dict(_NO_SPEC, window=None, sink=None, max_running_requests=None, attention_backend=None)
+_OVR_MLA = dict(_OVR, target="deepseek-v3-8l", needs_override=True)
+OVR_SWEEP_CASE = {k: dict(_OVR) for k in OVR_SWEEP_EXTRA}
+OVR_SWEEP_CASE.update({
+    "ovr-trtllm-mla-sm90": dict(_OVR_MLA, gpu="sm90", attention_backend="trtllm_mla"),
+    "ovr-trtllm-mla-sm100-e5m2": dict(_OVR_MLA, gpu="sm100", attention_backend="trtllm_mla", kv_cache_dtype="fp8_e5m2"),
+    "ovr-trtllm-mla-sm100": dict(_OVR_MLA, gpu="sm100", attention_backend="trtllm_mla", kv_cache_dtype="fp8_e4m3",
+                                 page_size=64),
+    "ovr-trtllm-mla-decode-sm120-e5m2": dict(_OVR_MLA, gpu="sm120", attention_backend="triton", kv_cache_dtype="fp8_e5m2"),
+    "ovr-trtllm-mla-cpu": dict(_OVR, target="deepseek-v3-8l", attention_backend="trtllm_mla"),
+    "ovr-cutedsl-prefill-cpu": dict(_OVR, target="deepseek-v3-8l"),
+    "ovr-cutedsl-decode-cpu": dict(_OVR, target="deepseek-v3-8l", attention_backend="triton"),
+    # FP4 KV: TRTLLM MLA took fp4_e2m1 in 0.5.19-0.5.20; tokenspeed MLA (0.5.19-0.5.22): Blackwell, FP8 KV only
+    "ovr-trtllm-mla-sm100-fp4": dict(_OVR_MLA, gpu="sm100", attention_backend="trtllm_mla", kv_cache_dtype="fp4_e2m1",
+                                     page_size=64),
+    "ovr-tokenspeed-mla-sm90": dict(_OVR_MLA, gpu="sm90", attention_backend="tokenspeed_mla"),
+    "ovr-tokenspeed-mla-sm100-bf16": dict(_OVR_MLA, gpu="sm100", attention_backend="tokenspeed_mla", kv_cache_dtype="bf16",
+                                          page_size=64),
+    "ovr-tokenspeed-mla-sm100": dict(_OVR_MLA, gpu="sm100", attention_backend="tokenspeed_mla", kv_cache_dtype="fp8_e4m3",
+                                     page_size=64),
+    "ovr-cutedsl-prefill": dict(_OVR_MLA, gpu="sm100"),
+    "ovr-cutedsl-decode-sm90": dict(_OVR_MLA, gpu="sm90", attention_backend="triton"),
+    "ovr-cutedsl-sm100-e5m2": dict(_OVR_MLA, gpu="sm100", attention_backend="cutedsl_mla", kv_cache_dtype="fp8_e5m2"),
+    "ovr-cutedsl-sm100": dict(_OVR_MLA, gpu="sm100", attention_backend="cutedsl_mla", page_size=64),
+    "ovr-cutedsl-sm100-bfloat16": dict(_OVR_MLA, gpu="sm100", attention_backend="cutedsl_mla", kv_cache_dtype="bfloat16",
+                                       page_size=64),
+    "ovr-nvfp4-online-megamoe": dict(_OVR, target="qwen3-moe-8l", gpu="sm100", needs_override=True),
+    "ovr-nvfp4-online-cutedsl": dict(_OVR, target="qwen3-moe-8l", gpu="sm100", needs_override=True),
+    "ovr-dsa-tilelang-sm80": dict(_OVR, target="deepseek-v32-dsa-8l", gpu="sm80", needs_override=True),
+    "ovr-dsa-tilelang-sm90": dict(_OVR, target="deepseek-v32-dsa-8l", gpu="sm90", needs_override=True, page_size=64),
+    "ovr-dsa-tilelang-hisparse": dict(_OVR, target="deepseek-v32-dsa-8l", gpu="sm90", needs_override=True),
+    "ovr-dsa-tilelang-prefill-hisparse": dict(_OVR, target="deepseek-v32-dsa-8l", gpu="sm90", needs_override=True),
+    "ovr-mamba-chunk-page-96": dict(_OVR, target="qwen3-next-8l", attention_backend="triton", gpu="sm90",
+                                    needs_override=True),
+    "ovr-mamba-chunk-page-128": dict(_OVR, target="qwen3-next-8l", attention_backend="triton", gpu="sm90",
+                                     needs_override=True),
+})
+# `since`: the MLA backend checks as modelled from 0.5.15 (trait mla_backend_checks; on this host without a GPU there,
+# a GPU presented from 0.5.19), the DP LM head's from 0.5.15 and the TP LM-head all-to-all's where its flag is (0.5.18;
+# trait lm_head_dp_checks), the DeepSeek family's DSA pass as the engine models it (0.5.22, as the model entries' DSA
+# ones)
+for _k, _v in OVR_SWEEP_CASE.items():
+    _v["since"] = "0.5.22" if _k.startswith("ovr-dsa-") else "0.5.18" if _k.startswith("ovr-tp-lm") else \
+        "0.5.15" if _k.endswith("-cpu") or _k.startswith("ovr-dp-lm") else "0.5.19"
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
@@ -1870,6 +1958,9 @@ def sweep_cases(version=None):
     if version is None or _release_key(version) >= _release_key(DSV4_SWEEP_SINCE):
         for v in sorted(DSV4_SWEEP_EXTRA):
             out.append(dict(SWEEP_BASES[0], dsv4_sweep=v, **DSV4_SWEEP_CASE[v]))
+    for v in sorted(OVR_SWEEP_EXTRA):  # -- overrides (session 15) --: once, on the DFLASH base without speculation
+        if version is None or _release_key(version) >= _release_key(OVR_SWEEP_CASE[v]["since"]):
+            out.append(dict(SWEEP_BASES[0], ovr_sweep=v, **OVR_SWEEP_CASE[v]))
     return out
 
 
@@ -1884,6 +1975,11 @@ PLATFORMS = {
                        "is_sm100": False, "is_sm100_or_sm110": False, "is_sm110": False, "is_sm120": False,
                        "is_blackwell": False, "has_flashinfer": True, "device_sm": 90, "device_capability": [9, 0]},
              "memory_mib": 143771},
+    # -- overrides (session 15) --: an Ampere GPU (the DSA TileLang FP8 KV check wants SM89 or newer)
+    "sm80": {"facts": {"is_cuda": True, "is_hip": False, "is_sm90": False, "is_hopper_with_cuda_12_3": False,
+                       "is_sm100": False, "is_sm100_or_sm110": False, "is_sm110": False, "is_sm120": False,
+                       "is_blackwell": False, "has_flashinfer": True, "device_sm": 80, "device_capability": [8, 0]},
+             "memory_mib": 81920},
     "sm100": {"facts": {"is_cuda": True, "is_hip": False, "is_sm90": False, "is_hopper_with_cuda_12_3": False,
                         "is_sm100": True, "is_sm100_or_sm110": True, "is_sm110": False, "is_sm120": False,
                         "is_blackwell": True, "has_flashinfer": True, "device_sm": 100, "device_capability": [10, 0]},
@@ -1894,6 +1990,7 @@ GPUS = {
     "sm120": [{"name": "NVIDIA RTX PRO 6000 Blackwell Server Edition", "compute_capability": "12.0"}] * 2,
     "sm90": [{"name": "NVIDIA H200", "compute_capability": "9.0"}] * 2,
     "sm100": [{"name": "NVIDIA B200", "compute_capability": "10.0"}] * 2,
+    "sm80": [{"name": "NVIDIA A100-SXM4-80GB", "compute_capability": "8.0"}] * 2,  # -- overrides (session 15) --
 }
 EXTRA = {
     "none": [], "mixed-chunk": ["--enable-mixed-chunk"], "no-overlap": ["--disable-overlap-schedule"],
@@ -1966,6 +2063,7 @@ def argv_for(case, dirs):
     argv.extend(KV_SWEEP_EXTRA.get(case.get("kv_sweep") or "none", []))  # -- kv (session 14) --
     argv.extend(DSV4_SWEEP_EXTRA.get(case.get("dsv4_sweep") or "none", []))  # -- dsv4 (session 15) --
     argv.extend(MISC_CHECK_EXTRA.get(case.get("misc_check") or "none", []))  # -- misc (session 15) --
+    argv.extend(OVR_SWEEP_EXTRA.get(case.get("ovr_sweep") or "none", []))  # -- overrides (session 15) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

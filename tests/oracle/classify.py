@@ -21,8 +21,6 @@ TABLE = (
     ("DFLASH_DP_LM_HEAD", r"^DFLASH with dp attention requires --enable-dp-lm-head", None),
     ("DLLM_MODEL", r"^Unknown diffusion LLM: ", None),  # -- engfix (session 15) --
     # -- engfix (session 15) --: the data-parallel hook's DP LM head check (every release)
-    ("DP_LM_HEAD", r"^(Please enable dp attention when setting enable_dp_lm_head|--enable-dp-lm-head requires attention "
-                   r"DP \(--attn-dp-size\)\.$)", None),
     # -- engfix (session 15) --: resolve_once's validate_mps_runtime (0.5.22 on; on this Linux host: no MPS device)
     ("MPS_RUNTIME", r"^The (standard )?SGLang MPS (backend|model path) requires", None),
     ("DFLASH_PP", r"^Currently DFLASH speculative decoding only supports pp_size == 1", None),
@@ -469,6 +467,17 @@ TABLE = (
      r"--enable-unified-memory)|--qsa-indexer-dtype fp8_e4m3 requires (a CUDA SM90/SM100 GPU|the compressed QSA "
      r"indexer))", None),
     ("MODEL_OVERRIDE_UNSUPPORTED", r"^AssertionError$", r'^assert (language_config|model_config\.hf_config)\.mlp_hidden_act == "relu2"'),
+    # -- overrides (session 15) --
+    ("MLA_BACKEND_GPU", r"^(TRTLLM MLA|tokenspeed_mla|CuteDSL MLA) backend is only supported on Blackwell GPUs", None),
+    ("MLA_BACKEND_KV_DTYPE", r"^(TensorRT-LLM MLA backend only supports kv-cache-dtype of|tokenspeed_mla backend requires "
+                             r"kv-cache-dtype=fp8_e4m3|CuteDSL MLA backend only supports kv-cache-dtype of)", None),
+    ("CUTEDSL_MLA_PREFILL", r"^CuteDSL MLA only supports decoding for now", None),
+    ("LM_HEAD_DP", r"^(--enable-(dp-lm-head requires attention DP|tp-lm-head-all-to-all (requires attention DP|uses a "
+                   r"TP-sharded LM head and is incompatible with --enable-dp-lm-head|currently requires (tp_size == "
+                   r"(attn_)?dp_size|attn_cp_size == 1)))|Please enable dp attention when setting "
+                   r"enable_(dp_lm_head|tp_lm_head_all_to_all))", None),
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"^CUDA TileLang FP8 KV does not support HiSparse", None),
+    ("MAMBA_CHUNK_PAGE", r"^For SSM models, either chunk_size or page_size must be divisible by the other", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

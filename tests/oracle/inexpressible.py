@@ -186,6 +186,22 @@ ENTRIES = {
          "a registered post-process pass returning a non-dict: a check on SGLang's own passes"),
         ('declare_resolution', 'declared on the published config', "internal",
          "a hook declaring on the published config after publish: SGLang's own call order, not an input"),
+        # -- overrides (session 15) --
+        ('declare_resolution', 'are not ServerArgs fields', "internal",
+         "a hook or post-process pass declaring a field name ServerArgs lacks: SGLang's own declarations, not an input"),
+        ('validate_declarations', 'not model-overridable', "internal",
+         "a post-process pass declaring a field outside the publish gate's resolvable set: a check on SGLang's own "
+         "passes (every argv-driven declaration names a resolvable field)"),
+        ('max_speculative_num_draft_tokens', r'declared max_speculative_num_draft_tokens=', "internal",
+         "an algorithm declaring a maximum below its own draft-token count: the default returns the count itself, "
+         "and adaptive EAGLE (max(candidate_steps) + 1) has already set the count to num_steps + 1 with num_steps "
+         "among the candidates (speculative_hook.py _init_adaptive_speculative_params), so no argv makes it smaller"),
+        ('_deterministic_rocm_rccl_check', '', "runtime",
+         "called only on a ROCm platform (attention_hook.py handle_deterministic_inference: get_platform().is_hip); "
+         "the platform override presents CUDA"),
+        ('_deepseek_spec_moe_resolution', r"'deep_gemm' speculative MoE runner backend", "runtime",
+         "the pass returns unless get_platform().is_hip (ROCm) and reads SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE there; the "
+         "platform override presents CUDA"),
     ],
     "sglang/srt/arg_groups/parallel_hook.py": [
         # -- parallel (session 14) --

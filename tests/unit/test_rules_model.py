@@ -279,7 +279,9 @@ def test_quant_override_traits():
     """Kimi-K3 DCP's decode backends (tokenspeed_mla through 0.5.22, aiter 0.5.20 on), Nemotron-H's expert-remap checks
     (0.5.23), M3.1 NVFP4's checks (0.5.23), Qwen3-MoE's W4A16 check and Qwen4-Exp (0.5.20 on)."""
     tokenspeed = DCP + ["--decode-attention-backend", "tokenspeed_mla"]
-    assert answer(tokenspeed, KIMI, version="0.5.22") is None
+    # tokenspeed MLA itself needs a Blackwell GPU and an FP8 KV cache (the attention hook's MLA checks come first)
+    assert answer(tokenspeed, KIMI, version="0.5.22") == "MLA_BACKEND_GPU"
+    assert answer(tokenspeed + ["--kv-cache-dtype", "fp8_e4m3"], KIMI, version="0.5.22", gpus=SM100) is None
     assert answer(tokenspeed, KIMI) == U
     aiter = DCP + ["--decode-attention-backend", "aiter"]
     r = E.validate_argv(BASE + aiter, "0.5.19", gpus=[], read_paths=False, target_config=KIMI)

@@ -149,8 +149,8 @@ def test_dflash_dp_attention_flag_at_dp_size_one(version):
 
 
 @pytest.mark.parametrize("version, dp2, joiner", [
-    ("0.5.11", "DP_LM_HEAD", None), ("0.5.16", "DP_LM_HEAD", "DP_LM_HEAD"), ("0.5.21", "DP_LM_HEAD", "DP_LM_HEAD"),
-    ("0.5.22", "DP_LM_HEAD", "DFLASH_DP_ATTENTION"), ("0.5.23", "DP_LM_HEAD", None),
+    ("0.5.11", "LM_HEAD_DP", None), ("0.5.16", "LM_HEAD_DP", "LM_HEAD_DP"), ("0.5.21", "LM_HEAD_DP", "LM_HEAD_DP"),
+    ("0.5.22", "LM_HEAD_DP", "DFLASH_DP_ATTENTION"), ("0.5.23", "LM_HEAD_DP", None),
 ])
 def test_dp_lm_head_needs_attention_dp(version, dp2, joiner):
     """The data-parallel hook's last check: --enable-dp-lm-head kept by several DP ranks (or, 0.5.16 on, a scale joiner)

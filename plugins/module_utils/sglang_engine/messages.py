@@ -26,7 +26,6 @@ _SGLANG_MESSAGES = (
     ("DFLASH_DP_ATTENTION", r"DFLASH speculative decoding does not support dp attention"),
     ("DFLASH_DP_LM_HEAD", r"DFLASH with dp attention requires --enable-dp-lm-head"),
     ("MPS_RUNTIME", r"^The (standard )?SGLang MPS (backend|model path) requires"),  # hardware_backend/mps/runtime.py
-    ("DP_LM_HEAD", r"^(Please enable dp attention when setting enable_dp_lm_head|--enable-dp-lm-head requires attention DP)"),
     ("DLLM_MODEL", r"^Unknown diffusion LLM: "),  # -- engfix (session 15) --: dllm/config.py DllmConfig.from_server_args
     ("DFLASH_PP", r"DFLASH speculative decoding only supports pp_size == 1"),
     ("DFLASH_NO_DRAFT", r"DFLASH speculative decoding requires setting --speculative-draft-model-path"),
@@ -295,4 +294,14 @@ _SGLANG_MESSAGES = (
                                 r"a positive effective per-rank|SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK to cover)|"
                                 r"DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds|FlashInfer MoE A2A per-rank "
                                 r"token budget exceeds"),
+    # -- overrides (session 15) --
+    ("MLA_BACKEND_GPU", r"(TRTLLM MLA|tokenspeed_mla|CuteDSL MLA) backend is only supported on Blackwell GPUs"),
+    ("MLA_BACKEND_KV_DTYPE", r"TensorRT-LLM MLA backend only supports kv-cache-dtype|tokenspeed_mla backend requires "
+                             r"kv-cache-dtype=fp8_e4m3|CuteDSL MLA backend only supports kv-cache-dtype"),
+    ("CUTEDSL_MLA_PREFILL", r"CuteDSL MLA only supports decoding"),
+    ("LM_HEAD_DP", r"--enable-(dp-lm-head requires attention DP|tp-lm-head-all-to-all (requires attention DP|uses a "
+                   r"TP-sharded LM head|currently requires (tp_size == (attn_)?dp_size|attn_cp_size == 1)))|"
+                   r"Please enable dp attention when setting enable_(dp_lm_head|tp_lm_head_all_to_all)"),
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"CUDA TileLang FP8 KV does not support HiSparse"),
+    ("MAMBA_CHUNK_PAGE", r"For SSM models, either chunk_size or page_size must be divisible"),
 )

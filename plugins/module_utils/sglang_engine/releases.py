@@ -221,6 +221,15 @@ _METRICS_V1 = {
 #   nemotron_h_omni          nemotron_h.py registers NemotronH_Omni_Reasoning_V3 too
 #   nemotron_expert_remap    nemotron_h.py _validate_expert_remap (EPLB / redundant experts / expert location)
 #   dsv4_hook                None, or the DeepSeek-V4 model hook's generation modelled (rules_dsv4.py): "v21", "v22", "v23"
+#   -- overrides (session 15) --
+#   mla_backend_checks       None (not modelled), or the attention hook's MLA backend checks (rules_attention.py
+#                            check_mla_backends): trtllm_kv / tokenspeed_kv (the KV cache dtypes TRTLLM MLA / tokenspeed
+#                            MLA take on Blackwell; None: no such check) and cutedsl_kv (CuteDSL MLA's, decode-only, SM10x)
+#   tokenspeed_mla_alias     handle_deprecated_args renames tokenspeed_mla to cutedsl_mla (a prefill one to trtllm_mla)
+#                            and sets the FP8 KV cache it implied (rules_attention.py resolve_tokenspeed_alias)
+#   lm_head_dp_checks        the data-parallel hook's LM-head checks (rules_parallel.py check_lm_head_dp): "dp_lm_head"
+#                            (--enable-dp-lm-head needs attention DP), "tp_all_to_all" (0.5.18 on: and the checks of
+#                            --enable-tp-lm-head-all-to-all); attention DP read as trait attn_dp_resolved says
 # -- kv (session 14) --: the CUDA graph backends of a --cuda-graph-config phase (cuda_graph_config.py)
 # -- quant (session 15) --: the families of rules_model.py check_model_overrides, by release (the ones the
 # quantization / architecture overrides add: check_quant_families, each where its model_overrides/<family>.py is the
@@ -335,6 +344,9 @@ _CHANGES = {
         # -- misc (session 15) --: speculative_hook.py _handle_iquest_q1_mtp_draft (the IQuest Q1 MTP draft's checks)
         "iquest_mtp_draft": True,
         "mamba_state_archs": _MAMBA_STATE_ARCHS_0_5_21,  # -- misc (session 15) --: model_hook.py handle_mamba_radix_cache
+        # -- overrides (session 15) --: TRTLLM MLA no longer takes fp4_e2m1 KV (_mla_kv_cache_dtype_checks)
+        "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
+                               "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
         "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
         "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
@@ -470,6 +482,8 @@ _CHANGES = {
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
         "interns2_mobius_no_pp_ep": True,  # -- misc (session 15) --: the model hook's Intern-S2-Mobius branch
+        # -- overrides (session 15) --: --enable-tp-lm-head-all-to-all and its _dp_lm_head_validation checks
+        "lm_head_dp_checks": "tp_all_to_all",
         # argparse_actions.py DeprecatedAction with an error_message: the retired flag stops the parse (session 14)
         "retired_flag_errors": ("enable_expert_distribution_metrics",),
         # -- model (session 14) --
@@ -523,6 +537,11 @@ _CHANGES = {
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
         # -- engfix (session 15) --: overrides.py _dllm_page_size reads DllmConfig outside the radix gate
         "dllm_model_check": "always",
+        # -- overrides (session 15) --: arg_groups/overrides.py _mla_kv_cache_dtype_checks (TRTLLM MLA takes FP4 KV,
+        # tokenspeed MLA FP8 only) and _cutedsl_prefill_backend_fill, from the release that moved them there (a GPU
+        # host is presented from 0.5.19 only: before, the oracle judges them on this host without a GPU)
+        "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
+                               "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
         # server_args.py _handle_a2a_moe: FlashInfer A2A takes flashinfer_trtllm_routed too
         "a2a_flashinfer_runners": ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm_routed"),
         # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
@@ -654,6 +673,11 @@ _CHANGES = {
         # -- engfix (session 15) --: _handle_dllm_inference (server_args.py) reads DllmConfig only with the radix cache on
         "dllm_archs": ("LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM"),
         "dllm_model_check": "radix",
+        # -- overrides (session 15) --: the MLA backend checks not modelled in srt/server_args.py (0.5.11-0.5.14)
+        "mla_backend_checks": None,
+        # server_args.py _handle_data_parallelism (overrides.py _dp_lm_head_validation from 0.5.15): no TP LM-head flag
+        "lm_head_dp_checks": "dp_lm_head",
+        "tokenspeed_mla_alias": False,
         # server_args.py _handle_speculative_decoding: the DFLASH window is validated inside the DFLASH branch, after
         # its dp attention, pp, draft path and block size checks (0.5.11-0.5.12.post1); other algorithms not at all
         "window_check_in_dflash": True,
@@ -883,6 +907,10 @@ _CHANGES = {
         # pd_disaggregation_hook.py refuses Muse language-only servers' adaptive dispatch to encoders
         "mamba_state_archs": _MAMBA_STATE_ARCHS_0_5_21 + ("MiniCPMV4_7ForConditionalGeneration",),
         "muse_language_only_adaptive": True,
+        # -- overrides (session 15) --: tokenspeed MLA gone (_mla_kv_cache_dtype_checks checks TRTLLM MLA only)
+        "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "bf16", "auto"), "tokenspeed_kv": None,
+                               "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
+        "tokenspeed_mla_alias": True,  # serving_hook.py handle_deprecated_args: a deprecated name of cutedsl_mla
         # -- model (session 14) --
         "encoder_replay_needs_v41": True,
         # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py as rules_dsv4.py models it (DeepSeek-V4.1 features)

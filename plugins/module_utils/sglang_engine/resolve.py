@@ -12,7 +12,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import (
     check_int8_mamba_checkpoint, check_mamba_backend_flags, check_mamba_flashinfer, check_mamba_radix_cache)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_attention import (
-    check_linear_attn_backend, check_multi_item_scoring)
+    check_linear_attn_backend, check_mla_backends, check_multi_item_scoring, resolve_tokenspeed_alias)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
     check_encoder_disaggregation, check_pd_host_receive, check_pd_prefill_complete, check_pd_roles)
@@ -23,8 +23,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_validation as V
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_lora as L
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
-    attn_dp_enabled, attn_dp_of, check_attn_dp_sizes, check_attn_dp_width, check_context_parallel, check_dp_lm_head,
-    check_expert_pack, check_expert_parallel, check_parallel_early)
+    attn_dp_enabled, attn_dp_of, check_attn_dp_sizes, check_attn_dp_width, check_context_parallel,
+    check_expert_pack, check_expert_parallel, check_lm_head_dp, check_parallel_early)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cuda_graph import (
     check_cuda_graph_settings, check_prefill_graph_max_context)
@@ -84,6 +84,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         _check_ssl(args)  # before the model config is read (every release validates SSL early)
     if not SV.check_serving.keys.isdisjoint(args) or (env and SV.GRPC_ENV in env):
         SV.check_serving(args, env, rules)  # the rest of the SSL hook, the ASR hook, handle_deprecated_args' gRPC checks
+    if not resolve_tokenspeed_alias.keys.isdisjoint(args):
+        args = resolve_tokenspeed_alias(args, rules, r, result)  # handle_deprecated_args' alias (-- overrides (session 15) --)
     if rules["context_check_at_resolution"] and target_cfg is not None:
         # the model config is read before the other hooks: a context longer than the target's is refused here
         tgt_max = text_cfg(target_cfg).get("max_position_embeddings")
@@ -175,6 +177,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         raise Refused("FLEX_ATTENTION_SPECULATIVE", "Speculative decoding is not supported with the Flex Attention "
                       "backend (--attention-backend flex_attention): pick another attention backend.",
                       "attention_backend")
+    if not check_mla_backends.keys.isdisjoint(args):
+        # the same hook's MLA backend checks, before its trtllm_mha ones (-- overrides (session 15) --)
+        filled = check_mla_backends(args, rules, platform)
+        if filled is not None:  # CuteDSL MLA decodes only: its prefill backend defaults to trtllm_mla
+            r["prefill_attention_backend"] = prefill = filled
+            args = dict(args, prefill_attention_backend=filled)
     sms = rules["trtllm_mha_sms"]
     if sms and platform.get("gpus_known"):
         # attention hook, before the speculative one: SM-dependent trtllm_mha checks
@@ -219,8 +227,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     # handle_data_parallelism follows handle_attention_backend_compatibility)
     if args.get("enable_dp_attention") or "attn_dp_size" in args:
         check_attn_dp_width(args, rules, r["tp_size"])
-    if not check_dp_lm_head.keys.isdisjoint(args):
-        check_dp_lm_head(args, rules)  # the same hook's last check (-- engfix (session 15) --)
+    if not check_lm_head_dp.keys.isdisjoint(args):
+        check_lm_head_dp(args, rules)  # the same hook's last checks: the DP / TP-all-to-all LM heads
 
     # after the data-parallel hook, before the speculative one: context parallelism, KV cache sharding, the MoE
     # kernel, shared-experts TP, EPLB and elastic EP (every release, in this order)

@@ -88,3 +88,77 @@ def check_multi_item_scoring(args, prefill, decode):
         raise Refused("MULTI_ITEM_SCORING_BACKEND", "Multi-item scoring (--enable-mis) requires the flashinfer "
                       "attention backend for both phases (prefill=%s, decode=%s): set --attention-backend "
                       "flashinfer." % (prefill, decode), "attention_backend")
+
+
+@gate("attention_backend", "decode_attention_backend", "prefill_attention_backend", context=("kv_cache_dtype",))
+def check_mla_backends(args, rules, platform):
+    """The attention hook's MLA backend checks, right after the page-size snaps (overrides.py
+    _mla_kv_cache_dtype_checks, then _cutedsl_prefill_backend_fill; trait mla_backend_checks, 0.5.19 on where the
+    platform override presents a GPU): TRTLLM MLA (and, where the release has it, tokenspeed MLA) as the attention or
+    decode backend needs a Blackwell GPU (SM10x-SM12x) and one of its KV cache dtypes; CuteDSL MLA as any of the three
+    is decode-only, SM10x-only, with its own dtypes. A host without a visible GPU is no Blackwell one; with no GPU facts
+    the GPU checks are left to the host. Returns the prefill backend CuteDSL fills in (trtllm_mla), else None."""
+    how = rules["mla_backend_checks"]
+    if how is None:
+        return None
+    attn, decode, prefill = args.get("attention_backend"), args.get("decode_attention_backend"), \
+        args.get("prefill_attention_backend")
+    if prefill is not None and prefill == decode:
+        attn = prefill  # _attention_backend_default: a matching prefill / decode pair overrides the attention backend
+    sm = platform.get("sm")
+    known = platform.get("gpus_known")
+    kv = get(args, "kv_cache_dtype", "auto")
+    for name, label, kvs in (("trtllm_mla", "TRTLLM MLA", how["trtllm_kv"]),
+                             ("tokenspeed_mla", "tokenspeed_mla", how["tokenspeed_kv"])):
+        if kvs is None or name not in (attn, decode):
+            continue
+        if known and (sm is None or sm // 10 not in (10, 11, 12)):
+            raise Refused("MLA_BACKEND_GPU", "%s backend is only supported on Blackwell GPUs (SM100/SM12x); this host "
+                          "has %s. Please use a different backend." % (label, ("sm_%s" % sm) if sm else "no visible GPU"),
+                          "attention_backend" if attn == name else "decode_attention_backend")
+        if kv not in kvs:
+            raise Refused("MLA_BACKEND_KV_DTYPE", "%s backend only supports kv-cache-dtype of %s; got %s." % (
+                label, ", ".join(kvs), kv), "kv_cache_dtype")
+    if "cutedsl_mla" not in (attn, decode, prefill):
+        return None
+    if prefill == "cutedsl_mla":
+        raise Refused("CUTEDSL_MLA_PREFILL", "CuteDSL MLA only supports decoding for now: pick another "
+                      "--prefill-attention-backend.", "prefill_attention_backend")
+    if known and (sm is None or sm // 10 != 10):
+        raise Refused("MLA_BACKEND_GPU", "CuteDSL MLA backend is only supported on Blackwell GPUs (SM100); this host has "
+                      "%s. Please use a different backend." % (("sm_%s" % sm) if sm else "no visible GPU"),
+                      "attention_backend" if attn == "cutedsl_mla" else "decode_attention_backend")
+    if kv not in how["cutedsl_kv"]:
+        raise Refused("MLA_BACKEND_KV_DTYPE", "CuteDSL MLA backend only supports kv-cache-dtype of %s; got %s." % (
+            ", ".join(how["cutedsl_kv"]), kv), "kv_cache_dtype")
+    return "trtllm_mla" if prefill is None else None
+
+
+_ALIASED_BACKENDS = ("attention_backend", "decode_attention_backend", "prefill_attention_backend",
+                     "speculative_draft_attention_backend")
+
+
+@gate(*_ALIASED_BACKENDS, context=("kv_cache_dtype",))
+def resolve_tokenspeed_alias(args, rules, r, result):
+    """handle_deprecated_args' attention-backend alias (trait tokenspeed_mla_alias, where tokenspeed_mla is a deprecated
+    name of cutedsl_mla): every backend given as tokenspeed_mla becomes cutedsl_mla, a prefill one trtllm_mla (CuteDSL
+    MLA decodes only), and tokenspeed MLA as the attention or decode backend keeps the FP8 KV cache it implied. Returns
+    the args as SGLang's later hooks read them (the same dict when nothing is renamed)."""
+    if not rules["tokenspeed_mla_alias"]:
+        return args
+    renamed = {k: "cutedsl_mla" for k in _ALIASED_BACKENDS if args.get(k) == "tokenspeed_mla"}
+    if not renamed:
+        return args
+    if "prefill_attention_backend" in renamed:
+        renamed["prefill_attention_backend"] = "trtllm_mla"
+    if ("attention_backend" in renamed or "decode_attention_backend" in renamed) and \
+            get(args, "kv_cache_dtype", "auto") != "fp8_e4m3":
+        result.warn("SGLANG_OVERRIDE", "tokenspeed_mla is a deprecated name of cutedsl_mla and required FP8 KV: SGLang "
+                    "sets kv_cache_dtype to fp8_e4m3 (was %s)." % get(args, "kv_cache_dtype", "auto"))
+        renamed["kv_cache_dtype"] = "fp8_e4m3"
+    result.warn("SGLANG_OVERRIDE", "tokenspeed_mla is deprecated: SGLang uses %s." % ", ".join(
+        "%s=%s" % (k, v) for k, v in sorted(renamed.items()) if k != "kv_cache_dtype"))
+    for k in ("attention_backend", "prefill_attention_backend", "speculative_draft_attention_backend"):
+        if k in renamed:
+            r[k] = renamed[k]
+    return dict(args, **renamed)

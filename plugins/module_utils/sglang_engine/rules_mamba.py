@@ -7,7 +7,7 @@ attention backend hook; each check exists where its flag does (--mamba-cache-phi
 --enable-mamba-cache-stochastic-rounding from 0.5.15, --mamba-max-states-per-path from 0.5.17). stdlib only."""
 from __future__ import annotations
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int
 
 
 @gate("mamba_cache_philox_rounds", "mamba_max_states_per_path", "enable_mamba_cache_stochastic_rounding",
@@ -110,6 +110,14 @@ def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
         if page is not None and interval % page:
             raise Refused("MAMBA_RADIX_CACHE", "--mamba-track-interval %s must be a multiple of --page-size %s with the "
                           "extra_buffer Mamba radix cache." % (interval, page), "mamba_track_interval")
+        if page is not None:
+            # mamba_cache_chunk_size, read next: the model's mamba_chunk_size (else FLA's chunk of 64) and the page
+            # size must divide one another (-- overrides (session 15) --)
+            chunk = (target_cfg or {}).get("mamba_chunk_size", 64)
+            if is_int(chunk) and chunk > 0 and page > 0 and max(chunk, page) % min(chunk, page):
+                raise Refused("MAMBA_CHUNK_PAGE", "For SSM models, either chunk_size or page_size must be divisible by "
+                              "the other, got chunk_size=%s, page_size=%s: pick a page size that divides or is a multiple "
+                              "of %s." % (chunk, page, chunk), "page_size")
         return strategy
     if page not in (None, 1):
         raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's no_buffer strategy supports page_size 1 only, got "

@@ -188,7 +188,7 @@ def is_deepseek_dsa(target_cfg):
 
 def _dsa_backends(args, arch, kv, major, sinks):
     """overrides.py _dsa_split_backend_resolution on CUDA: the (prefill, decode) DSA backends it checks, or None when
-    it returns before the checks (learnable sinks: their own backend; HiSparse: not modelled). Under DCP the
+    it returns before the checks (learnable sinks: their own backend). Under DCP the
     overrides declared trtllm for an unset one first (_dsa_dcp_overrides)."""
     prefill, decode = args.get("dsa_prefill_backend"), args.get("dsa_decode_backend")
     if get(args, "dcp_size", 1) > 1:
@@ -201,8 +201,12 @@ def _dsa_backends(args, arch, kv, major, sinks):
         return None
     if arch == "GlmMoeDsaForCausalLM" and major == 12 and kv == "fp8_e4m3":
         return None
-    if args.get("enable_hisparse"):
-        return None
+    if args.get("enable_hisparse"):  # the HiSparse arm (CUDA): its own defaults, then the same constraints
+        default = "flashmla_kv" if kv == "fp8_e4m3" else "flashmla_sparse"
+        prefill, decode = prefill or default, decode or default
+        if kv == "fp8_e4m3" and "tilelang" in (prefill, decode):
+            raise _override("CUDA TileLang FP8 KV does not support HiSparse.", "enable_hisparse")
+        return prefill, decode
     if kv == "fp8_e4m3":
         default = "trtllm" if major >= 10 else "flashmla_kv"
         return prefill or default, decode or default

@@ -114,25 +114,45 @@ def attn_dp_enabled(args, rules):
     return bool(args.get("enable_dp_attention")) and (get(args, "dp_size", 1) != 1 or joiner)
 
 
-@gate("enable_dp_lm_head", context=("dp_size", "attn_dp_size", "enable_dp_attention", "ep_join_mode"))
-def check_dp_lm_head(args, rules):
-    """The data-parallel hook's last check (every release): the data-parallel defaults drop --enable-dp-lm-head with
-    one DP rank (0.5.16 on: unless the server is an Elastic EP scale joiner), then the DP LM head needs attention DP
-    (server_args.py _handle_data_parallelism through 0.5.14, then overrides.py _dp_lm_head_validation)."""
+@gate("enable_dp_lm_head", "enable_tp_lm_head_all_to_all",
+      context=("dp_size", "attn_dp_size", "enable_dp_attention", "ep_join_mode", "tp_size", "attn_cp_size"))
+def check_lm_head_dp(args, rules):
+    """The end of the data-parallel hook (every release; trait lm_head_dp_checks): the data-parallel defaults drop
+    --enable-dp-lm-head without data-parallel ranks (0.5.16 on: not for an Elastic EP scale joiner), then the DP LM
+    head needs attention DP (server_args.py _handle_data_parallelism through 0.5.14, then overrides.py
+    _dp_lm_head_validation). From 0.5.18 ("tp_all_to_all") an explicit --enable-tp-lm-head-all-to-all needs attention
+    DP, no DP LM head, a TP size equal to the attention-DP width and no attention CP (its default is on only where all
+    of these hold). Attention DP and its width are read as attn_dp_enabled / attn_dp_of do: through 0.5.21 the
+    --enable-dp-attention flag (dropped with --dp-size 1) and --dp-size; from 0.5.22 (trait attn_dp_resolved) the
+    resolved attention-DP size, and replicas times attention-DP groups count as DP ranks."""
     joiner = args.get("ep_join_mode") == "scale"
+    attn_dp_on = attn_dp_enabled(args, rules)
     if rules["attn_dp_resolved"]:
-        # num_dp_ranks_of: replicas times attention-DP groups (the deprecated spelling's --dp-size is the groups)
-        ranks = attn_dp_of(args) * (1 if args.get("enable_dp_attention") else get(args, "dp_size", 1))
-        if ranks == 1 and not joiner:
-            return
-        if not attn_dp_enabled(args, rules):
-            raise Refused("DP_LM_HEAD", "--enable-dp-lm-head requires attention DP (--attn-dp-size).", "enable_dp_lm_head")
+        width = attn_dp_of(args)
+        replicas = 1 if args.get("enable_dp_attention") else get(args, "dp_size", 1)  # num_dp_ranks_of
+        ranks = replicas * width
+        need, label = "requires attention DP (--attn-dp-size)", "attn_dp_size"
+    else:
+        ranks = width = get(args, "dp_size", 1)
+        need, label = "needs dp attention (Please enable dp attention: --enable-dp-attention)", "dp_size"
+    dp_lm_head = bool(args.get("enable_dp_lm_head")) and (ranks != 1 or joiner)
+    if dp_lm_head and not attn_dp_on:
+        raise Refused("LM_HEAD_DP", "--enable-dp-lm-head %s: add it or drop the DP LM head." % need, "enable_dp_lm_head")
+    if rules["lm_head_dp_checks"] != "tp_all_to_all" or not args.get("enable_tp_lm_head_all_to_all"):
         return
-    if get(args, "dp_size", 1) == 1 and not joiner:
-        return
-    if not args.get("enable_dp_attention"):
-        raise Refused("DP_LM_HEAD", "Please enable dp attention when setting enable_dp_lm_head (--enable-dp-lm-head "
-                      "needs --enable-dp-attention).", "enable_dp_lm_head")
+    if not attn_dp_on:
+        raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all %s." % need, "enable_tp_lm_head_all_to_all")
+    if dp_lm_head:
+        raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all uses a TP-sharded LM head and is incompatible with "
+                      "--enable-dp-lm-head: drop one of them.", "enable_tp_lm_head_all_to_all")
+    tp = get(args, "tp_size", 1)
+    if tp != width:
+        raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all currently requires tp_size == %s, got tp_size=%s, "
+                      "%s=%s." % (label, tp, label, width), "enable_tp_lm_head_all_to_all")
+    cp = get(args, "attn_cp_size", 1)
+    if cp != 1:
+        raise Refused("LM_HEAD_DP", "--enable-tp-lm-head-all-to-all currently requires attn_cp_size == 1, got %s." % cp,
+                      "enable_tp_lm_head_all_to_all")
 
 
 def check_attn_dp_width(args, rules, tp_size):
