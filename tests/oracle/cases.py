@@ -1312,6 +1312,61 @@ KV_SWEEP_CASE.update({
 KV_SWEEP_CASE.update({k: dict(_NO_SPEC, gpu="sm90", target="deepseek-v3-8l", attention_backend=(
     "flashinfer" if k.endswith("flashinfer") else "triton")) for k in KV_SWEEP_EXTRA if k.startswith("fp4mx-mla")})
 
+# -- old-a (session 15) --
+# Refusals the older releases' srt/server_args.py gives that the speculative sweep bases never reach
+# (sglang_engine/rules_legacy.py, resolve._check_lora): through 0.5.18 LoRA takes NGRAM only, so the LoRA checks need a
+# case without speculation; the rest are checks only those releases have. Swept once on the DFLASH base without
+# speculation (OLD_SWEEP_CASE: what an entry changes in the case; "since" / "until": the releases it is swept on, where
+# the engine models the check and its neighbours), not drawn.
+_OLD_LORA = ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all"]
+OLD_SWEEP_EXTRA = {
+    "old-lora-all-plus": _OLD_LORA + ["q_proj"], "old-lora-bare": ["--enable-lora"],
+    "old-lora-loaded-lt-batch": ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "q_proj",
+                                 "--max-loaded-loras", "1", "--max-loras-per-batch", "2"],
+    "old-lora-paths-over-loaded": ["--max-loras-per-batch", "1", "--max-loaded-loras", "1", "--lora-paths",
+                                   "/nonexistent/a", "/nonexistent/b"],
+    "old-lora-virtual-experts": _OLD_LORA + ["--lora-use-virtual-experts"],
+    "old-lora-virtual-experts-triton": _OLD_LORA + ["--lora-use-virtual-experts", "--lora-backend", "triton"],
+    "old-dp-lm-head-no-attn": ["--enable-dp-lm-head", "--dp-size", "2"],
+    "old-dp-lm-head-dp1": ["--enable-dp-lm-head"],
+    "old-ascend-fuse-mode-3": ["--moe-a2a-backend", "ascend_fuseep"],
+    "old-ascend-fuse-mode-2": ["--moe-a2a-backend", "ascend_fuseep"],
+    "old-ascend-fuse-mode-2-modelslim": ["--moe-a2a-backend", "ascend_fuseep", "--quantization", "modelslim"],
+    "old-intel-xpu-mla-prefill": ["--prefill-attention-backend", "intel_xpu"],
+    "old-intel-xpu-mla-attention": ["--attention-backend", "intel_xpu"],
+    "old-intel-xpu-dense-prefill": ["--prefill-attention-backend", "intel_xpu"],
+    "old-elastic-rejoin": ["--elastic-ep-rejoin"],
+    "old-elastic-rejoin-backend": ["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake"],
+    "old-elastic-rejoin-join-scale": ["--elastic-ep-rejoin", "--elastic-ep-join-mode", "scale"],
+}
+OLD_SWEEP_CASE = {k: dict(_NO_SPEC) for k in OLD_SWEEP_EXTRA}
+OLD_SWEEP_CASE.update({
+    # 0.5.15 moves the DP LM head check into arg_groups/overrides.py (not modelled here)
+    "old-dp-lm-head-no-attn": dict(_NO_SPEC, until="0.5.14"), "old-dp-lm-head-dp1": dict(_NO_SPEC, until="0.5.14"),
+    # 0.5.16 reads SGLANG_NPU_FUSED_MOE_MODE at parsing instead (_apply_fuseep_mode_env_compat, not modelled here)
+    "old-ascend-fuse-mode-3": dict(_NO_SPEC, env={"SGLANG_NPU_FUSED_MOE_MODE": "3"}, until="0.5.15.post1"),
+    "old-ascend-fuse-mode-2": dict(_NO_SPEC, env={"SGLANG_NPU_FUSED_MOE_MODE": "2"}, until="0.5.15.post1"),
+    "old-ascend-fuse-mode-2-modelslim": dict(_NO_SPEC, env={"SGLANG_NPU_FUSED_MOE_MODE": "2"}, until="0.5.15.post1"),
+    # an MLA target (DeepSeek-V3), its backend given: the page size an intel_xpu decode backend sets is not modelled
+    "old-intel-xpu-mla-prefill": dict(_NO_SPEC, target="deepseek-v3-8l", attention_backend=None, until="0.5.19"),
+    "old-intel-xpu-mla-attention": dict(_NO_SPEC, target="deepseek-v3-8l", attention_backend=None, until="0.5.19"),
+    "old-intel-xpu-dense-prefill": dict(_NO_SPEC, until="0.5.19"),
+    "old-elastic-rejoin-join-scale": dict(_NO_SPEC, since="0.5.16"),
+})
+
+
+def _old_sweep_cases(version):
+    """OLD_SWEEP_EXTRA's entries on the DFLASH base, each on the releases its since / until name."""
+    out = []
+    for v in sorted(OLD_SWEEP_EXTRA):
+        case = dict(SWEEP_BASES[0], old_sweep=v, **OLD_SWEEP_CASE[v])
+        if version is not None and (case.get("since") and _release_key(version) < _release_key(case["since"]) or
+                                    case.get("until") and _release_key(version) > _release_key(case["until"])):
+            continue
+        out.append(case)
+    return out
+
+
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
 STYLES = ["plain", "equals", "prefix-window", "removed-window", "cuda-graph-max-bs", "mamba-scheduler", "garbage-int",
@@ -1533,6 +1588,7 @@ def sweep_cases(version=None):
     # -- kv (session 14) --
     for v in sorted(KV_SWEEP_EXTRA):  # once, on the DFLASH base without speculation
         out.append(dict(SWEEP_BASES[0], kv_sweep=v, **KV_SWEEP_CASE[v]))
+    out.extend(_old_sweep_cases(version))  # -- old-a (session 15) --
     return out
 
 
@@ -1627,6 +1683,7 @@ def argv_for(case, dirs):
     argv.extend(ATTN_CHECK_EXTRA.get(case.get("attn_check") or "none", []))  # -- attn (session 14) --
     argv.extend(MODEL_CHECK_EXTRA.get(case.get("model_check") or "none", []))  # -- model (session 14) --
     argv.extend(KV_SWEEP_EXTRA.get(case.get("kv_sweep") or "none", []))  # -- kv (session 14) --
+    argv.extend(OLD_SWEEP_EXTRA.get(case.get("old_sweep") or "none", []))  # -- old-a (session 15) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

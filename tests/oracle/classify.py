@@ -414,6 +414,14 @@ TABLE = (
                                 r"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK|FlashInfer MoE A2A per-rank token budget "
                                 r"exceeds its workspace)", None),
     ("MOE_A2A_DEEPEP_V2", r"^DeepEP v2 MoE is not validated as a speculative draft backend", None),
+    # -- old-a (session 15) --: the older releases' srt/server_args.py (sglang_engine/rules_legacy.py)
+    ("INTEL_XPU_MLA_PREFILL", r"^intel_xpu backend is only supported on decode for MLA models", None),
+    ("DP_LM_HEAD_ATTENTION", r"^Please enable dp attention when setting enable_dp_lm_head", None),
+    ("ASCEND_FUSE_MODE", r"^(Wrong value of fuse_mode=-?\d+, the NPU only support 1 or 2|When fuse_mode is set to 2, the "
+                         r"NPU supports only ModelSlim quantization)", None),
+    ("ELASTIC_EP", r"^(Elastic EP rejoin requires elastic_ep_backend to be set|--elastic-ep-rejoin \(deprecated\) "
+                   r"conflicts with --elastic-ep-join-mode)", None),
+    ("LORA_VIRTUAL_EXPERTS", r"^--lora-use-virtual-experts requires --lora-backend triton", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -22,6 +22,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_speculative as S
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_validation as V
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_lora as L
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_legacy as LG
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
     attn_dp_of, check_attn_dp_sizes, check_context_parallel, check_expert_pack, check_expert_parallel,
     check_parallel_early)
@@ -178,6 +179,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             raise Refused("TRTLLM_MHA_PREFILL_CP", "Prefill context parallelism with the TRTLLM MHA prefill backend "
                           "requires an SM100 GPU (this host has %s): use another prefill backend or drop "
                           "--attn-cp-size." % (("sm_%s" % sm) if sm else "no visible GPU"), "attention_backend")
+    if rules["intel_xpu_mla_prefill_refused"] and prefill == "intel_xpu":  # -- old-a (session 15) --
+        LG.check_intel_xpu_mla_prefill(args, prefill, target_cfg is not None and "kv_lora_rank" in text_cfg(target_cfg))
     if not check_mamba_backend_flags.keys.isdisjoint(args):
         check_mamba_backend_flags(args, rules, platform)  # the Mamba backend hook, right after the attention one
     if not check_mamba_flashinfer.keys.isdisjoint(args):
@@ -204,6 +207,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         # handle_data_parallelism follows handle_attention_backend_compatibility); attention DP splits the TP ranks
         raise Refused("DP_ATTENTION_TP", "--enable-dp-attention with --dp-size %s needs --tp-size divisible by it "
                       "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, r["tp_size"]), "tp_size")
+    if rules["dp_lm_head_needs_dp_attention"] and args.get("enable_dp_lm_head"):  # -- old-a (session 15) --
+        LG.check_dp_lm_head(args, r)
 
     # after the data-parallel hook, before the speculative one: context parallelism, KV cache sharding, the MoE
     # kernel, shared-experts TP, EPLB and elastic EP (every release, in this order)
@@ -519,7 +524,7 @@ def _check_values_after_lora(args, r, rules, target_cfg=None):
 
 @gate("max_loras_per_batch", "enable_lora", "lora_paths", *L.check_lora_moe_runner.keys,
       context=("max_loaded_loras", "enable_lora_overlap_loading", "lora_target_modules", "max_lora_rank",
-               "lora_drain_wait_threshold", *L.check_lora_moe_runner.context))
+               "lora_drain_wait_threshold", "lora_use_virtual_experts", "lora_backend", *L.check_lora_moe_runner.context))
 def _check_lora(args, r, rules, algo, env):
     """check_lora_server_args, which check_server_args calls right after the served-model-name check (every release
     0.5.11-0.5.23: srt/server_args.py, from 0.5.19 srt/arg_groups/lora_hook.py), in its order. Which speculative
@@ -571,6 +576,8 @@ def _check_lora_on(args, r, rules, algo, env, per_batch, paths):
     if get(args, "lora_drain_wait_threshold", 0.0) < 0:  # flag (and check) from 0.5.12
         raise Refused("LORA_DRAIN_THRESHOLD", "--lora-drain-wait-threshold must be non-negative, got %s."
                       % args["lora_drain_wait_threshold"], "lora_drain_wait_threshold")
+    if rules["lora_virtual_experts_triton"] and args.get("lora_use_virtual_experts"):  # -- old-a (session 15) --
+        LG.check_lora_virtual_experts(args)
 
 
 def _check_buckets_rule(flag, rule):
