@@ -1338,6 +1338,8 @@ OLD_SWEEP_EXTRA = {
     "old-elastic-rejoin": ["--elastic-ep-rejoin"],
     "old-elastic-rejoin-backend": ["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake"],
     "old-elastic-rejoin-join-scale": ["--elastic-ep-rejoin", "--elastic-ep-join-mode", "scale"],
+    # an FP4 KV cache on this host without a platform override (through 0.5.18): is_cuda() is false
+    "old-kv4-no-cuda": ["--kv-cache-dtype", "fp4_e2m1"],
 }
 OLD_SWEEP_CASE = {k: dict(_NO_SPEC) for k in OLD_SWEEP_EXTRA}
 OLD_SWEEP_CASE.update({
@@ -1352,6 +1354,7 @@ OLD_SWEEP_CASE.update({
     "old-intel-xpu-mla-attention": dict(_NO_SPEC, target="deepseek-v3-8l", attention_backend=None, until="0.5.19"),
     "old-intel-xpu-dense-prefill": dict(_NO_SPEC, until="0.5.19"),
     "old-elastic-rejoin-join-scale": dict(_NO_SPEC, since="0.5.16"),
+    "old-kv4-no-cuda": dict(_NO_SPEC, until="0.5.18"),
 })
 
 

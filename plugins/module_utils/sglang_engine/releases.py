@@ -791,10 +791,16 @@ _CHANGES = {
         "a2a_ascend_fuse_mode": True,
         "elastic_ep_rejoin": "assert",
         "lora_virtual_experts_triton": True,
+        # _handle_kv4_compatibility: the FP4 KV cache dtype it checks (fp4_e2m1; nvfp4 and fp4_mx_block16 from 0.5.16)
+        # and flashmla in its MLA attention backend list (not the FA4 decode one), to 0.5.15.post1 (rules_cache.py)
+        "kv4_dtypes": ("fp4_e2m1",),
+        "kv4_mla_attention_extra": ("flashmla",),
     },
     "0.5.16": {
         "a2a_ascend_fuse_mode": False,  # -- old-a (session 15) --: _handle_a2a_moe no longer reads the fuse mode
         "elastic_ep_rejoin": "recover",  # -- old-a (session 15) --: _handle_elastic_ep maps it to join mode recover
+        "kv4_dtypes": ("nvfp4", "fp4_mx_block16"),  # -- old-a (session 15) --: _handle_kv4_compatibility's new dtypes
+        "kv4_mla_attention_extra": (),  # -- old-a (session 15) --: flashmla leaves its MLA attention list
         "pp_spec_dspark": False,  # its DSPARK hook refuses any pp > 1 (dspark_rules "pp": "any")
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
         # modelopt_mixed
