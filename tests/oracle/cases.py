@@ -1340,6 +1340,8 @@ OLD_SWEEP_EXTRA = {
     "old-elastic-rejoin-join-scale": ["--elastic-ep-rejoin", "--elastic-ep-join-mode", "scale"],
     # an FP4 KV cache on this host without a platform override (through 0.5.18): is_cuda() is false
     "old-kv4-no-cuda": ["--kv-cache-dtype", "fp4_e2m1"],
+    # the env-only native gRPC server (SGLANG_ENABLE_GRPC) on --port itself, and on another port (0.5.11-0.5.15.post1)
+    "old-grpc-env-same-port": [], "old-grpc-env-other-port": [],
 }
 OLD_SWEEP_CASE = {k: dict(_NO_SPEC) for k in OLD_SWEEP_EXTRA}
 OLD_SWEEP_CASE.update({
@@ -1355,6 +1357,10 @@ OLD_SWEEP_CASE.update({
     "old-intel-xpu-dense-prefill": dict(_NO_SPEC, until="0.5.19"),
     "old-elastic-rejoin-join-scale": dict(_NO_SPEC, since="0.5.16"),
     "old-kv4-no-cuda": dict(_NO_SPEC, until="0.5.18"),
+    "old-grpc-env-same-port": dict(_NO_SPEC, env={"SGLANG_ENABLE_GRPC": "1", "SGLANG_GRPC_PORT": "30000"},
+                                   until="0.5.15.post1"),
+    "old-grpc-env-other-port": dict(_NO_SPEC, env={"SGLANG_ENABLE_GRPC": "1", "SGLANG_GRPC_PORT": "30001"},
+                                    until="0.5.15.post1"),
 })
 
 

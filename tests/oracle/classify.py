@@ -422,6 +422,7 @@ TABLE = (
     ("ELASTIC_EP", r"^(Elastic EP rejoin requires elastic_ep_backend to be set|--elastic-ep-rejoin \(deprecated\) "
                    r"conflicts with --elastic-ep-join-mode)", None),
     ("LORA_VIRTUAL_EXPERTS", r"^--lora-use-virtual-experts requires --lora-backend triton", None),
+    ("GRPC_PORT", r"^SGLANG_GRPC_PORT \(\d+\) must differ from --port \(\d+\)$", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

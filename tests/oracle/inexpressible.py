@@ -301,6 +301,9 @@ ENTRIES = {
          "LoRAPathAction always stores a list (and the field's default is None): never another type"),
         ('validate_buckets_rule', 'cannot be empty list', "shadowed",
          "the line before returns on an empty (or None) rule: the assert can never fail"),
+        ('check_server_args', 'enable_mixed_chunk is required for speculative decoding', "shadowed",
+         "every speculative branch of these releases (DFLASH, the EAGLE family, FROZEN_KV_MTP, NGRAM) turns "
+         "enable_mixed_chunk off before check_server_args, and an unknown algorithm is refused earlier"),
         ('_validate_ib_devices', r'^(No IB devices found in|Invalid IB devices specified)', "host",
          "after the /sys/class/infiniband check: needs the host's InfiniBand sysfs"),
         ('_handle_linear_attn_backend', r'flashinfer on SM100\+ requires', "host",

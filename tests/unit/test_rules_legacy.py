@@ -64,3 +64,15 @@ def test_kv4_traits():
     assert E.RELEASES["0.5.16"]["kv4_dtypes"] == ("nvfp4", "fp4_mx_block16")
     assert E.RELEASES["0.5.15"]["kv4_mla_attention_extra"] == ("flashmla",)
     assert E.RELEASES["0.5.23"]["kv4_mla_attention_extra"] == ()
+
+
+@pytest.mark.parametrize("env, version, code", [
+    ({"SGLANG_ENABLE_GRPC": "1", "SGLANG_GRPC_PORT": "30000"}, "0.5.11", "GRPC_PORT"),
+    ({"SGLANG_ENABLE_GRPC": "true", "SGLANG_GRPC_PORT": "30000"}, "0.5.15.post1", "GRPC_PORT"),
+    ({"SGLANG_ENABLE_GRPC": "1", "SGLANG_GRPC_PORT": "30001"}, "0.5.11", None),
+    ({"SGLANG_ENABLE_GRPC": "0", "SGLANG_GRPC_PORT": "30000"}, "0.5.11", None),
+    ({"SGLANG_ENABLE_GRPC": "1"}, "0.5.13", None),  # --port + 10000
+])
+def test_legacy_grpc_env_port(env, version, code):
+    """check_server_args: the env-only native gRPC server's port against --port (0.5.11-0.5.15.post1)."""
+    assert refusal(["--attention-backend", "triton"], version, env=env) == code

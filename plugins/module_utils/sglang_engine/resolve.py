@@ -432,8 +432,8 @@ def _check_server_args_values(args, r, rules, algo, env, target_cfg=None):
                       "served_model_name")
     if not _check_lora.keys.isdisjoint(args):
         _check_lora(args, r, rules, algo, env)
-    if not _check_values_after_lora.keys.isdisjoint(args):
-        _check_values_after_lora(args, r, rules, target_cfg)
+    if not _check_values_after_lora.keys.isdisjoint(args) or (env and LG.LEGACY_GRPC_ENV in env):
+        _check_values_after_lora(args, r, rules, target_cfg, env)
 
 
 @gate("gpu_id_step", "moe_dense_tp_size")
@@ -458,7 +458,7 @@ def _check_gpu_steps(args, r, rules):
       *check_hisparse.keys,  # -- kv (session 14) --: --enable-hisparse, between the retraction and conservativeness checks
       context=("disaggregation_mode", "export_metrics_to_file_dir", "smg_grpc_mode", "grpc_mode", "port", "kv_canary",
                *V.check_misc.context, *check_hisparse.context))
-def _check_values_after_lora(args, r, rules, target_cfg=None):
+def _check_values_after_lora(args, r, rules, target_cfg=None, env=None):
     """check_server_args' value checks after the LoRA ones, in its order."""
     chunk = args.get("chunked_prefill_size")  # when not given SGLang derives one from the GPU memory (a multiple)
     if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
@@ -513,6 +513,8 @@ def _check_values_after_lora(args, r, rules, target_cfg=None):
     if grpc is not None and not (args.get("smg_grpc_mode") or args.get("grpc_mode")) and grpc == get(args, "port", 30000):
         raise Refused("GRPC_PORT", "--grpc-port (%s) must differ from --port (%s)." % (grpc, get(args, "port", 30000)),
                       "grpc_port")
+    if env and LG.LEGACY_GRPC_ENV in env and "--grpc-port" not in rules["flags"]:  # -- old-a (session 15) --
+        LG.check_legacy_grpc_port(args, env)  # 0.5.11-0.5.15.post1: the env-only native gRPC server
     gc_threshold = args.get("gc_threshold")
     if gc_threshold and not 1 <= len(gc_threshold) <= 3:
         raise Refused("GC_THRESHOLD", "When setting gc_threshold, it must contain 1 to 3 integers; got %s."

@@ -69,3 +69,21 @@ def check_lora_virtual_experts(args):
     if args.get("lora_use_virtual_experts") and get(args, "lora_backend", "csgmv") != "triton":
         raise Refused("LORA_VIRTUAL_EXPERTS", "--lora-use-virtual-experts requires --lora-backend triton. Got: %s"
                       % get(args, "lora_backend", "csgmv"), "lora_backend")
+
+
+LEGACY_GRPC_ENV = "SGLANG_ENABLE_GRPC"  # enters check_server_args' value checks without any of their flags given
+
+
+def check_legacy_grpc_port(args, env):
+    """check_server_args in the releases without --grpc-port (0.5.11-0.5.15.post1): the native gRPC server is
+    env-only (SGLANG_ENABLE_GRPC, an EnvBool: true / 1 / yes / y), its port SGLANG_GRPC_PORT or --port + 10000
+    (_handle_deprecated_args, which range-checks it first); with gRPC on, the port must differ from --port."""
+    if str(env.get(LEGACY_GRPC_ENV, "")).lower() not in ("true", "1", "yes", "y"):
+        return
+    try:
+        grpc = int(str(env.get("SGLANG_GRPC_PORT", "")).strip())
+    except ValueError:
+        return  # unset: --port + 10000, never --port (an unparsable value: EnvInt refuses it first, not modelled)
+    if grpc == get(args, "port", 30000):
+        raise Refused("GRPC_PORT", "SGLANG_GRPC_PORT (%s) must differ from --port (%s) with SGLANG_ENABLE_GRPC on."
+                      % (grpc, get(args, "port", 30000)), "env.SGLANG_GRPC_PORT")
