@@ -1342,8 +1342,15 @@ OLD_SWEEP_EXTRA = {
     "old-kv4-no-cuda": ["--kv-cache-dtype", "fp4_e2m1"],
     # the env-only native gRPC server (SGLANG_ENABLE_GRPC) on --port itself, and on another port (0.5.11-0.5.15.post1)
     "old-grpc-env-same-port": [], "old-grpc-env-other-port": [],
+    # --lora-drain-wait-threshold (0.5.12 on) without speculation, which LoRA refuses first through 0.5.18
+    "old-lora-drain-neg": _OLD_LORA + ["--lora-drain-wait-threshold", "-1"],
+    # EAGLE3 with topk 4: rejection sampling (its flag from 0.5.14) and a paged triton tree (0.5.11-0.5.12.post1)
+    "old-rejection-topk4": ["--speculative-use-rejection-sampling"],
+    "old-eagle-page-tree-triton": ["--page-size", "16"], "old-eagle-page-tree-flashinfer": ["--page-size", "16"],
 }
 OLD_SWEEP_CASE = {k: dict(_NO_SPEC) for k in OLD_SWEEP_EXTRA}
+_OLD_EAGLE3_TOPK4 = {"algorithm": "EAGLE3", "target": "llama-32l", "draft": "b16", "num_draft_tokens": 8, "num_steps": 3,
+                     "eagle_topk": 4}
 OLD_SWEEP_CASE.update({
     # 0.5.15 moves the DP LM head check into arg_groups/overrides.py (not modelled here)
     "old-dp-lm-head-no-attn": dict(_NO_SPEC, until="0.5.14"), "old-dp-lm-head-dp1": dict(_NO_SPEC, until="0.5.14"),
@@ -1361,6 +1368,9 @@ OLD_SWEEP_CASE.update({
                                    until="0.5.15.post1"),
     "old-grpc-env-other-port": dict(_NO_SPEC, env={"SGLANG_ENABLE_GRPC": "1", "SGLANG_GRPC_PORT": "30001"},
                                     until="0.5.15.post1"),
+    "old-rejection-topk4": dict(_OLD_EAGLE3_TOPK4, since="0.5.14", until="0.5.18"),
+    "old-eagle-page-tree-triton": dict(_OLD_EAGLE3_TOPK4, until="0.5.12.post1"),
+    "old-eagle-page-tree-flashinfer": dict(_OLD_EAGLE3_TOPK4, attention_backend="flashinfer", until="0.5.12.post1"),
 })
 
 

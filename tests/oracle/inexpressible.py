@@ -312,6 +312,9 @@ ENTRIES = {
         ('_handle_kv4_compatibility', r'^KV4 (FA4 )?(MLA|MHA) expects', "host",
          "inside `if is_cuda()`, the host's own torch (no platform override before 0.5.19): on this CPU host an FP4 KV "
          "cache is refused as not tested on non-CUDA platforms instead"),
+        ('_handle_speculative_decoding', r'^trtllm_mha backend only supports topk = 1', "host",
+         "any trtllm_mha backend (attention, prefill or decode) is refused first by the attention hook's SM check on a "
+         "host without an SM90/SM100/SM120 GPU (no platform override before 0.5.19)"),
         ('_handle_attention_backend_compatibility', r'^TensorRT-LLM MLA backend only supports kv-cache-dtype', "host",
          "after is_blackwell_supported() on the host itself (no platform override before 0.5.19): the Blackwell refusal "
          "right before it always answers on this CPU host"),
