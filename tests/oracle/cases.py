@@ -1534,6 +1534,79 @@ OVR_SWEEP_CASE.update({
 for _k, _v in OVR_SWEEP_CASE.items():
     _v["since"] = "0.5.22" if _k.startswith("ovr-dsa-") else "0.5.18" if _k.startswith("ovr-tp-lm") else \
         "0.5.15" if _k.endswith("-cpu") or _k.startswith("ovr-dp-lm") else "0.5.19"
+# -- old-a (session 15) --
+# Refusals the older releases' srt/server_args.py gives that the speculative sweep bases never reach
+# (sglang_engine/rules_legacy.py, resolve._check_lora): through 0.5.18 LoRA takes NGRAM only, so the LoRA checks need a
+# case without speculation; the rest are checks only those releases have. Swept once on the DFLASH base without
+# speculation (OLD_SWEEP_CASE: what an entry changes in the case; "since" / "until": the releases it is swept on, where
+# the engine models the check and its neighbours), not drawn.
+_OLD_LORA = ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "all"]
+OLD_SWEEP_EXTRA = {
+    "old-lora-all-plus": _OLD_LORA + ["q_proj"], "old-lora-bare": ["--enable-lora"],
+    "old-lora-loaded-lt-batch": ["--enable-lora", "--max-lora-rank", "8", "--lora-target-modules", "q_proj",
+                                 "--max-loaded-loras", "1", "--max-loras-per-batch", "2"],
+    "old-lora-paths-over-loaded": ["--max-loras-per-batch", "1", "--max-loaded-loras", "1", "--lora-paths",
+                                   "/nonexistent/a", "/nonexistent/b"],
+    "old-lora-virtual-experts": _OLD_LORA + ["--lora-use-virtual-experts"],
+    "old-lora-virtual-experts-triton": _OLD_LORA + ["--lora-use-virtual-experts", "--lora-backend", "triton"],
+    "old-dp-lm-head-no-attn": ["--enable-dp-lm-head", "--dp-size", "2"],
+    "old-dp-lm-head-dp1": ["--enable-dp-lm-head"],
+    "old-ascend-fuse-mode-3": ["--moe-a2a-backend", "ascend_fuseep"],
+    "old-ascend-fuse-mode-2": ["--moe-a2a-backend", "ascend_fuseep"],
+    "old-ascend-fuse-mode-2-modelslim": ["--moe-a2a-backend", "ascend_fuseep", "--quantization", "modelslim"],
+    "old-intel-xpu-mla-prefill": ["--prefill-attention-backend", "intel_xpu"],
+    "old-intel-xpu-mla-attention": ["--attention-backend", "intel_xpu"],
+    "old-intel-xpu-dense-prefill": ["--prefill-attention-backend", "intel_xpu"],
+    "old-elastic-rejoin": ["--elastic-ep-rejoin"],
+    "old-elastic-rejoin-backend": ["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake"],
+    "old-elastic-rejoin-join-scale": ["--elastic-ep-rejoin", "--elastic-ep-join-mode", "scale"],
+    # an FP4 KV cache on this host without a platform override (through 0.5.18): is_cuda() is false
+    "old-kv4-no-cuda": ["--kv-cache-dtype", "fp4_e2m1"],
+    # the env-only native gRPC server (SGLANG_ENABLE_GRPC) on --port itself, and on another port (0.5.11-0.5.15.post1)
+    "old-grpc-env-same-port": [], "old-grpc-env-other-port": [],
+    # --lora-drain-wait-threshold (0.5.12 on) without speculation, which LoRA refuses first through 0.5.18
+    "old-lora-drain-neg": _OLD_LORA + ["--lora-drain-wait-threshold", "-1"],
+    # EAGLE3 with topk 4: rejection sampling (its flag from 0.5.14) and a paged triton tree (0.5.11-0.5.12.post1)
+    "old-rejection-topk4": ["--speculative-use-rejection-sampling"],
+    "old-eagle-page-tree-triton": ["--page-size", "16"], "old-eagle-page-tree-flashinfer": ["--page-size", "16"],
+}
+OLD_SWEEP_CASE = {k: dict(_NO_SPEC) for k in OLD_SWEEP_EXTRA}
+_OLD_EAGLE3_TOPK4 = {"algorithm": "EAGLE3", "target": "llama-32l", "draft": "b16", "num_draft_tokens": 8, "num_steps": 3,
+                     "eagle_topk": 4}
+OLD_SWEEP_CASE.update({
+    # 0.5.15 moves the DP LM head check into arg_groups/overrides.py (not modelled here)
+    "old-dp-lm-head-no-attn": dict(_NO_SPEC, until="0.5.14"), "old-dp-lm-head-dp1": dict(_NO_SPEC, until="0.5.14"),
+    # 0.5.16 reads SGLANG_NPU_FUSED_MOE_MODE at parsing instead (_apply_fuseep_mode_env_compat, not modelled here)
+    "old-ascend-fuse-mode-3": dict(_NO_SPEC, env={"SGLANG_NPU_FUSED_MOE_MODE": "3"}, until="0.5.15.post1"),
+    "old-ascend-fuse-mode-2": dict(_NO_SPEC, env={"SGLANG_NPU_FUSED_MOE_MODE": "2"}, until="0.5.15.post1"),
+    "old-ascend-fuse-mode-2-modelslim": dict(_NO_SPEC, env={"SGLANG_NPU_FUSED_MOE_MODE": "2"}, until="0.5.15.post1"),
+    # an MLA target (DeepSeek-V3), its backend given: the page size an intel_xpu decode backend sets is not modelled
+    "old-intel-xpu-mla-prefill": dict(_NO_SPEC, target="deepseek-v3-8l", attention_backend=None, until="0.5.19"),
+    "old-intel-xpu-mla-attention": dict(_NO_SPEC, target="deepseek-v3-8l", attention_backend=None, until="0.5.19"),
+    "old-intel-xpu-dense-prefill": dict(_NO_SPEC, until="0.5.19"),
+    "old-elastic-rejoin-join-scale": dict(_NO_SPEC, since="0.5.16"),
+    "old-kv4-no-cuda": dict(_NO_SPEC, until="0.5.18"),
+    "old-grpc-env-same-port": dict(_NO_SPEC, env={"SGLANG_ENABLE_GRPC": "1", "SGLANG_GRPC_PORT": "30000"},
+                                   until="0.5.15.post1"),
+    "old-grpc-env-other-port": dict(_NO_SPEC, env={"SGLANG_ENABLE_GRPC": "1", "SGLANG_GRPC_PORT": "30001"},
+                                    until="0.5.15.post1"),
+    "old-rejection-topk4": dict(_OLD_EAGLE3_TOPK4, since="0.5.14", until="0.5.18"),
+    "old-eagle-page-tree-triton": dict(_OLD_EAGLE3_TOPK4, until="0.5.12.post1"),
+    "old-eagle-page-tree-flashinfer": dict(_OLD_EAGLE3_TOPK4, attention_backend="flashinfer", until="0.5.12.post1"),
+})
+
+
+def _old_sweep_cases(version):
+    """OLD_SWEEP_EXTRA's entries on the DFLASH base, each on the releases its since / until name."""
+    out = []
+    for v in sorted(OLD_SWEEP_EXTRA):
+        case = dict(SWEEP_BASES[0], old_sweep=v, **OLD_SWEEP_CASE[v])
+        if version is not None and (case.get("since") and _release_key(version) < _release_key(case["since"]) or
+                                    case.get("until") and _release_key(version) > _release_key(case["until"])):
+            continue
+        out.append(case)
+    return out
+
 
 ENVS = [{}, {"SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION": "1"}, {"SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN": "1"},
         {"SGLANG_ENABLE_PP_SPEC": "1"}]
@@ -1961,6 +2034,7 @@ def sweep_cases(version=None):
     for v in sorted(OVR_SWEEP_EXTRA):  # -- overrides (session 15) --: once, on the DFLASH base without speculation
         if version is None or _release_key(version) >= _release_key(OVR_SWEEP_CASE[v]["since"]):
             out.append(dict(SWEEP_BASES[0], ovr_sweep=v, **OVR_SWEEP_CASE[v]))
+    out.extend(_old_sweep_cases(version))  # -- old-a (session 15) --
     return out
 
 
@@ -2064,6 +2138,7 @@ def argv_for(case, dirs):
     argv.extend(DSV4_SWEEP_EXTRA.get(case.get("dsv4_sweep") or "none", []))  # -- dsv4 (session 15) --
     argv.extend(MISC_CHECK_EXTRA.get(case.get("misc_check") or "none", []))  # -- misc (session 15) --
     argv.extend(OVR_SWEEP_EXTRA.get(case.get("ovr_sweep") or "none", []))  # -- overrides (session 15) --
+    argv.extend(OLD_SWEEP_EXTRA.get(case.get("old_sweep") or "none", []))  # -- old-a (session 15) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

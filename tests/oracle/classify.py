@@ -478,6 +478,14 @@ TABLE = (
                    r"enable_(dp_lm_head|tp_lm_head_all_to_all))", None),
     ("MODEL_OVERRIDE_UNSUPPORTED", r"^CUDA TileLang FP8 KV does not support HiSparse", None),
     ("MAMBA_CHUNK_PAGE", r"^For SSM models, either chunk_size or page_size must be divisible by the other", None),
+    # -- old-a (session 15) --: the older releases' srt/server_args.py (sglang_engine/rules_legacy.py)
+    ("INTEL_XPU_MLA_PREFILL", r"^intel_xpu backend is only supported on decode for MLA models", None),
+    ("ASCEND_FUSE_MODE", r"^(Wrong value of fuse_mode=-?\d+, the NPU only support 1 or 2|When fuse_mode is set to 2, the "
+                         r"NPU supports only ModelSlim quantization)", None),
+    ("ELASTIC_EP", r"^(Elastic EP rejoin requires elastic_ep_backend to be set|--elastic-ep-rejoin \(deprecated\) "
+                   r"conflicts with --elastic-ep-join-mode)", None),
+    ("LORA_VIRTUAL_EXPERTS", r"^--lora-use-virtual-experts requires --lora-backend triton", None),
+    ("GRPC_PORT", r"^SGLANG_GRPC_PORT \(\d+\) must differ from --port \(\d+\)$", None),
 )
 _COMPILED = [(code, re.compile(m), re.compile(s) if s else None) for code, m, s in TABLE]
 

@@ -328,6 +328,39 @@ ENTRIES = {
          "--disaggregation-mode has the parser choices null / prefill / decode, and no hook sets another value"),
         ('_handle_return_hidden_states_mode', r'^return_hidden_states_mode must be one of', "shadowed",
          "--return-hidden-states-mode has the parser choices full / last (unset is None)"),
+        # -- old-a (session 15) --: the same checks in the older releases' srt/server_args.py (0.5.11-0.5.18), read in
+        # each kit; later releases have them in arg_groups/ (the entries above)
+        ('_handle_ssl_validation', r'^--enable-http2 does not yet support --tokenizer-worker-num', "host",
+         "after the granian import (absent from every kit here), which refuses --enable-http2 first"),
+        ('__call__', 'Expected a list of LoRA paths', "internal",
+         "--lora-paths is declared nargs='*': argparse always hands LoRAPathAction a list"),
+        ('check_lora_server_args', 'max-lora-chunk-size must be a power of 2', "shadowed",
+         "the parser's choices (16, 32, 64, 128) refuse any other value first"),
+        ('check_lora_server_args', "each dict should contain 'lora_name' and 'lora_path'", "shadowed",
+         "LoRAPathAction refuses a JSON item without both keys at parsing"),
+        ('check_lora_server_args', 'Invalid type for item in --lora-paths list', "internal",
+         "LoRAPathAction only yields str items and dicts (json.loads of a '{...}' item): no other type"),
+        ('check_lora_server_args', 'Invalid type for --lora-paths:', "internal",
+         "LoRAPathAction always stores a list (and the field's default is None): never another type"),
+        ('validate_buckets_rule', 'cannot be empty list', "shadowed",
+         "the line before returns on an empty (or None) rule: the assert can never fail"),
+        ('check_server_args', 'enable_mixed_chunk is required for speculative decoding', "shadowed",
+         "every speculative branch of these releases (DFLASH, the EAGLE family, FROZEN_KV_MTP, NGRAM) turns "
+         "enable_mixed_chunk off before check_server_args, and an unknown algorithm is refused earlier"),
+        ('_validate_ib_devices', r'^(No IB devices found in|Invalid IB devices specified)', "host",
+         "after the /sys/class/infiniband check: needs the host's InfiniBand sysfs"),
+        ('_handle_linear_attn_backend', r'flashinfer on SM100\+ requires', "host",
+         "reads torch.cuda.is_available() and get_device_capability() of the host itself (no platform override before "
+         "0.5.19): this CPU torch has no CUDA device"),
+        ('_handle_kv4_compatibility', r'^KV4 (FA4 )?(MLA|MHA) expects', "host",
+         "inside `if is_cuda()`, the host's own torch (no platform override before 0.5.19): on this CPU host an FP4 KV "
+         "cache is refused as not tested on non-CUDA platforms instead"),
+        ('_handle_speculative_decoding', r'^trtllm_mha backend only supports topk = 1', "host",
+         "any trtllm_mha backend (attention, prefill or decode) is refused first by the attention hook's SM check on a "
+         "host without an SM90/SM100/SM120 GPU (no platform override before 0.5.19)"),
+        ('_handle_attention_backend_compatibility', r'^TensorRT-LLM MLA backend only supports kv-cache-dtype', "host",
+         "after is_blackwell_supported() on the host itself (no platform override before 0.5.19): the Blackwell refusal "
+         "right before it always answers on this CPU host"),
     ],
 }
 

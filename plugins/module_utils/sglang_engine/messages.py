@@ -289,6 +289,12 @@ _SGLANG_MESSAGES = (
                           r"enable-megamoe-for-layernorm-sp is incompatible with --enable-mixed-chunk"),
     ("MOE_A2A_FLASHINFER_ENV", r"SGLANG_MOE_NVFP4_DISPATCH cannot be set together|CuTe DSL NVFP4 W4A16 requires"),
     ("MOE_A2A_MEGAMOE_ENV", r"FlashInfer MegaMOE NVFP4 W4A16 requires|SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE"),
+    # -- old-a (session 15) --: the older releases' srt/server_args.py (rules_legacy.py)
+    ("INTEL_XPU_MLA_PREFILL", r"intel_xpu backend is only supported on decode for MLA models"),
+    ("ASCEND_FUSE_MODE", r"Wrong value of fuse_mode=|When fuse_mode is set to 2, the NPU supports only ModelSlim"),
+    ("ELASTIC_EP", r"Elastic EP rejoin requires elastic_ep_backend|--elastic-ep-rejoin \(deprecated\) conflicts"),
+    ("LORA_VIRTUAL_EXPERTS", r"--lora-use-virtual-experts requires --lora-backend triton"),
+    ("GRPC_PORT", r"SGLANG_GRPC_PORT \(\d+\) must differ from --port"),
     ("MOE_A2A_DISPATCH_BUDGET", r"SGLANG_(MORI|PPLX)_NUM_MAX_DISPATCH_TOKENS_PER_RANK \(default \d+\) must be|"
                                 r"FlashInfer MoE A2A requires chunked prefill|with MegaMoE requires (chunked prefill to be|"
                                 r"a positive effective per-rank|SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK to cover)|"

@@ -347,6 +347,7 @@ _CHANGES = {
         # -- overrides (session 15) --: TRTLLM MLA no longer takes fp4_e2m1 KV (_mla_kv_cache_dtype_checks)
         "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
                                "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
+        "elastic_ep_rejoin": None,  # -- old-a (session 15) --: --elastic-ep-rejoin is gone from the parser
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
         "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
         "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
@@ -400,6 +401,7 @@ _CHANGES = {
         "model_overrides": _MODEL_OVERRIDES_0_5_20,
         "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla", "aiter"),
         "nemotron_h_omni": True,
+        "intel_xpu_mla_prefill_refused": False,  # -- old-a (session 15) --: attention_hook.py drops the check
         "sampling_mask_env_refused": True,  # validation_hook.py validate_sampling_mask_max_tokens (session 14)
         "retired_flag_errors": (),  # --enable-expert-distribution-metrics is gone from the parser
         # -- model (session 14) --
@@ -635,6 +637,7 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
+        "lora_virtual_experts_triton": False,  # -- old-a (session 15) --: check_lora_server_args drops the check
         "pd_staging_backends": ("mooncake", "nixl"),  # the PD hook: SGLANG_DISAGG_STAGING_BUFFER
         "pd_radix_backends": ("nixl", "mooncake"),  # the PD hook: a decode server's radix cache (0.5.12-0.5.13)
         # server_args.py _handle_a2a_moe: --moe-a2a-backend megamoe appears and spans the TP group
@@ -870,8 +873,28 @@ _CHANGES = {
         "hisparse_dsa_checks": {"dtypes": ("bfloat16",), "backends": {"*": ("flashmla_sparse",)},
                                 "backends_first": True},
         "unified_dcp_mla_backends": None,
+        # -- old-a (session 15) --: checks only the older releases' srt/server_args.py has (rules_legacy.py), read in
+        # each kit: _handle_attention_backend_compatibility refuses an MLA target's intel_xpu prefill (to 0.5.19);
+        # _handle_data_parallelism asserts --enable-dp-lm-head needs --enable-dp-attention (to 0.5.14; 0.5.15 moves it
+        # into arg_groups/overrides.py, not modelled here); _handle_a2a_moe checks SGLANG_NPU_FUSED_MOE_MODE for
+        # ascend_fuseep on any device (to 0.5.15.post1); _handle_elastic_ep's --elastic-ep-rejoin ("assert": needs
+        # --elastic-ep-backend, to 0.5.15.post1; "recover": 0.5.16-0.5.20 map it to --elastic-ep-join-mode recover;
+        # the flag is gone in 0.5.21); check_lora_server_args' --lora-use-virtual-experts needs --lora-backend triton
+        # (0.5.11 only)
+        "intel_xpu_mla_prefill_refused": True,
+        "a2a_ascend_fuse_mode": True,
+        "elastic_ep_rejoin": "assert",
+        "lora_virtual_experts_triton": True,
+        # _handle_kv4_compatibility: the FP4 KV cache dtype it checks (fp4_e2m1; nvfp4 and fp4_mx_block16 from 0.5.16)
+        # and flashmla in its MLA attention backend list (not the FA4 decode one), to 0.5.15.post1 (rules_cache.py)
+        "kv4_dtypes": ("fp4_e2m1",),
+        "kv4_mla_attention_extra": ("flashmla",),
     },
     "0.5.16": {
+        "a2a_ascend_fuse_mode": False,  # -- old-a (session 15) --: _handle_a2a_moe no longer reads the fuse mode
+        "elastic_ep_rejoin": "recover",  # -- old-a (session 15) --: _handle_elastic_ep maps it to join mode recover
+        "kv4_dtypes": ("nvfp4", "fp4_mx_block16"),  # -- old-a (session 15) --: _handle_kv4_compatibility's new dtypes
+        "kv4_mla_attention_extra": (),  # -- old-a (session 15) --: flashmla leaves its MLA attention list
         "pp_spec_dspark": False,  # its DSPARK hook refuses any pp > 1 (dspark_rules "pp": "any")
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
         # modelopt_mixed

@@ -22,6 +22,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_speculative as S
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_validation as V
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_lora as L
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_legacy as LG
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
     attn_dp_enabled, attn_dp_of, check_attn_dp_sizes, check_attn_dp_width, check_context_parallel,
     check_expert_pack, check_expert_parallel, check_lm_head_dp, check_parallel_early)
@@ -203,6 +204,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             raise Refused("TRTLLM_MHA_PREFILL_CP", "Prefill context parallelism with the TRTLLM MHA prefill backend "
                           "requires an SM100 GPU (this host has %s): use another prefill backend or drop "
                           "--attn-cp-size." % (("sm_%s" % sm) if sm else "no visible GPU"), "attention_backend")
+    if rules["intel_xpu_mla_prefill_refused"] and prefill == "intel_xpu":  # -- old-a (session 15) --
+        LG.check_intel_xpu_mla_prefill(args, prefill, target_cfg is not None and "kv_lora_rank" in text_cfg(target_cfg))
     if not check_mamba_backend_flags.keys.isdisjoint(args):
         check_mamba_backend_flags(args, rules, platform)  # the Mamba backend hook, right after the attention one
     if not check_mamba_flashinfer.keys.isdisjoint(args):
@@ -460,8 +463,8 @@ def _check_server_args_values(args, r, rules, algo, env, target_cfg=None):
                       "served_model_name")
     if not _check_lora.keys.isdisjoint(args):
         _check_lora(args, r, rules, algo, env)
-    if not _check_values_after_lora.keys.isdisjoint(args):
-        _check_values_after_lora(args, r, rules, target_cfg)
+    if not _check_values_after_lora.keys.isdisjoint(args) or (env and LG.LEGACY_GRPC_ENV in env):
+        _check_values_after_lora(args, r, rules, target_cfg, env)
 
 
 @gate("gpu_id_step", "moe_dense_tp_size")
@@ -486,7 +489,7 @@ def _check_gpu_steps(args, r, rules):
       *check_hisparse.keys,  # -- kv (session 14) --: --enable-hisparse, between the retraction and conservativeness checks
       context=("disaggregation_mode", "export_metrics_to_file_dir", "smg_grpc_mode", "grpc_mode", "port", "kv_canary",
                *V.check_misc.context, *check_hisparse.context))
-def _check_values_after_lora(args, r, rules, target_cfg=None):
+def _check_values_after_lora(args, r, rules, target_cfg=None, env=None):
     """check_server_args' value checks after the LoRA ones, in its order."""
     chunk = args.get("chunked_prefill_size")  # when not given SGLang derives one from the GPU memory (a multiple)
     if chunk is not None and chunk > 0 and get(args, "disaggregation_mode", "null") != "decode" and \
@@ -541,6 +544,8 @@ def _check_values_after_lora(args, r, rules, target_cfg=None):
     if grpc is not None and not (args.get("smg_grpc_mode") or args.get("grpc_mode")) and grpc == get(args, "port", 30000):
         raise Refused("GRPC_PORT", "--grpc-port (%s) must differ from --port (%s)." % (grpc, get(args, "port", 30000)),
                       "grpc_port")
+    if env and LG.LEGACY_GRPC_ENV in env and "--grpc-port" not in rules["flags"]:  # -- old-a (session 15) --
+        LG.check_legacy_grpc_port(args, env)  # 0.5.11-0.5.15.post1: the env-only native gRPC server
     gc_threshold = args.get("gc_threshold")
     if gc_threshold and not 1 <= len(gc_threshold) <= 3:
         raise Refused("GC_THRESHOLD", "When setting gc_threshold, it must contain 1 to 3 integers; got %s."
@@ -552,7 +557,7 @@ def _check_values_after_lora(args, r, rules, target_cfg=None):
 
 @gate("max_loras_per_batch", "enable_lora", "lora_paths", *L.check_lora_moe_runner.keys,
       context=("max_loaded_loras", "enable_lora_overlap_loading", "lora_target_modules", "max_lora_rank",
-               "lora_drain_wait_threshold", *L.check_lora_moe_runner.context))
+               "lora_drain_wait_threshold", "lora_use_virtual_experts", "lora_backend", *L.check_lora_moe_runner.context))
 def _check_lora(args, r, rules, algo, env):
     """check_lora_server_args, which check_server_args calls right after the served-model-name check (every release
     0.5.11-0.5.23: srt/server_args.py, from 0.5.19 srt/arg_groups/lora_hook.py), in its order. Which speculative
@@ -604,6 +609,8 @@ def _check_lora_on(args, r, rules, algo, env, per_batch, paths):
     if get(args, "lora_drain_wait_threshold", 0.0) < 0:  # flag (and check) from 0.5.12
         raise Refused("LORA_DRAIN_THRESHOLD", "--lora-drain-wait-threshold must be non-negative, got %s."
                       % args["lora_drain_wait_threshold"], "lora_drain_wait_threshold")
+    if rules["lora_virtual_experts_triton"] and args.get("lora_use_virtual_experts"):  # -- old-a (session 15) --
+        LG.check_lora_virtual_experts(args)
 
 
 def _check_buckets_rule(flag, rule):

@@ -247,7 +247,8 @@ def check_kv_dtype_platform(args, rules, platform, attention, prefill, decode, m
     exists where its dtype does (0.5.16 on)."""
     dtype = args.get("kv_cache_dtype")
     cuda, sm = _platform_sm(platform)
-    if cuda is None or dtype not in FP4_KV_DTYPES + ("mxfp8",):
+    # -- old-a (session 15) --: the FP4 KV dtypes the hook checks are a release trait (0.5.11-0.5.15.post1: fp4_e2m1)
+    if cuda is None or dtype not in rules["kv4_dtypes"] + ("mxfp8",):
         return
     if dtype == "mxfp8":
         if sm is None or sm < 100:
@@ -274,6 +275,8 @@ def check_kv_dtype_platform(args, rules, platform, attention, prefill, decode, m
         # backend (trait kv4_mla_backends); an MLA target's default backend is the host's
         allowed = rules["kv4_mla_backends"]
         backend, flag = (decode, "decode_attention_backend") if prefill == "fa4" else (attention, "attention_backend")
+        if prefill != "fa4":  # -- old-a (session 15) --: the attention backend's list adds flashmla to 0.5.15.post1
+            allowed = allowed + rules["kv4_mla_attention_extra"]
         if backend is not None and backend not in allowed:
             raise Refused("KV4_BACKEND", "KV4 with an MLA model expects --%s in %s, got %r." % (
                 flag.replace("_", "-"), list(allowed), backend), flag)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
     Refused, gate, get, truthy_env)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_of
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_legacy import check_ascend_fuse_mode
 
 _FLASHINFER_CUTLASS_QUANT = ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None)
 _MXFP8_DEFAULT = "flashinfer_trtllm"
@@ -175,6 +176,8 @@ def check_a2a_moe(args, rules, platform, target_cfg, runner, env):
                       "--deepep-mode low_latency or auto.", "deepep_mode")
     if a2a == "deepep_v2" and rules["a2a_deepep_v2_archs"] is not None:
         _check_deepep_v2(args, rules, target_cfg, arch, runner)
+    if a2a == "ascend_fuseep" and rules["a2a_ascend_fuse_mode"]:  # -- old-a (session 15) --: after nixl, before flashinfer
+        check_ascend_fuse_mode(args, env)
     if a2a == "flashinfer":
         _check_flashinfer_a2a(args, rules, target_cfg, runner, tp, attn_dp, dispatch, env)
     if a2a == "mori":  # -- moe (session 14) --: its dispatch buffer (every release)

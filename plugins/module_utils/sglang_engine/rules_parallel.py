@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_legacy import elastic_ep_rejoin
 
 
 def _is_cuda(platform):
@@ -315,7 +316,7 @@ def _check_aiter_fusion(args):
 
 
 @gate("ep_dispatch_algorithm", "enable_eplb", "ep_join_mode", "ep_join_rank_offset", "max_ep_size",
-      "elastic_ep_initial_size", "elastic_ep_backend", "shared_experts_tp_size",
+      "elastic_ep_initial_size", "elastic_ep_backend", "shared_experts_tp_size", "elastic_ep_rejoin",
       context=("tp_size", "attn_cp_size", "attn_dp_size", "dp_size", "enable_dp_attention", "pp_size", "ep_size",
                "moe_a2a_backend", "eplb_algorithm", "node_rank",
                # the elastic EP scale-up checks (_check_elastic_scaling)
@@ -358,6 +359,9 @@ def check_expert_parallel(args, r, rules, target_cfg):
     if args.get("enable_eplb") and join != "scale" and ep <= 1:
         raise Refused("EPLB_EP_SIZE", "--enable-eplb needs expert parallelism: --ep-size > 1 (SGLang asserts "
                       "ep_size > 1).", "enable_eplb")
+    rejoin = rules["elastic_ep_rejoin"] if args.get("elastic_ep_rejoin") else None  # -- old-a (session 15) --
+    if rejoin == "recover":  # at the hook's head (0.5.16-0.5.20)
+        join = elastic_ep_rejoin(args, rejoin, None, join)
     backend = args.get("elastic_ep_backend")
     if backend is not None:  # "none" too: SGLang tests `is not None` (observed in 0.5.12, 0.5.17, 0.5.23)
         if args.get("enable_eplb") and get(args, "eplb_algorithm", "auto") not in (
@@ -369,6 +373,8 @@ def check_expert_parallel(args, r, rules, target_cfg):
         has_backend = True
     else:
         has_backend = False
+    if rejoin == "assert":  # after the backend checks (0.5.11-0.5.15.post1)
+        elastic_ep_rejoin(args, rejoin, has_backend, join)
     if join is not None:
         if not has_backend:
             raise Refused("ELASTIC_EP", "--elastic-ep-join-mode requires --elastic-ep-backend to be set.",
