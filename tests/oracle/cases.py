@@ -1471,6 +1471,20 @@ for _k, _v in MODEL_CHECK_CASE.items():
         _v.update(gpu="sm90", needs_override=True, since="0.5.22")
 
 
+# -- old-b (session 15) --
+# what 0.5.16-0.5.22 refuse that 0.5.23's entries do not reach there. Elastic EP scale-up as 0.5.16-0.5.20 check it
+# (trait elastic_scale "v16": both CUDA graphs disabled before the attention DP check), each later refusal with the
+# graphs off, swept once without speculation (KV_SWEEP_CASE)
+_OB_ELASTIC_DP = _ELASTIC_DP + ["--disable-cuda-graph"]
+KV_SWEEP_EXTRA.update({
+    "ob-elastic-v16-lm-head": _OB_ELASTIC_DP,
+    "ob-elastic-v16-cp2": PARALLEL_CHECK_EXTRA["elastic-scale-cp2"] + ["--disable-cuda-graph"],
+    "ob-elastic-v16-ep1": _OB_ELASTIC_DP + ["--enable-dp-lm-head"],
+    "ob-elastic-v16-dp2-tp4": _ELASTIC + ["--max-ep-size", "8", "--tp-size", "4", "--dp-size", "2", "--ep-size", "4",
+                                          "--enable-dp-attention", "--enable-dp-lm-head", "--disable-cuda-graph"],
+    "ob-elastic-v16-a2a-none": _OB_ELASTIC_DP + ["--enable-dp-lm-head", "--ep-size", "2"],
+})
+KV_SWEEP_CASE.update({k: _PARALLEL_NO_SPEC for k in KV_SWEEP_EXTRA if k.startswith("ob-elastic-")})
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
 # one at a time, so every refusal the generator can express is reached in every release's run whatever the
