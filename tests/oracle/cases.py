@@ -1474,7 +1474,9 @@ for _k, _v in MODEL_CHECK_CASE.items():
 # -- old-b (session 15) --
 # what 0.5.16-0.5.22 refuse that 0.5.23's entries do not reach there. Elastic EP scale-up as 0.5.16-0.5.20 check it
 # (trait elastic_scale "v16": both CUDA graphs disabled before the attention DP check), each later refusal with the
-# graphs off, swept once without speculation (KV_SWEEP_CASE)
+# graphs off; the DSA block of the model-specific adjustments (trait deepseek_family) before the GPU's compute
+# capability is read (TBO with index-topk sharing, 0.5.16 on) and after it (prefill CP on decode, the cache layer split:
+# 0.5.19 on, where the platform override presents the GPU); swept once without speculation (KV_SWEEP_CASE)
 _OB_ELASTIC_DP = _ELASTIC_DP + ["--disable-cuda-graph"]
 KV_SWEEP_EXTRA.update({
     "ob-elastic-v16-lm-head": _OB_ELASTIC_DP,
@@ -1485,6 +1487,14 @@ KV_SWEEP_EXTRA.update({
     "ob-elastic-v16-a2a-none": _OB_ELASTIC_DP + ["--enable-dp-lm-head", "--ep-size", "2"],
 })
 KV_SWEEP_CASE.update({k: _PARALLEL_NO_SPEC for k in KV_SWEEP_EXTRA if k.startswith("ob-elastic-")})
+KV_SWEEP_EXTRA.update({
+    "ob-dsa-kpool-tbo": MODEL_CHECK_EXTRA["dsa-kpool-tbo"],
+    "ob-dsa-prefill-cp-decode": MODEL_CHECK_EXTRA["dsa-prefill-cp-decode"],
+})
+KV_SWEEP_EXTRA.update({"ob-" + k: MODEL_CHECK_EXTRA[k] for k in MODEL_CHECK_EXTRA if k.startswith("dsa-layer-split")})
+KV_SWEEP_CASE["ob-dsa-kpool-tbo"] = dict(_DSA_CASE, target="deepseek-v32-kpool-8l")
+KV_SWEEP_CASE.update({k: dict(_DSA_CASE, gpu="sm90", needs_override=True) for k in KV_SWEEP_EXTRA
+                      if k.startswith(("ob-dsa-layer-split", "ob-dsa-prefill-cp-decode"))})
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
 # one at a time, so every refusal the generator can express is reached in every release's run whatever the

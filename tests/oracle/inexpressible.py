@@ -285,6 +285,13 @@ ENTRIES = {
          "--disaggregation-mode has the parser choices null / prefill / decode, and no hook sets another value"),
         ('_handle_return_hidden_states_mode', r'^return_hidden_states_mode must be one of', "shadowed",
          "--return-hidden-states-mode has the parser choices full / last (unset is None)"),
+        # -- old-b (session 15) --
+        ('_handle_model_specific_adjustments', r'^(CP is only supported for prefill when PD disaggregation|'
+         r'--enable-dsa-cache-layer-split (is not supported on decode|is only supported on PD prefill|requires '
+         r'--enable-prefill-cp|currently only supports the mooncake|is not supported with pipeline))', "host",
+         "the DSA block calls torch.cuda.get_device_capability() on every CUDA or ROCm platform right before these: "
+         "through 0.5.18 there is no platform override, and this host's CPU torch raises 'Torch not compiled with CUDA "
+         "enabled' (0.5.19 on, model_hook.py's copies are reached with the override's GPU)"),
     ],
 }
 

@@ -185,3 +185,29 @@ def test_dsa_tilelang_under_dcp_and_learnable_sinks():
     assert answer(["--kv-cache-dtype", "fp8_e4m3"], sink, gpus=SM90) == U
     assert answer(["--dsa-prefill-backend", "flashmla_kv"], sink, gpus=SM90) == U
     assert answer(["--dsa-prefill-backend", "flashmla_sparse"], sink, gpus=SM90) is None
+
+
+# -- old-b (session 15) --
+SHARED_INDEXER = dict(DSA, indexer_types=["full", "shared"])
+
+
+@pytest.mark.parametrize("extra, target, version, gpus, code", [
+    # 0.5.16-0.5.21: only the DSA block of the model-specific adjustments (trait deepseek_family)
+    (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, "0.5.16", (), U),
+    (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, "0.5.19", (), U),
+    (["--enable-two-batch-overlap"] + DP_ATTN, SHARED_INDEXER, "0.5.20", (), U),
+    (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, "0.5.15", (), None),  # no "deepseek" family before 0.5.16
+    (["--enable-dsa-cache-layer-split"], DSA, "0.5.19", SM90, U),
+    (["--enable-dsa-cache-layer-split"], DSA, "0.5.19", (), None),  # the GPU's compute capability read first
+    (["--enable-dsa-cache-layer-split", "--disaggregation-mode", "decode"], DSA, "0.5.21", SM90, U),
+    (["--enable-dsa-cache-layer-split", "--disaggregation-mode", "prefill", "--enable-prefill-cp", "--cp-strategy",
+      "interleave", "--tp-size", "2", "--pp-size", "2"], DSA, "0.5.20", SM90, U),
+    (["--enable-prefill-cp", "--tp-size", "2", "--disaggregation-mode", "decode"], DSA, "0.5.19", SM90, U),
+])
+def test_dsa_block_before_0_5_22(extra, target, version, gpus, code):
+    assert answer(extra, target, version=version, gpus=gpus) == code
+
+
+def test_dsa_block_tbo_reads_indexer_types_from_0_5_20():
+    # 0.5.16-0.5.19 server_args.py / model_hook.py read index_topk_freq and index_topk_pattern only
+    assert answer(["--enable-two-batch-overlap"] + DP_ATTN, SHARED_INDEXER, version="0.5.19") != U

@@ -192,6 +192,10 @@ _METRICS_V1 = {
 #                            check_model_overrides: moss_vl, gpt_oss, llama4, exaone, olmo2, lfm2, gemma4, minicpm,
 #                            iquest_q1, ernie45_vl, deepseek)
 #   model_override_attn_dp   how their attention-DP refusals read it: "flag" (--enable-dp-attention) or "resolved"
+#   deepseek_family          how the "deepseek" family judges a DSA target: "overrides" (0.5.22 on: the family's override
+#                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific
+#                            adjustments: "dsa_block_v16" (0.5.16-0.5.19: TBO with index_topk_freq / pattern) or
+#                            "dsa_block_v20" (0.5.20-0.5.21: indexer_types too) -- old-b (session 15) --
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
@@ -246,6 +250,7 @@ _CHANGES = {
         # -- model (session 14) --
         "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm",
                             "iquest_q1", "ernie45_vl", "deepseek"),
+        "deepseek_family": "overrides",
         "model_override_attn_dp": "resolved",
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
         # refused across nodes; more DeepEP v2 architectures registered; modelopt_fp4 on SM110 to flashinfer_cutlass
@@ -296,7 +301,7 @@ _CHANGES = {
         "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
         # -- model (session 14) --
         "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm",
-                            "iquest_q1"),
+                            "iquest_q1", "deepseek"),  # -- old-b (session 15) --: the DSA block (deepseek_family)
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
         # SM90/SM100 and no TBO/SBO; moe_hook.py: DeepEP v2 architectures from the model registry, the deterministic
         # inference check gone; FlashInfer MegaMOE validates GlmMoeDsaForCausalLM too
@@ -341,6 +346,7 @@ _CHANGES = {
         "hisparse_models": ("dsa", "v4", "m3"),  # hisparse_hook.py: MiniMax M3 joins
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
+        "deepseek_family": "dsa_block_v20",  # -- old-b (session 15) --: model_hook.py reads indexer_types for TBO
         "sampling_mask_env_refused": True,  # validation_hook.py validate_sampling_mask_max_tokens (session 14)
         "retired_flag_errors": (),  # --enable-expert-distribution-metrics is gone from the parser
         # -- model (session 14) --
@@ -387,7 +393,8 @@ _CHANGES = {
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         # -- model (session 14) --
-        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm"),
+        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm",
+                            "deepseek"),  # -- old-b (session 15) --: the DSA block (deepseek_family)
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
@@ -677,6 +684,7 @@ _CHANGES = {
         # attention-DP refusals read it ("flag": --enable-dp-attention; "resolved": attn_dp_enabled_of, 0.5.22 on)
         "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2"),
         "model_override_attn_dp": "flag",
+        "deepseek_family": None,  # -- old-b (session 15) --: no "deepseek" family before 0.5.16 (not checked there)
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_xpu", "aiter"),
         "gemma4_attention": None,
@@ -776,6 +784,10 @@ _CHANGES = {
         "unified_dcp_mla_backends": None,
     },
     "0.5.16": {
+        # -- old-b (session 15) --: server_args.py _handle_model_specific_adjustments' DSA block (TBO with index-topk
+        # sharing, prefill CP on decode, the cache layer split), as the "deepseek" family's (deepseek_family)
+        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "deepseek"),
+        "deepseek_family": "dsa_block_v16",
         "pp_spec_dspark": False,  # its DSPARK hook refuses any pp > 1 (dspark_rules "pp": "any")
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
         # modelopt_mixed
