@@ -1486,6 +1486,13 @@ KV_SWEEP_EXTRA.update({
                                           "--enable-dp-attention", "--enable-dp-lm-head", "--disable-cuda-graph"],
     "ob-elastic-v16-a2a-none": _OB_ELASTIC_DP + ["--enable-dp-lm-head", "--ep-size", "2"],
 })
+# --elastic-ep-rejoin (trait elastic_ep_rejoin): alone, against another join mode, with a backend
+KV_SWEEP_EXTRA.update({
+    "ob-elastic-rejoin": ["--elastic-ep-rejoin"],
+    "ob-elastic-rejoin-scale": ["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode",
+                                "scale"],
+    "ob-elastic-rejoin-mooncake": ["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake"],
+})
 KV_SWEEP_CASE.update({k: _PARALLEL_NO_SPEC for k in KV_SWEEP_EXTRA if k.startswith("ob-elastic-")})
 KV_SWEEP_EXTRA.update({
     "ob-dsa-kpool-tbo": MODEL_CHECK_EXTRA["dsa-kpool-tbo"],

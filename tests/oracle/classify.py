@@ -227,7 +227,8 @@ TABLE = (
                    r"requires --elastic-ep-backend|Elastic EP scale-up requires one joining TP group|Elastic EP scale "
                    r"joiners require --elastic-ep-join-rank-offset|--elastic-ep-join-rank-offset is only valid with|elastic "
                    r"EP join rank offset must be >= 0|--max-ep-size (requires --elastic-ep-backend|must be a positive)|"
-                   r"--elastic-ep-initial-size is only valid for an Elastic EP)", None),
+                   r"--elastic-ep-initial-size is only valid for an Elastic EP|--elastic-ep-rejoin \(deprecated\) "
+                   r"conflicts with --elastic-ep-join-mode|Elastic EP rejoin requires elastic_ep_backend)", None),  # the last two: old-b
     # -- parallel (session 14) --
     # the elastic EP scale-up checks (--max-ep-size above --tp-size; parallel_hook.py handle_elastic_ep, 0.5.16 on)
     ("ELASTIC_EP", r"^(Invalid attention topology: tp_size=|EP size -?\d+ must be divisible by attention replica size|"

@@ -97,3 +97,24 @@ def test_release_traits():
     # 0.5.22: KV sharding takes no speculation at all
     assert refusal(["--enable-kv-cache-sharding", "--disaggregation-mode", "prefill"], "0.5.22") == \
         "KV_SHARDING_SPECULATIVE"
+
+
+# -- old-b (session 15) --
+@pytest.mark.parametrize("extra, version, code", [
+    # 0.5.11-0.5.15: --elastic-ep-rejoin requires a backend; 0.5.16-0.5.20: it stands for --elastic-ep-join-mode
+    # recover (which requires one) and refuses another join mode; gone from the parser in 0.5.21
+    (["--elastic-ep-rejoin"], "0.5.15", "ELASTIC_EP"), (["--elastic-ep-rejoin"], "0.5.16", "ELASTIC_EP"),
+    (["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake"], "0.5.15", None),
+    (["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake"], "0.5.20", None),
+    (["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "scale"], "0.5.19",
+     "ELASTIC_EP"),
+    (["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "recover"], "0.5.19", None),
+])
+def test_elastic_ep_rejoin(extra, version, code):
+    assert refusal(extra, version=version) == code
+
+
+def test_elastic_ep_rejoin_messages():
+    r = E.validate_argv(DFLASH + ["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode",
+                                  "scale"], "0.5.17", gpus=[], read_paths=False, target_config=QWEN3)
+    assert "--elastic-ep-rejoin (deprecated) conflicts with --elastic-ep-join-mode scale" in r.sglang_verdict["message"]

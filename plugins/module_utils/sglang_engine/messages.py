@@ -151,7 +151,7 @@ _SGLANG_MESSAGES = (
                    r"--elastic-ep-(join-mode requires|join-rank-offset is only valid|initial-size (is only valid|cannot "
                    r"exceed)|scale-timeout must be)|--max-ep-size (requires|must be a positive)|single-rank Elastic EP|"
                    r"primary --elastic-ep-initial-size|Invalid attention topology|must be divisible by attention "
-                   r"replica size"),
+                   r"replica size|--elastic-ep-rejoin \(deprecated\) conflicts|Elastic EP rejoin requires"),
     ("CP_AITER_FUSION", r"Aiter allreduce fusion is not supported with context parallelism"),
     ("EXPERT_PACK", r"Invalid expert_pack configuration"),
     ("CP_MODEL", r"Nemotron-H does not support --attn-cp-size|LongCat-Flash does not support --enable-prefill-cp|"

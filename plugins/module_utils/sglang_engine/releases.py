@@ -186,6 +186,10 @@ _METRICS_V1 = {
 #   elastic_scale            None, or the elastic EP scale-up checks' generation (--max-ep-size above --tp-size):
 #                            "v16", "v21", "v22" or "v23" (rules_parallel.py _check_elastic_scaling)
 #   expert_pack              None, or --load-format expert_pack's checks: "v19", "v23" (--attn-dp-size too)
+#   elastic_ep_rejoin        how --elastic-ep-rejoin is checked: "backend" (0.5.11-0.5.15: it requires
+#                            --elastic-ep-backend, after the backend checks) or "join_mode" (0.5.16-0.5.20, deprecated:
+#                            it stands for --elastic-ep-join-mode recover at the head of the elastic EP hook and refuses
+#                            another mode; the flag is gone from 0.5.21)
 #   cp_boundary_models, cp_dsv32_interleave, cp_mimo_zigzag  the context-parallel hook's model checks (rules_parallel.py _check_cp_model)
 #   -- model (session 14) --
 #   model_overrides          the per-architecture model-override families the release runs (rules_model.py
@@ -685,6 +689,7 @@ _CHANGES = {
         "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2"),
         "model_override_attn_dp": "flag",
         "deepseek_family": None,  # -- old-b (session 15) --: no "deepseek" family before 0.5.16 (not checked there)
+        "elastic_ep_rejoin": "backend",  # -- old-b (session 15) --: server_args.py _handle_elastic_ep's end
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_xpu", "aiter"),
         "gemma4_attention": None,
@@ -788,6 +793,7 @@ _CHANGES = {
         # sharing, prefill CP on decode, the cache layer split), as the "deepseek" family's (deepseek_family)
         "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "deepseek"),
         "deepseek_family": "dsa_block_v16",
+        "elastic_ep_rejoin": "join_mode",  # -- old-b (session 15) --: server_args.py _handle_elastic_ep's head
         "pp_spec_dspark": False,  # its DSPARK hook refuses any pp > 1 (dspark_rules "pp": "any")
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
         # modelopt_mixed

@@ -245,7 +245,7 @@ def _check_aiter_fusion(args):
 
 
 @gate("ep_dispatch_algorithm", "enable_eplb", "ep_join_mode", "ep_join_rank_offset", "max_ep_size",
-      "elastic_ep_initial_size", "elastic_ep_backend", "shared_experts_tp_size",
+      "elastic_ep_initial_size", "elastic_ep_backend", "shared_experts_tp_size", "elastic_ep_rejoin",
       context=("tp_size", "attn_cp_size", "attn_dp_size", "dp_size", "enable_dp_attention", "pp_size", "ep_size",
                "moe_a2a_backend", "eplb_algorithm", "node_rank",
                # the elastic EP scale-up checks (_check_elastic_scaling)
@@ -288,6 +288,14 @@ def check_expert_parallel(args, r, rules, target_cfg):
     if args.get("enable_eplb") and join != "scale" and ep <= 1:
         raise Refused("EPLB_EP_SIZE", "--enable-eplb needs expert parallelism: --ep-size > 1 (SGLang asserts "
                       "ep_size > 1).", "enable_eplb")
+    if args.get("elastic_ep_rejoin") and rules["elastic_ep_rejoin"] == "join_mode":
+        # -- old-b (session 15) --: 0.5.16-0.5.20 (server_args.py _handle_elastic_ep, then parallel_hook.py): the
+        # deprecated flag stands for --elastic-ep-join-mode recover, and refuses another join mode
+        if join is None:
+            join = "recover"
+        elif join != "recover":
+            raise Refused("ELASTIC_EP", "--elastic-ep-rejoin (deprecated) conflicts with --elastic-ep-join-mode %s."
+                          % join, "elastic_ep_rejoin")
     backend = args.get("elastic_ep_backend")
     if backend is not None:  # "none" too: SGLang tests `is not None` (observed in 0.5.12, 0.5.17, 0.5.23)
         if args.get("enable_eplb") and get(args, "eplb_algorithm", "auto") not in (
@@ -299,6 +307,9 @@ def check_expert_parallel(args, r, rules, target_cfg):
         has_backend = True
     else:
         has_backend = False
+    if args.get("elastic_ep_rejoin") and rules["elastic_ep_rejoin"] == "backend" and not has_backend:
+        # -- old-b (session 15) --: 0.5.11-0.5.15 server_args.py _handle_elastic_ep, after the backend block
+        raise Refused("ELASTIC_EP", "Elastic EP rejoin requires elastic_ep_backend to be set.", "elastic_ep_backend")
     if join is not None:
         if not has_backend:
             raise Refused("ELASTIC_EP", "--elastic-ep-join-mode requires --elastic-ep-backend to be set.",
