@@ -1502,6 +1502,26 @@ KV_SWEEP_EXTRA.update({"ob-" + k: MODEL_CHECK_EXTRA[k] for k in MODEL_CHECK_EXTR
 KV_SWEEP_CASE["ob-dsa-kpool-tbo"] = dict(_DSA_CASE, target="deepseek-v32-kpool-8l")
 KV_SWEEP_CASE.update({k: dict(_DSA_CASE, gpu="sm90", needs_override=True) for k in KV_SWEEP_EXTRA
                       if k.startswith(("ob-dsa-layer-split", "ob-dsa-prefill-cp-decode"))})
+# the speculative hook's checks that 0.5.23's entries reach on other paths only: the DFLASH block size (non-positive,
+# or unlike the draft token count), rejection sampling and a top-k tree over pages on an EAGLE3 draft (top-k 2), the
+# DP MLP sync skip off EAGLE; HiSparse's radix cache check on a DSA target (0.5.19 on: the platform override's GPU)
+_OB_EAGLE3_TOPK2 = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 2, "num_draft_tokens": 4}
+KV_SWEEP_EXTRA.update({
+    "ob-dflash-block-0": [], "ob-dflash-block-differ": [],
+    "ob-rejection-topk2": ["--speculative-use-rejection-sampling"],
+    "ob-eagle-page-tree-torch-native": ["--page-size", "16"],
+    "ob-skip-mlp-sync-dflash": ["--speculative-skip-dp-mlp-sync"], "ob-skip-mlp-sync-none": ["--speculative-skip-dp-mlp-sync"],
+    "ob-skip-mlp-sync-nextn": ["--speculative-skip-dp-mlp-sync"],
+    "ob-hisparse-dsa-radix": ["--enable-hisparse"],
+})
+KV_SWEEP_CASE.update({
+    "ob-dflash-block-0": {"dflash_block_size": 0}, "ob-dflash-block-differ": {"dflash_block_size": 8, "num_draft_tokens": 16},
+    "ob-rejection-topk2": _OB_EAGLE3_TOPK2,
+    "ob-eagle-page-tree-torch-native": dict(_OB_EAGLE3_TOPK2, attention_backend="torch_native"),
+    "ob-skip-mlp-sync-dflash": {}, "ob-skip-mlp-sync-none": _NO_SPEC,
+    "ob-skip-mlp-sync-nextn": dict(_OB_EAGLE3_TOPK2, algorithm="NEXTN", eagle_topk=1),
+    "ob-hisparse-dsa-radix": dict(_DSA_CASE, gpu="sm90", needs_override=True),
+})
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
 # one at a time, so every refusal the generator can express is reached in every release's run whatever the

@@ -35,6 +35,8 @@ TABLE = (
     ("PP_SPEC_ENV", r"^SGLANG_ENABLE_PP_SPEC is not compatible", None),
     ("PP_SPECULATIVE", r"^Pipeline parallelism currently only supports EAGLE", None),
     ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1", None),
+    ("SKIP_DP_MLP_SYNC", r"^--speculative-skip-dp-mlp-sync is only supported with speculative_algorithm == EAGLE",
+     None),  # -- old-b (session 15) --
     ("TRTLLM_MHA_GPU", r"^TRTLLM MHA backend for (prefill|decode) (requires|is only supported)", None),
     ("TRTLLM_MHA_SM120_FP8", r"^TRTLLM FMHAv2 prefill on SM120 does not support", None),
     ("TRTLLM_MHA_PREFILL_CP", r"^Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100", None),
