@@ -1522,6 +1522,12 @@ KV_SWEEP_CASE.update({
     "ob-skip-mlp-sync-nextn": dict(_OB_EAGLE3_TOPK2, algorithm="NEXTN", eagle_topk=1),
     "ob-hisparse-dsa-radix": dict(_DSA_CASE, gpu="sm90", needs_override=True),
 })
+# check_lora_server_args without speculation: through 0.5.18 LoRA takes NGRAM only, so both bases are refused for it
+# before the rest of the LoRA checks
+_OB_NOSPEC_KEYS = sorted(k for k in CHECK_SERVER_ARGS_EXTRA if k.startswith("lora-"))
+KV_SWEEP_EXTRA.update({"ob-nospec-" + k: CHECK_SERVER_ARGS_EXTRA[k] for k in _OB_NOSPEC_KEYS})
+KV_SWEEP_EXTRA["ob-nospec-lora-paths-over-loaded"] = HOOK_CHECK_EXTRA["lora-paths-over-loaded"]
+KV_SWEEP_CASE.update({k: _NO_SPEC for k in KV_SWEEP_EXTRA if k.startswith("ob-nospec-")})
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
 # one at a time, so every refusal the generator can express is reached in every release's run whatever the

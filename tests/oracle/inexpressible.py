@@ -292,6 +292,17 @@ ENTRIES = {
          "the DSA block calls torch.cuda.get_device_capability() on every CUDA or ROCm platform right before these: "
          "through 0.5.18 there is no platform override, and this host's CPU torch raises 'Torch not compiled with CUDA "
          "enabled' (0.5.19 on, model_hook.py's copies are reached with the override's GPU)"),
+        # the same checks as lora_hook.py's and validation_hook.py's (above), where they sat through 0.5.18
+        ('check_lora_server_args', 'max-lora-chunk-size must be a power of 2', "shadowed",
+         "the parser's choices (16, 32, 64, 128) refuse any other value first"),
+        ('check_lora_server_args', "each dict should contain 'lora_name' and 'lora_path'", "shadowed",
+         "LoRAPathAction (argparse_actions.py) refuses a JSON item without both keys at parsing"),
+        ('check_lora_server_args', 'Invalid type for item in --lora-paths list', "internal",
+         "LoRAPathAction only yields str items and dicts (json.loads of a '{...}' item): no other type"),
+        ('check_lora_server_args', 'Invalid type for --lora-paths:', "internal",
+         "LoRAPathAction always stores a list (and the field's default is None): never another type"),
+        ('validate_buckets_rule', 'cannot be empty list', "shadowed",
+         "the line before returns on an empty (or None) rule: the assert can never fail"),
     ],
 }
 
