@@ -1528,6 +1528,18 @@ _OB_NOSPEC_KEYS = sorted(k for k in CHECK_SERVER_ARGS_EXTRA if k.startswith("lor
 KV_SWEEP_EXTRA.update({"ob-nospec-" + k: CHECK_SERVER_ARGS_EXTRA[k] for k in _OB_NOSPEC_KEYS})
 KV_SWEEP_EXTRA["ob-nospec-lora-paths-over-loaded"] = HOOK_CHECK_EXTRA["lora-paths-over-loaded"]
 KV_SWEEP_CASE.update({k: _NO_SPEC for k in KV_SWEEP_EXTRA if k.startswith("ob-nospec-")})
+# a PD decode server with DCP (trait pd_decode_dcp, 0.5.17-0.5.21): its transfer backends, then the chunk cache
+_OB_PD_DCP = ["--disaggregation-mode", "decode", "--dcp-size", "2", "--tp-size", "2"]
+KV_SWEEP_EXTRA.update({
+    "ob-pd-dcp-mori": _OB_PD_DCP + ["--disaggregation-transfer-backend", "mori"],
+    "ob-pd-dcp-fake": _OB_PD_DCP + ["--disaggregation-transfer-backend", "fake"],
+    "ob-pd-dcp-radix": _OB_PD_DCP + ["--disaggregation-decode-enable-radix-cache"],
+    "ob-pd-dcp-hicache": _OB_PD_DCP + ["--enable-hierarchical-cache"],
+    "ob-pd-dcp": _OB_PD_DCP,
+})
+KV_SWEEP_CASE.update({k: _NO_SPEC for k in KV_SWEEP_EXTRA if k.startswith("ob-pd-dcp")})
+# HiCache on the MLA target: 0.5.21 on refuse it with DCP on any other (kv_cache_hook.py, not modelled)
+KV_SWEEP_CASE["ob-pd-dcp-hicache"] = dict(_NO_SPEC, target="deepseek-v3-8l", attention_backend="flashinfer")
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
 # one at a time, so every refusal the generator can express is reached in every release's run whatever the

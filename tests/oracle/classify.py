@@ -37,6 +37,8 @@ TABLE = (
     ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1", None),
     ("SKIP_DP_MLP_SYNC", r"^--speculative-skip-dp-mlp-sync is only supported with speculative_algorithm == EAGLE",
      None),  # -- old-b (session 15) --
+    ("PD_DECODE_DCP", r"^PD decode DCP (requires --disaggregation-transfer-backend (mooncake or nixl|mooncake, nixl, or "
+     r"fake for)|currently requires chunk cache)", None),
     ("TRTLLM_MHA_GPU", r"^TRTLLM MHA backend for (prefill|decode) (requires|is only supported)", None),
     ("TRTLLM_MHA_SM120_FP8", r"^TRTLLM FMHAv2 prefill on SM120 does not support", None),
     ("TRTLLM_MHA_PREFILL_CP", r"^Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100", None),

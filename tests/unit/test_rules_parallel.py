@@ -118,3 +118,22 @@ def test_elastic_ep_rejoin_messages():
     r = E.validate_argv(DFLASH + ["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode",
                                   "scale"], "0.5.17", gpus=[], read_paths=False, target_config=QWEN3)
     assert "--elastic-ep-rejoin (deprecated) conflicts with --elastic-ep-join-mode scale" in r.sglang_verdict["message"]
+
+
+@pytest.mark.parametrize("extra, version, code", [
+    # pd_disaggregation_hook.py (trait pd_decode_dcp): a decode server's DCP transfer backends, then the chunk cache
+    (["--disaggregation-transfer-backend", "fake"], "0.5.17", "PD_DECODE_DCP"),
+    (["--disaggregation-transfer-backend", "fake"], "0.5.19", None),
+    (["--disaggregation-transfer-backend", "mori"], "0.5.21", "PD_DECODE_DCP"),
+    (["--disaggregation-transfer-backend", "mori"], "0.5.22", None),
+    (["--disaggregation-decode-enable-radix-cache"], "0.5.20", "PD_DECODE_DCP"),
+    (["--disaggregation-decode-enable-radix-cache"], "0.5.21", None),
+    ([], "0.5.17", None),
+])
+def test_pd_decode_dcp(extra, version, code):
+    argv = ["--model-path", "/m", "--device", "cuda", "--max-running-requests", "8", "--disaggregation-mode", "decode",
+            "--dcp-size", "2", "--tp-size", "2"]
+    r = E.validate_argv(argv + extra, version, gpus=[], read_paths=False, target_config=QWEN3)
+    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input") and e["code"] != "GPU_COUNT"]
+    got = r.sglang_verdict["code"] if not r.sglang_verdict["accepted"] else (codes[0] if codes else None)
+    assert got == code

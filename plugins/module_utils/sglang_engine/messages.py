@@ -40,6 +40,7 @@ _SGLANG_MESSAGES = (
     ("PP_SPECULATIVE", r"Pipeline parallelism currently only supports EAGLE"),
     ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1"),
     ("SKIP_DP_MLP_SYNC", r"--speculative-skip-dp-mlp-sync is only supported with"),  # -- old-b (session 15) --
+    ("PD_DECODE_DCP", r"PD decode DCP (requires --disaggregation-transfer-backend|currently requires chunk cache)"),
     ("TRTLLM_MHA_GPU", r"TRTLLM MHA backend for (prefill|decode)"),
     ("TRTLLM_MHA_SM120_FP8", r"TRTLLM FMHAv2 prefill on SM120"),
     ("TRTLLM_MHA_PREFILL_CP", r"Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100"),

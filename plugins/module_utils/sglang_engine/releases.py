@@ -186,6 +186,10 @@ _METRICS_V1 = {
 #   elastic_scale            None, or the elastic EP scale-up checks' generation (--max-ep-size above --tp-size):
 #                            "v16", "v21", "v22" or "v23" (rules_parallel.py _check_elastic_scaling)
 #   expert_pack              None, or --load-format expert_pack's checks: "v19", "v23" (--attn-dp-size too)
+#   pd_decode_dcp            None, or a PD decode server's DCP checks (rules_pd.py check_pd_roles; pd_disaggregation_hook.py
+#                            handle_pd_disaggregation, 0.5.17-0.5.21): {"backends": the transfer backends it takes,
+#                            "chunk_cache": the radix cache and HiCache refused too (0.5.17-0.5.20)}; 0.5.22 on every
+#                            backend choice is allowed (a shadowed check) -- old-b (session 15)
 #   elastic_ep_rejoin        how --elastic-ep-rejoin is checked: "backend" (0.5.11-0.5.15: it requires
 #                            --elastic-ep-backend, after the backend checks) or "join_mode" (0.5.16-0.5.20, deprecated:
 #                            it stands for --elastic-ep-join-mode recover at the head of the elastic EP hook and refuses
@@ -245,6 +249,7 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
+        "pd_decode_dcp": None,  # -- old-b (session 15) --: mori and ascend join: every choice (not checked)
         "pp_spec_env_attn_dp": "size",  # check_pipeline_parallel_compat: attn_dp_enabled_of (session 14)
         # -- model (session 14) --
         "language_model_only_archs": ("DeepseekV4ForCausalLM", "MuseGlimmerForConditionalGeneration",
@@ -300,6 +305,7 @@ _CHANGES = {
         "a2a_deepep_v2_prefill_scatter": True,  # the DeepEP v2 prefill budget divides by tp_size // attn_dp_size
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
+        "pd_decode_dcp": {"backends": ("mooncake", "nixl", "fake"), "chunk_cache": False},  # -- old-b (session 15) --
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
         "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
         "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
@@ -396,6 +402,7 @@ _CHANGES = {
         "unified_dcp_mla_backends": ("flashinfer", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
+        "pd_decode_dcp": {"backends": ("mooncake", "nixl", "fake"), "chunk_cache": True},  # -- old-b (session 15) --
         # -- model (session 14) --
         "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm",
                             "deepseek"),  # -- old-b (session 15) --: the DSA block (deepseek_family)
@@ -452,6 +459,8 @@ _CHANGES = {
                          "dp_a2a": ("none", "megamoe"), "npu_exempt": True, "ragged": "a2a"},
     },
     "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
+        # -- old-b (session 15) --: pd_disaggregation_hook.py: a decode server's DCP needs mooncake or nixl, chunk cache
+        "pd_decode_dcp": {"backends": ("mooncake", "nixl"), "chunk_cache": True},
         # server_args.py _handle_a2a_moe: cutedsl with DeepEP takes low_latency only; the pplx backend appears
         "a2a_deepep_cutedsl_low_latency": True,
         "a2a_pplx": True,
@@ -690,6 +699,7 @@ _CHANGES = {
         "model_override_attn_dp": "flag",
         "deepseek_family": None,  # -- old-b (session 15) --: no "deepseek" family before 0.5.16 (not checked there)
         "elastic_ep_rejoin": "backend",  # -- old-b (session 15) --: server_args.py _handle_elastic_ep's end
+        "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_xpu", "aiter"),
         "gemma4_attention": None,
