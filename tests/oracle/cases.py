@@ -1963,6 +1963,75 @@ QUANT_CHECK_CASE.update({k: dict(_KIMI, gpu="sm100", needs_override=True) for k 
 MODEL_CHECK_EXTRA.update(QUANT_CHECK_EXTRA)
 MODEL_CHECK_CASE.update(QUANT_CHECK_CASE)
 
+# -- old-b (session 15) --
+# what 0.5.16-0.5.22 refuse that 0.5.23's entries do not reach there. Elastic EP scale-up as 0.5.16-0.5.20 check it
+# (trait elastic_scale "v16": both CUDA graphs disabled before the attention DP check), each later refusal with the
+# graphs off; the DSA block of the model-specific adjustments (trait deepseek_family) before the GPU's compute
+# capability is read (TBO with index-topk sharing, 0.5.16 on) and after it (prefill CP on decode, the cache layer split:
+# 0.5.19 on, where the platform override presents the GPU); swept once without speculation (KV_SWEEP_CASE)
+_OB_ELASTIC_DP = _ELASTIC_DP + ["--disable-cuda-graph"]
+KV_SWEEP_EXTRA.update({
+    "ob-elastic-v16-lm-head": _OB_ELASTIC_DP,
+    "ob-elastic-v16-cp2": PARALLEL_CHECK_EXTRA["elastic-scale-cp2"] + ["--disable-cuda-graph"],
+    "ob-elastic-v16-ep1": _OB_ELASTIC_DP + ["--enable-dp-lm-head"],
+    "ob-elastic-v16-dp2-tp4": _ELASTIC + ["--max-ep-size", "8", "--tp-size", "4", "--dp-size", "2", "--ep-size", "4",
+                                          "--enable-dp-attention", "--enable-dp-lm-head", "--disable-cuda-graph"],
+    "ob-elastic-v16-a2a-none": _OB_ELASTIC_DP + ["--enable-dp-lm-head", "--ep-size", "2"],
+})
+# --elastic-ep-rejoin (trait elastic_ep_rejoin): alone, against another join mode, with a backend
+KV_SWEEP_EXTRA.update({
+    "ob-elastic-rejoin": ["--elastic-ep-rejoin"],
+    "ob-elastic-rejoin-scale": ["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode",
+                                "scale"],
+    "ob-elastic-rejoin-mooncake": ["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake"],
+})
+KV_SWEEP_CASE.update({k: _PARALLEL_NO_SPEC for k in KV_SWEEP_EXTRA if k.startswith("ob-elastic-")})
+KV_SWEEP_EXTRA.update({
+    "ob-dsa-kpool-tbo": MODEL_CHECK_EXTRA["dsa-kpool-tbo"],
+    "ob-dsa-prefill-cp-decode": MODEL_CHECK_EXTRA["dsa-prefill-cp-decode"],
+})
+KV_SWEEP_EXTRA.update({"ob-" + k: MODEL_CHECK_EXTRA[k] for k in MODEL_CHECK_EXTRA if k.startswith("dsa-layer-split")})
+KV_SWEEP_CASE["ob-dsa-kpool-tbo"] = dict(_DSA_CASE, target="deepseek-v32-kpool-8l")
+KV_SWEEP_CASE.update({k: dict(_DSA_CASE, gpu="sm90", needs_override=True) for k in KV_SWEEP_EXTRA
+                      if k.startswith(("ob-dsa-layer-split", "ob-dsa-prefill-cp-decode"))})
+# the speculative hook's checks that 0.5.23's entries reach on other paths only: the DFLASH block size (non-positive,
+# or unlike the draft token count), rejection sampling and a top-k tree over pages on an EAGLE3 draft (top-k 2), the
+# DP MLP sync skip off EAGLE; HiSparse's radix cache check on a DSA target (0.5.19 on: the platform override's GPU)
+_OB_EAGLE3_TOPK2 = {"algorithm": "EAGLE3", "draft": "b16", "num_steps": 3, "eagle_topk": 2, "num_draft_tokens": 4}
+KV_SWEEP_EXTRA.update({
+    "ob-dflash-block-0": [], "ob-dflash-block-differ": [],
+    "ob-rejection-topk2": ["--speculative-use-rejection-sampling"],
+    "ob-eagle-page-tree-torch-native": ["--page-size", "16"],
+    "ob-skip-mlp-sync-dflash": ["--speculative-skip-dp-mlp-sync"], "ob-skip-mlp-sync-none": ["--speculative-skip-dp-mlp-sync"],
+    "ob-skip-mlp-sync-nextn": ["--speculative-skip-dp-mlp-sync"],
+    "ob-hisparse-dsa-radix": ["--enable-hisparse"],
+})
+KV_SWEEP_CASE.update({
+    "ob-dflash-block-0": {"dflash_block_size": 0}, "ob-dflash-block-differ": {"dflash_block_size": 8, "num_draft_tokens": 16},
+    "ob-rejection-topk2": _OB_EAGLE3_TOPK2,
+    "ob-eagle-page-tree-torch-native": dict(_OB_EAGLE3_TOPK2, attention_backend="torch_native"),
+    "ob-skip-mlp-sync-dflash": {}, "ob-skip-mlp-sync-none": _NO_SPEC,
+    "ob-skip-mlp-sync-nextn": dict(_OB_EAGLE3_TOPK2, algorithm="NEXTN", eagle_topk=1),
+    "ob-hisparse-dsa-radix": dict(_DSA_CASE, gpu="sm90", needs_override=True),
+})
+# check_lora_server_args without speculation: through 0.5.18 LoRA takes NGRAM only, so both bases are refused for it
+# before the rest of the LoRA checks
+_OB_NOSPEC_KEYS = sorted(k for k in CHECK_SERVER_ARGS_EXTRA if k.startswith("lora-"))
+KV_SWEEP_EXTRA.update({"ob-nospec-" + k: CHECK_SERVER_ARGS_EXTRA[k] for k in _OB_NOSPEC_KEYS})
+KV_SWEEP_EXTRA["ob-nospec-lora-paths-over-loaded"] = HOOK_CHECK_EXTRA["lora-paths-over-loaded"]
+KV_SWEEP_CASE.update({k: _NO_SPEC for k in KV_SWEEP_EXTRA if k.startswith("ob-nospec-")})
+# a PD decode server with DCP (trait pd_decode_dcp, 0.5.17-0.5.21): its transfer backends, then the chunk cache
+_OB_PD_DCP = ["--disaggregation-mode", "decode", "--dcp-size", "2", "--tp-size", "2"]
+KV_SWEEP_EXTRA.update({
+    "ob-pd-dcp-mori": _OB_PD_DCP + ["--disaggregation-transfer-backend", "mori"],
+    "ob-pd-dcp-fake": _OB_PD_DCP + ["--disaggregation-transfer-backend", "fake"],
+    "ob-pd-dcp-radix": _OB_PD_DCP + ["--disaggregation-decode-enable-radix-cache"],
+    "ob-pd-dcp-hicache": _OB_PD_DCP + ["--enable-hierarchical-cache"],
+    "ob-pd-dcp": _OB_PD_DCP,
+})
+KV_SWEEP_CASE.update({k: _NO_SPEC for k in KV_SWEEP_EXTRA if k.startswith("ob-pd-dcp")})
+# HiCache on the MLA target: 0.5.21 on refuse it with DCP on any other (kv_cache_hook.py, not modelled)
+KV_SWEEP_CASE["ob-pd-dcp-hicache"] = dict(_NO_SPEC, target="deepseek-v3-8l", attention_backend="flashinfer")
 
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
 # one at a time, so every refusal the generator can express is reached in every release's run whatever the

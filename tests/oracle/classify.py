@@ -39,6 +39,10 @@ TABLE = (
     ("PP_SPEC_ENV", r"^SGLANG_ENABLE_PP_SPEC is not compatible", None),
     ("PP_SPECULATIVE", r"^Pipeline parallelism currently only supports EAGLE", None),
     ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1", None),
+    ("SKIP_DP_MLP_SYNC", r"^--speculative-skip-dp-mlp-sync is only supported with speculative_algorithm == EAGLE",
+     None),  # -- old-b (session 15) --
+    ("PD_DECODE_DCP", r"^PD decode DCP (requires --disaggregation-transfer-backend (mooncake or nixl|mooncake, nixl, or "
+     r"fake for)|currently requires chunk cache)", None),
     ("TRTLLM_MHA_GPU", r"^TRTLLM MHA backend for (prefill|decode) (requires|is only supported)", None),
     ("TRTLLM_MHA_SM120_FP8", r"^TRTLLM FMHAv2 prefill on SM120 does not support", None),
     ("TRTLLM_MHA_PREFILL_CP", r"^Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100", None),
@@ -241,7 +245,8 @@ TABLE = (
                    r"requires --elastic-ep-backend|Elastic EP scale-up requires one joining TP group|Elastic EP scale "
                    r"joiners require --elastic-ep-join-rank-offset|--elastic-ep-join-rank-offset is only valid with|elastic "
                    r"EP join rank offset must be >= 0|--max-ep-size (requires --elastic-ep-backend|must be a positive)|"
-                   r"--elastic-ep-initial-size is only valid for an Elastic EP)", None),
+                   r"--elastic-ep-initial-size is only valid for an Elastic EP|--elastic-ep-rejoin \(deprecated\) "
+                   r"conflicts with --elastic-ep-join-mode|Elastic EP rejoin requires elastic_ep_backend)", None),  # the last two: old-b
     # -- parallel (session 14) --
     # the elastic EP scale-up checks (--max-ep-size above --tp-size; parallel_hook.py handle_elastic_ep, 0.5.16 on)
     ("ELASTIC_EP", r"^(Invalid attention topology: tp_size=|EP size -?\d+ must be divisible by attention replica size|"

@@ -338,6 +338,13 @@ ENTRIES = {
          "the parser's choices (16, 32, 64, 128) refuse any other value first"),
         ('check_lora_server_args', "each dict should contain 'lora_name' and 'lora_path'", "shadowed",
          "LoRAPathAction refuses a JSON item without both keys at parsing"),
+        # -- old-b (session 15) --
+        ('_handle_model_specific_adjustments', r'^(CP is only supported for prefill when PD disaggregation|'
+         r'--enable-dsa-cache-layer-split (is not supported on decode|is only supported on PD prefill|requires '
+         r'--enable-prefill-cp|currently only supports the mooncake|is not supported with pipeline))', "host",
+         "the DSA block calls torch.cuda.get_device_capability() on every CUDA or ROCm platform right before these: "
+         "through 0.5.18 there is no platform override, and this host's CPU torch raises 'Torch not compiled with CUDA "
+         "enabled' (0.5.19 on, model_hook.py's copies are reached with the override's GPU)"),
         ('check_lora_server_args', 'Invalid type for item in --lora-paths list', "internal",
          "LoRAPathAction only yields str items and dicts (json.loads of a '{...}' item): no other type"),
         ('check_lora_server_args', 'Invalid type for --lora-paths:', "internal",

@@ -304,3 +304,27 @@ def test_kimi_k3_sm100_takes_trtllm_mla_and_its_page_size():
     r = E.validate_argv(BASE + ["--attention-backend", "trtllm_mla", "--page-size", "32"], "0.5.23", gpus=SM90,
                         read_paths=False, target_config=KIMI)
     assert r.resolved["page_size"] == 32
+# -- old-b (session 15) --
+SHARED_INDEXER = dict(DSA, indexer_types=["full", "shared"])
+
+
+@pytest.mark.parametrize("extra, target, version, gpus, code", [
+    # 0.5.16-0.5.21: only the DSA block of the model-specific adjustments (trait deepseek_family)
+    (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, "0.5.16", (), U),
+    (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, "0.5.19", (), U),
+    (["--enable-two-batch-overlap"] + DP_ATTN, SHARED_INDEXER, "0.5.20", (), U),
+    (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, "0.5.15", (), None),  # no "deepseek" family before 0.5.16
+    (["--enable-dsa-cache-layer-split"], DSA, "0.5.19", SM90, U),
+    (["--enable-dsa-cache-layer-split"], DSA, "0.5.19", (), None),  # the GPU's compute capability read first
+    (["--enable-dsa-cache-layer-split", "--disaggregation-mode", "decode"], DSA, "0.5.21", SM90, U),
+    (["--enable-dsa-cache-layer-split", "--disaggregation-mode", "prefill", "--enable-prefill-cp", "--cp-strategy",
+      "interleave", "--tp-size", "2", "--pp-size", "2"], DSA, "0.5.20", SM90, U),
+    (["--enable-prefill-cp", "--tp-size", "2", "--disaggregation-mode", "decode"], DSA, "0.5.19", SM90, U),
+])
+def test_dsa_block_before_0_5_22(extra, target, version, gpus, code):
+    assert answer(extra, target, version=version, gpus=gpus) == code
+
+
+def test_dsa_block_tbo_reads_indexer_types_from_0_5_20():
+    # 0.5.16-0.5.19 server_args.py / model_hook.py read index_topk_freq and index_topk_pattern only
+    assert answer(["--enable-two-batch-overlap"] + DP_ATTN, SHARED_INDEXER, version="0.5.19") != U

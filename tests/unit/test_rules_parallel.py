@@ -161,3 +161,41 @@ def test_dp_lm_head_needs_attention_dp(version, dp2, joiner):
                   version)[0] is None
     if version != "0.5.11":  # no Elastic EP join flags there
         assert refusal(JOINER + ["--enable-dp-lm-head"], version) == joiner
+# -- old-b (session 15) --
+@pytest.mark.parametrize("extra, version, code", [
+    # 0.5.11-0.5.15: --elastic-ep-rejoin requires a backend; 0.5.16-0.5.20: it stands for --elastic-ep-join-mode
+    # recover (which requires one) and refuses another join mode; gone from the parser in 0.5.21
+    (["--elastic-ep-rejoin"], "0.5.15", "ELASTIC_EP"), (["--elastic-ep-rejoin"], "0.5.16", "ELASTIC_EP"),
+    (["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake"], "0.5.15", None),
+    (["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake"], "0.5.20", None),
+    (["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "scale"], "0.5.19",
+     "ELASTIC_EP"),
+    (["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode", "recover"], "0.5.19", None),
+])
+def test_elastic_ep_rejoin(extra, version, code):
+    assert refusal(extra, version=version) == code
+
+
+def test_elastic_ep_rejoin_messages():
+    r = E.validate_argv(DFLASH + ["--elastic-ep-rejoin", "--elastic-ep-backend", "mooncake", "--elastic-ep-join-mode",
+                                  "scale"], "0.5.17", gpus=[], read_paths=False, target_config=QWEN3)
+    assert "--elastic-ep-rejoin (deprecated) conflicts with --elastic-ep-join-mode scale" in r.sglang_verdict["message"]
+
+
+@pytest.mark.parametrize("extra, version, code", [
+    # pd_disaggregation_hook.py (trait pd_decode_dcp): a decode server's DCP transfer backends, then the chunk cache
+    (["--disaggregation-transfer-backend", "fake"], "0.5.17", "PD_DECODE_DCP"),
+    (["--disaggregation-transfer-backend", "fake"], "0.5.19", None),
+    (["--disaggregation-transfer-backend", "mori"], "0.5.21", "PD_DECODE_DCP"),
+    (["--disaggregation-transfer-backend", "mori"], "0.5.22", None),
+    (["--disaggregation-decode-enable-radix-cache"], "0.5.20", "PD_DECODE_DCP"),
+    (["--disaggregation-decode-enable-radix-cache"], "0.5.21", None),
+    ([], "0.5.17", None),
+])
+def test_pd_decode_dcp(extra, version, code):
+    argv = ["--model-path", "/m", "--device", "cuda", "--max-running-requests", "8", "--disaggregation-mode", "decode",
+            "--dcp-size", "2", "--tp-size", "2"]
+    r = E.validate_argv(argv + extra, version, gpus=[], read_paths=False, target_config=QWEN3)
+    codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input") and e["code"] != "GPU_COUNT"]
+    got = r.sglang_verdict["code"] if not r.sglang_verdict["accepted"] else (codes[0] if codes else None)
+    assert got == code

@@ -950,3 +950,21 @@ def test_ambiguous_abbreviation_wins_over_an_earlier_bad_value():
     argv = ["--model-path", "/m", "--speculative-algorithm", "dflash", "--speculative-num", "3"]
     assert S.validate_argv(argv, "0.5.11", read_paths=False).codes() == ["PARSE_AMBIGUOUS"]
     assert S.validate_argv(argv[:4], "0.5.11", read_paths=False).codes() == ["PARSE_INVALID_VALUE"]
+
+
+# -- old-b (session 15) --
+@pytest.mark.parametrize("version", ["0.5.11", "0.5.13", "0.5.16", "0.5.19", "0.5.22"])
+def test_skip_dp_mlp_sync_needs_eagle(version):
+    # server_args.py (from 0.5.13 speculative_hook.py handle_speculative_decoding): EAGLE only, NEXTN counting as EAGLE
+    r = args(version, "--speculative-skip-dp-mlp-sync")
+    assert r.sglang_verdict["code"] == "SKIP_DP_MLP_SYNC"
+    r = S.validate_argv(["--model-path", "/m", "--speculative-skip-dp-mlp-sync"], version, gpus=PRO6000,
+                        target_config=TARGET, read_paths=False)
+    assert r.sglang_verdict["code"] == "SKIP_DP_MLP_SYNC"  # no speculation at all: "got None"
+    r = S.validate_argv(["--model-path", "/m", "--speculative-algorithm", "NEXTN", "--speculative-draft-model-path", "/d",
+                         "--speculative-skip-dp-mlp-sync"], version, gpus=PRO6000, target_config=TARGET, read_paths=False)
+    assert r.sglang_verdict["code"] != "SKIP_DP_MLP_SYNC"
+
+
+def test_skip_dp_mlp_sync_gone_in_0_5_23():
+    assert args("0.5.23", "--speculative-skip-dp-mlp-sync").sglang_verdict["stage"] == "parse"

@@ -41,6 +41,8 @@ _SGLANG_MESSAGES = (
     ("PP_SPEC_ENV", r"SGLANG_ENABLE_PP_SPEC is not compatible"),
     ("PP_SPECULATIVE", r"Pipeline parallelism currently only supports EAGLE"),
     ("EAGLE_PAGE_TREE", r"speculative_eagle_topk > 1 with page_size > 1"),
+    ("SKIP_DP_MLP_SYNC", r"--speculative-skip-dp-mlp-sync is only supported with"),  # -- old-b (session 15) --
+    ("PD_DECODE_DCP", r"PD decode DCP (requires --disaggregation-transfer-backend|currently requires chunk cache)"),
     ("TRTLLM_MHA_GPU", r"TRTLLM MHA backend for (prefill|decode)"),
     ("TRTLLM_MHA_SM120_FP8", r"TRTLLM FMHAv2 prefill on SM120"),
     ("TRTLLM_MHA_PREFILL_CP", r"Prefill context parallelism with the TRTLLM MHA prefill backend requires SM100"),
@@ -155,7 +157,7 @@ _SGLANG_MESSAGES = (
                    r"--elastic-ep-(join-mode requires|join-rank-offset is only valid|initial-size (is only valid|cannot "
                    r"exceed)|scale-timeout must be)|--max-ep-size (requires|must be a positive)|single-rank Elastic EP|"
                    r"primary --elastic-ep-initial-size|Invalid attention topology|must be divisible by attention "
-                   r"replica size"),
+                   r"replica size|--elastic-ep-rejoin \(deprecated\) conflicts|Elastic EP rejoin requires"),
     ("CP_AITER_FUSION", r"Aiter allreduce fusion is not supported with context parallelism"),
     ("EXPERT_PACK", r"Invalid expert_pack configuration"),
     ("CP_MODEL", r"Nemotron-H does not support --attn-cp-size|LongCat-Flash does not support --enable-prefill-cp|"

@@ -196,6 +196,14 @@ _METRICS_V1 = {
 #   elastic_scale            None, or the elastic EP scale-up checks' generation (--max-ep-size above --tp-size):
 #                            "v16", "v21", "v22" or "v23" (rules_parallel.py _check_elastic_scaling)
 #   expert_pack              None, or --load-format expert_pack's checks: "v19", "v23" (--attn-dp-size too)
+#   pd_decode_dcp            None, or a PD decode server's DCP checks (rules_pd.py check_pd_roles; pd_disaggregation_hook.py
+#                            handle_pd_disaggregation, 0.5.17-0.5.21): {"backends": the transfer backends it takes,
+#                            "chunk_cache": the radix cache and HiCache refused too (0.5.17-0.5.20)}; 0.5.22 on every
+#                            backend choice is allowed (a shadowed check) -- old-b (session 15)
+#   elastic_ep_rejoin        how --elastic-ep-rejoin is checked: "backend" (0.5.11-0.5.15: it requires
+#                            --elastic-ep-backend, after the backend checks) or "join_mode" (0.5.16-0.5.20, deprecated:
+#                            it stands for --elastic-ep-join-mode recover at the head of the elastic EP hook and refuses
+#                            another mode; the flag is gone from 0.5.21)
 #   cp_boundary_models, cp_dsv32_interleave, cp_mimo_zigzag  the context-parallel hook's model checks (rules_parallel.py _check_cp_model)
 #   -- model (session 14) --
 #   model_overrides          the per-architecture model-override families the release runs (rules_model.py
@@ -212,6 +220,10 @@ _METRICS_V1 = {
 #                            and the hooks read attention DP as runtime_context.attn_dp_enabled_of (a width above 1, or
 #                            an Elastic EP scale joiner); else the flag, which the data-parallel defaults drop at
 #                            --dp-size 1 (rules_parallel.attn_dp_enabled)
+#   deepseek_family          how the "deepseek" family judges a DSA target: "overrides" (0.5.22 on: the family's override
+#                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific
+#                            adjustments: "dsa_block_v16" (0.5.16-0.5.19: TBO with index_topk_freq / pattern) or
+#                            "dsa_block_v20" (0.5.20-0.5.21: indexer_types too) -- old-b (session 15) --
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
@@ -234,11 +246,12 @@ _METRICS_V1 = {
 # -- quant (session 15) --: the families of rules_model.py check_model_overrides, by release (the ones the
 # quantization / architecture overrides add: check_quant_families, each where its model_overrides/<family>.py is the
 # one modelled)
-_MODEL_OVERRIDES_0_5_19 = ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "minicpm", "kimi_k3",
-                           "nemotron_h")
+# "deepseek" from 0.5.16: the family's DSA block before 0.5.22's overrides (trait deepseek_family, -- old-b (session 15) --)
+_MODEL_OVERRIDES_0_5_16 = ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "deepseek")
+_MODEL_OVERRIDES_0_5_19 = _MODEL_OVERRIDES_0_5_16 + ("minicpm", "kimi_k3", "nemotron_h")
 _MODEL_OVERRIDES_0_5_20 = _MODEL_OVERRIDES_0_5_19 + ("qwen3_moe", "qwen4_exp")  # qwen3_moe.py's first refusal, qwen4_exp.py
 _MODEL_OVERRIDES_0_5_21 = _MODEL_OVERRIDES_0_5_20 + ("iquest_q1",)
-_MODEL_OVERRIDES_0_5_22 = _MODEL_OVERRIDES_0_5_21 + ("ernie45_vl", "deepseek")
+_MODEL_OVERRIDES_0_5_22 = _MODEL_OVERRIDES_0_5_21 + ("ernie45_vl",)
 _MODEL_OVERRIDES_0_5_23 = _MODEL_OVERRIDES_0_5_22 + ("minimax_m3",)  # minimax_m3.py's first refusals (M3.1 NVFP4)
 _GRAPH_BACKENDS_V14 = ("full", "breakable", "tc_piecewise", "disabled")
 _GRAPH_BACKENDS_V22 = ("full", "breakable", "disabled")
@@ -283,6 +296,7 @@ _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         # -- engfix (session 15) --: ServerArgs.resolve_once validates the MPS runtime before the pipeline
         "mps_runtime_check": True,
+        "pd_decode_dcp": None,  # -- old-b (session 15) --: mori and ascend join: every choice (not checked)
         "pp_spec_env_attn_dp": "size",  # check_pipeline_parallel_compat: attn_dp_enabled_of (session 14)
         "dsv4_hook": "v22",  # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py, DeepSeek-V4.1 features of 0.5.22
         # -- model (session 14) --
@@ -292,6 +306,7 @@ _CHANGES = {
         "gemma4_attention": ("trtllm_mha", "triton", "fa4", "ascend", "intel_xpu", "intel_amx", "aiter"),
         # -- model (session 14) --
         "model_overrides": _MODEL_OVERRIDES_0_5_22,
+        "deepseek_family": "overrides",
         "model_override_attn_dp": "resolved",
         "attn_dp_resolved": True,  # -- engfix (session 15) --: runtime_context.attn_dp_enabled_of (0.5.22 on)
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
@@ -348,6 +363,7 @@ _CHANGES = {
         "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
                                "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
         "elastic_ep_rejoin": None,  # -- old-a (session 15) --: --elastic-ep-rejoin is gone from the parser
+        "pd_decode_dcp": {"backends": ("mooncake", "nixl", "fake"), "chunk_cache": False},  # -- old-b (session 15) --
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
         "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
         "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
@@ -402,6 +418,7 @@ _CHANGES = {
         "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla", "aiter"),
         "nemotron_h_omni": True,
         "intel_xpu_mla_prefill_refused": False,  # -- old-a (session 15) --: attention_hook.py drops the check
+        "deepseek_family": "dsa_block_v20",  # -- old-b (session 15) --: model_hook.py reads indexer_types for TBO
         "sampling_mask_env_refused": True,  # validation_hook.py validate_sampling_mask_max_tokens (session 14)
         "retired_flag_errors": (),  # --enable-expert-distribution-metrics is gone from the parser
         # -- model (session 14) --
@@ -447,6 +464,7 @@ _CHANGES = {
         "unified_dcp_mla_backends": ("flashinfer", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
+        "pd_decode_dcp": {"backends": ("mooncake", "nixl", "fake"), "chunk_cache": True},  # -- old-b (session 15) --
         # -- model (session 14) --
         "model_overrides": _MODEL_OVERRIDES_0_5_19,
         # -- quant (session 15) --: kimi_k3.py's DCP decode backends (tokenspeed_mla through 0.5.22, aiter 0.5.20 on)
@@ -508,6 +526,8 @@ _CHANGES = {
                          "dp_a2a": ("none", "megamoe"), "npu_exempt": True, "ragged": "a2a"},
     },
     "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
+        # -- old-b (session 15) --: pd_disaggregation_hook.py: a decode server's DCP needs mooncake or nixl, chunk cache
+        "pd_decode_dcp": {"backends": ("mooncake", "nixl"), "chunk_cache": True},
         # server_args.py _handle_a2a_moe: cutedsl with DeepEP takes low_latency only; the pplx backend appears
         "a2a_deepep_cutedsl_low_latency": True,
         "a2a_pplx": True,
@@ -768,6 +788,8 @@ _CHANGES = {
         "kimi_dcp_decode_backends": None,
         "nemotron_h_omni": True,
         "nemotron_expert_remap": False,
+        "deepseek_family": None,  # -- old-b (session 15) --: no "deepseek" family before 0.5.16 (not checked there)
+        "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_xpu", "aiter"),
         "gemma4_attention": None,
@@ -875,8 +897,7 @@ _CHANGES = {
         "unified_dcp_mla_backends": None,
         # -- old-a (session 15) --: checks only the older releases' srt/server_args.py has (rules_legacy.py), read in
         # each kit: _handle_attention_backend_compatibility refuses an MLA target's intel_xpu prefill (to 0.5.19);
-        # _handle_data_parallelism asserts --enable-dp-lm-head needs --enable-dp-attention (to 0.5.14; 0.5.15 moves it
-        # into arg_groups/overrides.py, not modelled here); _handle_a2a_moe checks SGLANG_NPU_FUSED_MOE_MODE for
+        # _handle_a2a_moe checks SGLANG_NPU_FUSED_MOE_MODE for
         # ascend_fuseep on any device (to 0.5.15.post1); _handle_elastic_ep's --elastic-ep-rejoin ("assert": needs
         # --elastic-ep-backend, to 0.5.15.post1; "recover": 0.5.16-0.5.20 map it to --elastic-ep-join-mode recover;
         # the flag is gone in 0.5.21); check_lora_server_args' --lora-use-virtual-experts needs --lora-backend triton
@@ -895,6 +916,10 @@ _CHANGES = {
         "elastic_ep_rejoin": "recover",  # -- old-a (session 15) --: _handle_elastic_ep maps it to join mode recover
         "kv4_dtypes": ("nvfp4", "fp4_mx_block16"),  # -- old-a (session 15) --: _handle_kv4_compatibility's new dtypes
         "kv4_mla_attention_extra": (),  # -- old-a (session 15) --: flashmla leaves its MLA attention list
+        # -- old-b (session 15) --: server_args.py _handle_model_specific_adjustments' DSA block (TBO with index-topk
+        # sharing, prefill CP on decode, the cache layer split), as the "deepseek" family's (deepseek_family)
+        "model_overrides": _MODEL_OVERRIDES_0_5_16,
+        "deepseek_family": "dsa_block_v16",
         "pp_spec_dspark": False,  # its DSPARK hook refuses any pp > 1 (dspark_rules "pp": "any")
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take
         # modelopt_mixed

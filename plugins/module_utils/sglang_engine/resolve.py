@@ -304,6 +304,11 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                       "tree-verify build (use verify: tree with a probe)." % (
                           args.get("speculative_algorithm"), version, ", ".join(rules["algorithms"])),
                       "speculative_algorithm")
+    if args.get("speculative_skip_dp_mlp_sync") and algo != "EAGLE":
+        # -- old-b (session 15) --: every release with the flag (0.5.11-0.5.22; server_args.py, from 0.5.13
+        # speculative_hook.py handle_speculative_decoding, once the algorithm is parsed)
+        raise Refused("SKIP_DP_MLP_SYNC", "--speculative-skip-dp-mlp-sync is only supported with speculative_algorithm "
+                      "== EAGLE, got %s." % algo, "speculative_skip_dp_mlp_sync")
     coordinated = rules["dp_spec_prefill_env_check"]
     if coordinated and truthy_env(env, "SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION") and (
             algo not in coordinated or args.get("enable_multi_layer_eagle")):

@@ -219,6 +219,9 @@ def check_deepseek_family(args, rules, platform, target_cfg):
     _dsa_kv_cache_dtype_default, _check_dsa_backend_constraints), prefill CP on decode, the DSA cache layer split. CUDA
     only (the NPU, XPU and ROCm branches are not modelled); the passes read the GPU's compute capability, so a host
     without a visible GPU stops there (SGLang's torch cannot answer it: a host matter)."""
+    if rules["deepseek_family"] != "overrides":
+        _check_dsa_block_before_0_5_22(args, rules["deepseek_family"], platform, target_cfg)
+        return
     arch = (target_cfg.get("architectures") or [None])[0]
     dcp = get(args, "dcp_size", 1)
     if arch in _HYV4_ARCHS:
@@ -288,6 +291,12 @@ def check_deepseek_family(args, rules, platform, target_cfg):
                 raise _override("CUDA TileLang FP8 KV does not support --dcp-size > 1.", "dcp_size")
             if (major, minor) < (8, 9):
                 raise _override("CUDA TileLang FP8 KV requires SM89 or newer.", "dsa_prefill_backend")
+    _check_dsa_prefill_cp_and_layer_split(args)
+
+
+def _check_dsa_prefill_cp_and_layer_split(args):
+    """The DSA block's last checks (0.5.23 model_hook.py handle_model_specific_adjustments; through 0.5.18
+    srt/server_args.py _handle_model_specific_adjustments): prefill CP on a decode worker, the DSA cache layer split."""
     mode = get(args, "disaggregation_mode", "null")
     if args.get("enable_prefill_cp") and mode == "decode":
         raise _override("CP is only supported for prefill when PD disaggregation, please remove --enable-prefill-cp.",
@@ -312,6 +321,34 @@ def check_deepseek_family(args, rules, platform, target_cfg):
         if get(args, "pp_size", 1) > 1:
             raise _override("--enable-dsa-cache-layer-split is not supported with pipeline parallelism (pp_size > 1) "
                             "yet.", "pp_size")
+
+
+def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg):
+    """A DSA target's checks in the model-specific adjustments before 0.5.22 (0.5.16-0.5.18 srt/server_args.py
+    _handle_model_specific_adjustments, 0.5.19-0.5.21 arg_groups/model_hook.py), trait deepseek_family: the TBO check
+    with index-topk sharing ("dsa_block_v16": index_topk_freq / index_topk_pattern; "dsa_block_v20": indexer_types
+    too, model_hook.py _validate_dsa_tbo_index_sharing), then on CUDA the KV cache dtype and DSA backend passes, which
+    read torch.cuda.get_device_capability() (a host without a known GPU stops there), then prefill CP on decode and
+    the cache layer split. The family's override refusals of these releases and their passes' refusals are not
+    modelled: past the TBO check the engine judges only a configuration that gives neither --kv-cache-dtype, a DSA
+    backend, --dcp-size above 1 nor HiSparse (the passes then refuse nothing), on a target without learnable sinks."""
+    if not is_deepseek_dsa(target_cfg) or str(args.get("device") or "cuda") != "cuda":
+        return
+    cfg = text_cfg(target_cfg)
+    if args.get("enable_two_batch_overlap"):
+        pattern, types = cfg.get("index_topk_pattern"), cfg.get("indexer_types")
+        if how == "dsa_block_v16":
+            types = None
+        if (get(cfg, "index_topk_freq", 1) or 1) > 1 or (pattern is not None and "S" in pattern) or \
+                (types is not None and "shared" in types):
+            raise _override("--enable-two-batch-overlap is not supported with DSA index-topk sharing: the TBO op path "
+                            "does not propagate topk indices across layers.", "enable_two_batch_overlap")
+    if not is_int(platform.get("sm")):
+        return  # torch.cuda.get_device_capability(): the host's GPU (none visible, or not known)
+    if any(args.get(k) is not None for k in ("kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend")) or \
+            get(args, "dcp_size", 1) > 1 or args.get("enable_hisparse") or cfg.get("learnable_sink"):
+        return
+    _check_dsa_prefill_cp_and_layer_split(args)
 
 
 # model_hook.py handle_model_specific_adjustments: the architecture branches that check the attention backend after

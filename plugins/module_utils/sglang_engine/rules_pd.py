@@ -116,7 +116,8 @@ def check_pd_prefill_complete(args, env):
 @gate("disaggregation_mode",
       context=("disaggregation_decode_enable_radix_cache", "enable_hisparse", "disaggregation_transfer_backend",
                "disaggregation_bootstrap_port", "port", "enable_pd_role_switch", "speculative_algorithm", "pp_size",
-               "ep_size", "dcp_size", "moe_a2a_backend", "enable_dp_attention", "attn_dp_size", "dp_size"))
+               "ep_size", "dcp_size", "moe_a2a_backend", "enable_dp_attention", "attn_dp_size", "dp_size",
+               "enable_hierarchical_cache"))
 def check_pd_roles(args, rules, env):
     """The PD hook past its host-receive checks, in SGLang's order: a decode server's radix cache refuses HiSparse and
     (trait pd_radix_fake_check) the fake transfer backend, or takes the backends of trait pd_radix_backends; a prefill server refuses the fake backend and, with
@@ -129,6 +130,20 @@ def check_pd_roles(args, rules, env):
     if mode not in ("prefill", "decode"):
         return
     backend = _backend(args)
+    dcp = rules["pd_decode_dcp"]
+    if mode == "decode" and dcp and get(args, "dcp_size", 1) > 1:
+        # -- old-b (session 15) --: 0.5.17-0.5.21 (trait pd_decode_dcp): a decode server with DCP takes these transfer
+        # backends and (0.5.17-0.5.20) only the chunk cache
+        if backend not in dcp["backends"]:
+            raise Refused("PD_DECODE_DCP", "PD decode DCP requires --disaggregation-transfer-backend %s, got %r." % (
+                " or ".join(dcp["backends"]), backend), "disaggregation_transfer_backend")
+        if dcp["chunk_cache"] and args.get("disaggregation_decode_enable_radix_cache"):
+            raise Refused("PD_DECODE_DCP", "PD decode DCP currently requires chunk cache; "
+                          "--disaggregation-decode-enable-radix-cache is not supported.",
+                          "disaggregation_decode_enable_radix_cache")
+        if dcp["chunk_cache"] and args.get("enable_hierarchical_cache"):
+            raise Refused("PD_DECODE_DCP", "PD decode DCP currently requires chunk cache; --enable-hierarchical-cache is "
+                          "not supported.", "enable_hierarchical_cache")
     if mode == "decode" and args.get("disaggregation_decode_enable_radix_cache"):
         if args.get("enable_hisparse"):
             raise Refused("PD_DECODE_RADIX_CONFLICT", "--disaggregation-decode-enable-radix-cache is incompatible with "
