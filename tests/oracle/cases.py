@@ -1991,7 +1991,8 @@ KV_SWEEP_EXTRA.update({
     "ob-dsa-prefill-cp-decode": MODEL_CHECK_EXTRA["dsa-prefill-cp-decode"],
 })
 KV_SWEEP_EXTRA.update({"ob-" + k: MODEL_CHECK_EXTRA[k] for k in MODEL_CHECK_EXTRA if k.startswith("dsa-layer-split")})
-KV_SWEEP_CASE["ob-dsa-kpool-tbo"] = dict(_DSA_CASE, target="deepseek-v32-kpool-8l")
+# since 0.5.13: 0.5.11-0.5.12's DSA block has no TBO check and reads the host's GPU (CPU torch: not compiled with CUDA)
+KV_SWEEP_CASE["ob-dsa-kpool-tbo"] = dict(_DSA_CASE, target="deepseek-v32-kpool-8l", since="0.5.13")
 KV_SWEEP_CASE.update({k: dict(_DSA_CASE, gpu="sm90", needs_override=True) for k in KV_SWEEP_EXTRA
                       if k.startswith(("ob-dsa-layer-split", "ob-dsa-prefill-cp-decode"))})
 # the speculative hook's checks that 0.5.23's entries reach on other paths only: the DFLASH block size (non-positive,
@@ -2094,8 +2095,9 @@ def sweep_cases(version=None):
     if version is not None:  # an entry with `since` is swept from that release on
         out = [c for c in out if not c.get("since") or _release_key(version) >= _release_key(c["since"])]
     # -- kv (session 14) --
-    for v in sorted(KV_SWEEP_EXTRA):  # once, on the DFLASH base without speculation
-        out.append(dict(SWEEP_BASES[0], kv_sweep=v, **KV_SWEEP_CASE[v]))
+    for v in sorted(KV_SWEEP_EXTRA):  # once, on the DFLASH base without speculation (from its `since`, if any)
+        if version is None or _release_key(version) >= _release_key(KV_SWEEP_CASE[v].get("since") or "0"):
+            out.append(dict(SWEEP_BASES[0], kv_sweep=v, **KV_SWEEP_CASE[v]))
     # -- dsv4 (session 15) --: once, without speculation, from the release the engine models the hook
     if version is None or _release_key(version) >= _release_key(DSV4_SWEEP_SINCE):
         for v in sorted(DSV4_SWEEP_EXTRA):

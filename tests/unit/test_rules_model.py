@@ -309,11 +309,13 @@ SHARED_INDEXER = dict(DSA, indexer_types=["full", "shared"])
 
 
 @pytest.mark.parametrize("extra, target, version, gpus, code", [
-    # 0.5.16-0.5.21: only the DSA block of the model-specific adjustments (trait deepseek_family)
+    # 0.5.13-0.5.21: only the DSA block of the model-specific adjustments (trait deepseek_family)
     (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, "0.5.16", (), U),
     (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, "0.5.19", (), U),
     (["--enable-two-batch-overlap"] + DP_ATTN, SHARED_INDEXER, "0.5.20", (), U),
-    (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, "0.5.15", (), None),  # no "deepseek" family before 0.5.16
+    (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, "0.5.15", (), U),  # 0.5.13-0.5.15: the TBO check alone
+    (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, "0.5.13", (), U),
+    (["--enable-two-batch-overlap"] + DP_ATTN, KPOOL, "0.5.12", (), "TWO_BATCH_OVERLAP"),  # 0.5.12: the later TBO check
     (["--enable-dsa-cache-layer-split"], DSA, "0.5.19", SM90, U),
     (["--enable-dsa-cache-layer-split"], DSA, "0.5.19", (), None),  # the GPU's compute capability read first
     (["--enable-dsa-cache-layer-split", "--disaggregation-mode", "decode"], DSA, "0.5.21", SM90, U),

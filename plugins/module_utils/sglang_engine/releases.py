@@ -222,8 +222,9 @@ _METRICS_V1 = {
 #                            --dp-size 1 (rules_parallel.attn_dp_enabled)
 #   deepseek_family          how the "deepseek" family judges a DSA target: "overrides" (0.5.22 on: the family's override
 #                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific
-#                            adjustments: "dsa_block_v16" (0.5.16-0.5.19: TBO with index_topk_freq / pattern) or
-#                            "dsa_block_v20" (0.5.20-0.5.21: indexer_types too) -- old-b (session 15) --
+#                            adjustments: "dsa_block_v13" (0.5.13-0.5.15: its TBO check only), "dsa_block_v16"
+#                            (0.5.16-0.5.19: TBO with index_topk_freq / pattern, then the passes after the GPU's
+#                            compute capability) or "dsa_block_v20" (0.5.20-0.5.21: indexer_types too); None: no check
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
@@ -246,9 +247,9 @@ _METRICS_V1 = {
 # -- quant (session 15) --: the families of rules_model.py check_model_overrides, by release (the ones the
 # quantization / architecture overrides add: check_quant_families, each where its model_overrides/<family>.py is the
 # one modelled)
-# "deepseek" from 0.5.16: the family's DSA block before 0.5.22's overrides (trait deepseek_family, -- old-b (session 15) --)
-_MODEL_OVERRIDES_0_5_16 = ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "deepseek")
-_MODEL_OVERRIDES_0_5_19 = _MODEL_OVERRIDES_0_5_16 + ("minicpm", "kimi_k3", "nemotron_h")
+# "deepseek" from 0.5.13: the family's DSA block before 0.5.22's overrides (trait deepseek_family)
+_MODEL_OVERRIDES_0_5_13 = ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "deepseek")
+_MODEL_OVERRIDES_0_5_19 = _MODEL_OVERRIDES_0_5_13 + ("minicpm", "kimi_k3", "nemotron_h")
 _MODEL_OVERRIDES_0_5_20 = _MODEL_OVERRIDES_0_5_19 + ("qwen3_moe", "qwen4_exp")  # qwen3_moe.py's first refusal, qwen4_exp.py
 _MODEL_OVERRIDES_0_5_21 = _MODEL_OVERRIDES_0_5_20 + ("iquest_q1",)
 _MODEL_OVERRIDES_0_5_22 = _MODEL_OVERRIDES_0_5_21 + ("ernie45_vl",)
@@ -619,7 +620,10 @@ _CHANGES = {
     "0.5.13": {  # parser captured; traits as the release before it
         # -- model (session 14) --
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_amx", "intel_xpu", "aiter"),
-        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4"),
+        "model_overrides": _MODEL_OVERRIDES_0_5_13,
+        # server_args.py _handle_model_specific_adjustments' DSA block gains the TBO index-topk sharing check (the rest
+        # of it, before 0.5.16's rewrite, is not modelled: trait deepseek_family)
+        "deepseek_family": "dsa_block_v13",
         "gemma4_attention": ("trtllm_mha", "triton", "intel_xpu"),
         # arg_groups/speculative_hook.py: the window is validated once, for any algorithm, before the algorithm hooks
         "window_check_in_dflash": False,
@@ -788,7 +792,7 @@ _CHANGES = {
         "kimi_dcp_decode_backends": None,
         "nemotron_h_omni": True,
         "nemotron_expert_remap": False,
-        "deepseek_family": None,  # -- old-b (session 15) --: no "deepseek" family before 0.5.16 (not checked there)
+        "deepseek_family": None,  # 0.5.11-0.5.12: the DSA block has no TBO check (the GPU's capability is read first)
         "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_xpu", "aiter"),
@@ -918,7 +922,6 @@ _CHANGES = {
         "kv4_mla_attention_extra": (),  # -- old-a (session 15) --: flashmla leaves its MLA attention list
         # -- old-b (session 15) --: server_args.py _handle_model_specific_adjustments' DSA block (TBO with index-topk
         # sharing, prefill CP on decode, the cache layer split), as the "deepseek" family's (deepseek_family)
-        "model_overrides": _MODEL_OVERRIDES_0_5_16,
         "deepseek_family": "dsa_block_v16",
         "pp_spec_dspark": False,  # its DSPARK hook refuses any pp > 1 (dspark_rules "pp": "any")
         # arg_groups/overrides.py: mxfp8 keeps MXFP8_MOE_RUNNER_BACKEND_CHOICES; cutedsl and trtllm_routed take

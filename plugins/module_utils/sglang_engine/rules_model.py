@@ -324,7 +324,7 @@ def _check_dsa_prefill_cp_and_layer_split(args):
 
 
 def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg):
-    """A DSA target's checks in the model-specific adjustments before 0.5.22 (0.5.16-0.5.18 srt/server_args.py
+    """A DSA target's checks in the model-specific adjustments before 0.5.22 (0.5.13-0.5.18 srt/server_args.py
     _handle_model_specific_adjustments, 0.5.19-0.5.21 arg_groups/model_hook.py), trait deepseek_family: the TBO check
     with index-topk sharing ("dsa_block_v16": index_topk_freq / index_topk_pattern; "dsa_block_v20": indexer_types
     too, model_hook.py _validate_dsa_tbo_index_sharing), then on CUDA the KV cache dtype and DSA backend passes, which
@@ -337,13 +337,14 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg):
     cfg = text_cfg(target_cfg)
     if args.get("enable_two_batch_overlap"):
         pattern, types = cfg.get("index_topk_pattern"), cfg.get("indexer_types")
-        if how == "dsa_block_v16":
+        if how in ("dsa_block_v13", "dsa_block_v16"):
             types = None
         if (get(cfg, "index_topk_freq", 1) or 1) > 1 or (pattern is not None and "S" in pattern) or \
                 (types is not None and "shared" in types):
             raise _override("--enable-two-batch-overlap is not supported with DSA index-topk sharing: the TBO op path "
                             "does not propagate topk indices across layers.", "enable_two_batch_overlap")
-    if not is_int(platform.get("sm")):
+    if how == "dsa_block_v13" or not is_int(platform.get("sm")):
+        # 0.5.13-0.5.15: the rest of that block (its DSA prefill CP asserts) is not modelled; else
         return  # torch.cuda.get_device_capability(): the host's GPU (none visible, or not known)
     if any(args.get(k) is not None for k in ("kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend")) or \
             get(args, "dcp_size", 1) > 1 or args.get("enable_hisparse") or cfg.get("learnable_sink"):
