@@ -199,3 +199,29 @@ def test_pd_decode_dcp(extra, version, code):
     codes = [e["code"] for e in r.errors if e["stage"] in ("parse", "resolve", "input") and e["code"] != "GPU_COUNT"]
     got = r.sglang_verdict["code"] if not r.sglang_verdict["accepted"] else (codes[0] if codes else None)
     assert got == code
+
+
+# -- session 16 --: every speculative / TBO / PP-spec attention-DP refusal reads attention DP as
+# rules_parallel.attn_dp_enabled does (observed in the 0.5.11-0.5.23 kits with tests/oracle's resolver)
+NGRAM = ["--speculative-algorithm", "NGRAM", "--attention-backend", "triton"]
+STANDALONE = ["--speculative-algorithm", "STANDALONE", "--speculative-draft-model-path", "/d", "--speculative-num-steps",
+              "3", "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4", "--attention-backend", "triton"]
+TBO = ["--enable-two-batch-overlap", "--attention-backend", "triton"]
+
+
+@pytest.mark.parametrize("version, extra, dp, code", [
+    # --dp-size 1 drops --enable-dp-attention before these checks
+    ("0.5.11", NGRAM, ["--enable-dp-attention"], None), ("0.5.21", NGRAM, ["--enable-dp-attention"], None),
+    ("0.5.21", NGRAM, ["--enable-dp-attention", "--dp-size", "2", "--tp-size", "2"], "NGRAM_ARGS"),
+    ("0.5.16", TBO, ["--enable-dp-attention"], "TWO_BATCH_OVERLAP"),
+    ("0.5.21", TBO, ["--enable-dp-attention", "--dp-size", "2", "--tp-size", "2"], None),
+    # an Elastic EP scale joiner keeps the flag at --dp-size 1 (0.5.16-0.5.21) and counts as attention DP (0.5.22 on)
+    ("0.5.16", STANDALONE, JOINER + ["--enable-dp-attention"], "STANDALONE_DP_ATTENTION"),
+    ("0.5.21", STANDALONE, JOINER, None),
+    ("0.5.22", STANDALONE, JOINER, "STANDALONE_DP_ATTENTION"), ("0.5.23", NGRAM, JOINER, "NGRAM_ARGS"),
+    ("0.5.23", TBO, JOINER, None),
+    # --attn-dp-size 2 is attention DP for STANDALONE too (0.5.22 on)
+    ("0.5.23", STANDALONE, ["--attn-dp-size", "2", "--tp-size", "2"], "STANDALONE_DP_ATTENTION"),
+])
+def test_attention_dp_read_once(version, extra, dp, code):
+    assert answer(PLAIN + extra + dp, version)[0] == code

@@ -120,8 +120,7 @@ _METRICS_V1 = {
 #   pp_spec_checks           check_server_args refuses pp > 1 with speculation other than EAGLE
 #   pp_spec_dspark           DSPARK with pp > 1: False (not checked), "prefill"
 #                            (check_pipeline_parallel_compat's DSPARK branch: PD prefill only, no SGLANG_ENABLE_PP_SPEC)
-#   pp_spec_env_attn_dp      SGLANG_ENABLE_PP_SPEC with pp > 1 refuses attention DP: False, "flag" (--enable-dp-attention
-#                            given), "size" (an attention-DP width above 1)
+#   pp_spec_env_attn_dp      SGLANG_ENABLE_PP_SPEC with pp > 1 refuses attention DP (rules_parallel.attn_dp_enabled)
 #   sampling_mask_env_refused  SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS set at all refuses the start
 #   retired_flag_errors      dests of retired flags whose DeprecatedAction stops the parse with an error message
 #   trtllm_mha_prefill_sm120, fa4_sm120   sm_120 paths
@@ -209,7 +208,6 @@ _METRICS_V1 = {
 #   model_overrides          the per-architecture model-override families the release runs (rules_model.py
 #                            check_model_overrides: moss_vl, gpt_oss, llama4, exaone, olmo2, lfm2, gemma4, minicpm,
 #                            iquest_q1, ernie45_vl, deepseek)
-#   model_override_attn_dp   how their attention-DP refusals read it: "flag" (--enable-dp-attention) or "resolved"
 #   -- engfix (session 15) --
 #   dllm_archs, dllm_model_check  the diffusion LLM architectures dllm/config.py DllmConfig.from_server_args knows
 #                            (any other refuses --dllm-algorithm: "Unknown diffusion LLM"), and when the dLLM hook
@@ -298,7 +296,6 @@ _CHANGES = {
         # -- engfix (session 15) --: ServerArgs.resolve_once validates the MPS runtime before the pipeline
         "mps_runtime_check": True,
         "pd_decode_dcp": None,  # -- old-b (session 15) --: mori and ascend join: every choice (not checked)
-        "pp_spec_env_attn_dp": "size",  # check_pipeline_parallel_compat: attn_dp_enabled_of (session 14)
         "dsv4_hook": "v22",  # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py, DeepSeek-V4.1 features of 0.5.22
         # -- model (session 14) --
         "language_model_only_archs": ("DeepseekV4ForCausalLM", "MuseGlimmerForConditionalGeneration",
@@ -308,7 +305,6 @@ _CHANGES = {
         # -- model (session 14) --
         "model_overrides": _MODEL_OVERRIDES_0_5_22,
         "deepseek_family": "overrides",
-        "model_override_attn_dp": "resolved",
         "attn_dp_resolved": True,  # -- engfix (session 15) --: runtime_context.attn_dp_enabled_of (0.5.22 on)
         # arg_groups/moe_hook.py: FlashInfer A2A / MegaMOE and pplx read the attention DP size; --deepep-v2-mode direct
         # refused across nodes; more DeepEP v2 architectures registered; modelopt_fp4 on SM110 to flashinfer_cutlass
@@ -321,9 +317,7 @@ _CHANGES = {
         "moe_fp4_cutlass_sms": (110, 120, 121),
         # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
         "unified_pool": _UNIFIED_0_5_22,
-        "uno_attn_dp_resolved": True,  # speculative_hook.py _handle_uno: attn_dp_enabled_of(cfg)
-        "tbo_none_a2a": "attn_dp",  # validation_hook.py check_two_batch_overlap: attn_dp_enabled_of(cfg)
-        "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True, "attn_dp": "resolved"},  # attn_dp_enabled_of
+        "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True},
         "block_verification_enables_rejection": True,  # handle_speculative_decoding declares it
         "parser": "0.5.22",
         "parser_derived": None,
@@ -367,7 +361,7 @@ _CHANGES = {
         "pd_decode_dcp": {"backends": ("mooncake", "nixl", "fake"), "chunk_cache": False},  # -- old-b (session 15) --
         "pd_role_switch_checks": True,  # the PD hook: --enable-pd-role-switch (rules_pd.py)
         "pp_spec_dspark": "prefill",  # validation_hook.py check_pipeline_parallel_compat's DSPARK branch (session 14)
-        "pp_spec_env_attn_dp": "flag",  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
+        "pp_spec_env_attn_dp": True,  # the same function refuses SGLANG_ENABLE_PP_SPEC with --enable-dp-attention
         # -- model (session 14) --
         "model_overrides": _MODEL_OVERRIDES_0_5_21,
         # arg_groups/mega_moe_hook.py check_mega_moe_compat (first in the pipeline): --moe-a2a-backend megamoe needs
@@ -384,7 +378,7 @@ _CHANGES = {
                                    "Qwen3MoeForCausalLM"),
         # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
         "unified_pool": _UNIFIED_0_5_21, "nvfp4_prefill_dequant": True, "kv4_unified_sm100_checks": True, "int8_mamba_lmcache_check": True,
-        "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True, "attn_dp": "flag"},  # _handle_ngram: XPU too
+        "ngram_rules": {"devices": ("cuda", "cpu", "xpu"), "steps": True},  # _handle_ngram: XPU too
         "parser": "0.5.21",
         # metrics_collector.py: the PD decode host-receive queue gauge appears
         "metrics": dict(_METRICS_V1, queued=_QUEUED_V1 + ("sglang:num_prefill_bootstrap_queue_reqs",
@@ -569,7 +563,7 @@ _CHANGES = {
         "a2a_flashinfer_runners": ("flashinfer_cutlass", "flashinfer_cutedsl", "flashinfer_trtllm_routed"),
         # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
         "unified_pool": _UNIFIED_0_5_15,
-        "tbo_none_a2a": "dp_attention_flag",  # server_args.py _check_two_batch_overlap: the non-EP DP TBO path
+        "tbo_none_a2a": "attn_dp",  # server_args.py _check_two_batch_overlap: the non-EP DP TBO path
         "parser": "0.5.15",
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
@@ -594,7 +588,7 @@ _CHANGES = {
         "moe_routed_quant": ("fp8", "mxfp8", "modelopt_fp4", "nvfp4_online", None),
         # arg_groups/speculative_hook.py: rejection sampling refuses --enable-deterministic-inference
         "rejection_sampling_deterministic": "refused",
-        "ngram_rules": {"devices": "cuda", "steps": True, "attn_dp": "flag"},  # _handle_ngram sets num_steps
+        "ngram_rules": {"devices": "cuda", "steps": True},  # _handle_ngram sets num_steps
         "parser": "0.5.14",
         "parser_derived": None,
         "verified": True,
@@ -772,19 +766,16 @@ _CHANGES = {
         "lora_speculative_algorithms": (),
         # rules_validation: check_server_args' --disable-cuda-graph-padding + --enable-torch-compile (0.5.12 on),
         # --min-free-slots-delay with pp > 1 (0.5.18 on); tbo_none_a2a: --enable-two-batch-overlap with --moe-a2a-backend
-        # none is "refused" (0.5.11-0.5.14), allowed with the --enable-dp-attention flag ("dp_attention_flag", 0.5.15-
-        # 0.5.21) or with attention DP as resolved ("attn_dp", 0.5.22 on)
+        # none is "refused" (0.5.11-0.5.14), or allowed with attention DP only ("attn_dp", 0.5.15 on: as
+        # rules_parallel.attn_dp_enabled reads it, after the data-parallel defaults)
         "cuda_graph_padding_torch_compile_check": False,
         "pp_min_free_slots_check": False,
         "tbo_none_a2a": "refused",
-        # rules_speculative: UNO refuses attention DP as resolved (else, 0.5.20-0.5.21, the --enable-dp-attention flag)
-        "uno_attn_dp_resolved": False,
         # -- model (session 14) --
         # rules_model.py check_model_overrides: the per-architecture model-override families the release runs (through
         # 0.5.18 srt/server_args.py _handle_model_specific_adjustments; then arg_groups/model_overrides/), and how their
         # attention-DP refusals read it ("flag": --enable-dp-attention; "resolved": attn_dp_enabled_of, 0.5.22 on)
         "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2"),
-        "model_override_attn_dp": "flag",
         # -- engfix (session 15) --: attention DP read from the --enable-dp-attention flag (see attn_dp_resolved above)
         "attn_dp_resolved": False,
         # -- quant (session 15) --: kimi_k3.py's DCP decode backends in its message's order; nemotron_h.py's
@@ -803,9 +794,9 @@ _CHANGES = {
         "encoder_replay_needs_v41": False,
         "dsv4_hook": None,  # -- dsv4 (session 15) --
         # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes
-        # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk, "attn_dp": "flag"
-        # (--enable-dp-attention) or "resolved" (attention DP as resolved)}
-        "ngram_rules": {"devices": "cuda", "steps": False, "attn_dp": "flag"},  # server_args.py NGRAM branch
+        # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk}; its attention-DP refusal reads the
+        # --enable-dp-attention flag, or from 0.5.22 (trait attn_dp_resolved) attn_dp_enabled_of
+        "ngram_rules": {"devices": "cuda", "steps": False},  # server_args.py NGRAM branch
         # --speculative-use-block-verification turns --speculative-use-rejection-sampling on for EAGLE / EAGLE3
         "block_verification_enables_rejection": False,
         "lmcache_cache_checks": False,
@@ -930,7 +921,7 @@ _CHANGES = {
         "moe_cutedsl_quant": ("modelopt_fp4", "modelopt_mixed"),
         "moe_routed_quant": ("fp8", "mxfp8", "modelopt_fp4", "modelopt_mixed", "nvfp4_online", None),
         "deterministic_attention_backends": ("ascend", "fa3", "fa4", "flashinfer", "triton"),  # server_args.py
-        "ngram_rules": {"devices": ("cuda", "cpu"), "steps": True, "attn_dp": "flag"},  # _handle_ngram: CPU too
+        "ngram_rules": {"devices": ("cuda", "cpu"), "steps": True},  # _handle_ngram: CPU too
         "verified": True,  # its differential run on its captured table passes (203 cases, 2026-12-01)
         "parser": "0.5.16",
         "parser_derived": None,

@@ -387,9 +387,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             if mode != "null" or args.get("speculative_adaptive"):
                 raise Refused("PP_SPEC_ENV", "SGLANG_ENABLE_PP_SPEC is not compatible with --disaggregation-mode or "
                               "--speculative-adaptive.", "env")
-            attn_dp_check = rules["pp_spec_env_attn_dp"]
-            if (attn_dp_check == "flag" and args.get("enable_dp_attention")) or (
-                    attn_dp_check == "size" and attn_dp_of(args) > 1):
+            if rules["pp_spec_env_attn_dp"] and attn_dp_enabled(args, rules):
                 # next (0.5.21 on): every stage rebuilds the same verify batch, which attention DP partitions
                 raise Refused("PP_SPEC_ENV", "SGLANG_ENABLE_PP_SPEC is not compatible with attention DP "
                               "(--attn-dp-size %s)." % attn_dp_of(args), "env")
@@ -788,7 +786,7 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
 
 
 def _resolve_eagle(args, rules, r, target_cfg, draft_cfg, result, prefill):
-    if r["speculative_algorithm"] == "STANDALONE" and args.get("enable_dp_attention") and r["dp_size"] > 1:
+    if r["speculative_algorithm"] == "STANDALONE" and attn_dp_enabled(args, rules):
         # the EAGLE-family hook's first check (every release 0.5.11-0.5.23)
         raise Refused("STANDALONE_DP_ATTENTION", "Currently standalone speculative decoding does not support dp "
                       "attention: drop --enable-dp-attention.", "enable_dp_attention")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int, truthy_env
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_enabled
 
 # srt/layers/cp/cp_decode_attn_tp.py CP_DECODE_ATTN_TP_SUPPORTED_ARCHS (the same in every release with the flag,
 # 0.5.17-0.5.23)
@@ -73,13 +74,10 @@ def _override(msg, key):
 
 
 def _attn_dp_enabled(args, rules):
-    """runtime_context.attn_dp_enabled_of (0.5.22 on: attention DP as resolved, or an elastic-EP scale joiner);
-    before, the --enable-dp-attention flag."""
-    if rules["model_override_attn_dp"] == "resolved":
-        attn_dp = get(args, "attn_dp_size", 1)
-        if attn_dp == 1 and args.get("enable_dp_attention"):
-            attn_dp = get(args, "dp_size", 1)
-        return attn_dp > 1 or args.get("ep_join_mode") == "scale"
+    """The model overrides' attention-DP refusals: runtime_context.attn_dp_enabled_of from 0.5.22 (trait
+    attn_dp_resolved); before, the --enable-dp-attention flag."""
+    if rules["attn_dp_resolved"]:
+        return attn_dp_enabled(args, rules)
     return bool(args.get("enable_dp_attention"))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, get
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_enabled
 
 
 def _uno(msg, field):
@@ -84,12 +85,7 @@ def resolve_uno(args, rules, r, result, prefill, decode):
     r["speculative_num_draft_tokens"], r["speculative_num_steps"], r["speculative_eagle_topk"] = q, steps, k
     if r["tp_size"] != 1 or r["pp_size"] != 1:
         raise _uno("UNO requires --tp-size 1 and --pp-size 1.", "tp_size")
-    if rules["uno_attn_dp_resolved"]:  # attention DP as resolved (--dp-size > 1 with it, or --attn-dp-size > 1)
-        attn_dp = (bool(args.get("enable_dp_attention")) and r["dp_size"] > 1) or get(args, "attn_dp_size", 1) > 1
-        # specserve (session 14): attn_dp_enabled_of counts an Elastic EP scale-up joiner too (ep_scale_joiner_of)
-        attn_dp = attn_dp or args.get("ep_join_mode") == "scale"
-    else:  # 0.5.20-0.5.21 read the flag itself
-        attn_dp = bool(args.get("enable_dp_attention"))
+    attn_dp = attn_dp_enabled(args, rules)  # after the data-parallel defaults; 0.5.22 on: attn_dp_enabled_of
     if attn_dp or get(args, "attn_cp_size", 1) != 1:
         raise _uno("UNO does not support DP attention or context parallelism.", "enable_dp_attention")
     if args.get("enable_lora") or args.get("lora_paths"):
@@ -152,11 +148,7 @@ def resolve_ngram(args, rules, r, result):
         raise Refused("NGRAM_PAGE_TREE", "NGRAM with speculative_eagle_topk %s (--speculative-ngram-max-bfs-breadth) > 1 "
                       "and page_size %s > 1 is only supported on the flashinfer backend, got %s." % (
                           topk, r["page_size"], backend), "page_size")
-    if how["attn_dp"] == "resolved":
-        attn_dp = (bool(args.get("enable_dp_attention")) and r["dp_size"] > 1) or get(args, "attn_dp_size", 1) > 1
-    else:
-        attn_dp = bool(args.get("enable_dp_attention"))
-    if attn_dp:
+    if attn_dp_enabled(args, rules):  # read after the data-parallel defaults (--dp-size 1 drops the flag)
         raise Refused("NGRAM_ARGS", "Currently ngram speculative decoding does not support dp attention.",
                       "enable_dp_attention")
 

@@ -13,6 +13,7 @@ import ipaddress
 import json
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, truthy_env
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_enabled
 
 AUX_CAPTURE_METHODS = ("EAGLE3", "DFLASH", "DSPARK")
 
@@ -113,7 +114,7 @@ def check_pp_min_free_slots(args, rules):
 
 @gate("model_impl", "load_format", "enable_two_batch_overlap", "sampling_backend", "tokenizer_metrics_allowed_custom_labels",
       context=("device", "tokenizer_metrics_custom_labels_header", "moe_a2a_backend", "enable_dp_attention", "dp_size",
-               "attn_dp_size"))
+               "attn_dp_size", "ep_join_mode"))
 def check_misc(args, r, rules, stage):
     """check_server_args' checks around the metrics exporter, in its order: stage "before_export" runs after the
     schedule conservativeness (the MindSpore impl, InstantTensor, the custom metric labels; each in every release
@@ -134,11 +135,8 @@ def check_misc(args, r, rules, stage):
                           "--tokenizer-metrics-custom-labels-header.", "tokenizer_metrics_custom_labels_header")
     elif stage == "after_export":
         how = rules["tbo_none_a2a"]
-        if how == "attn_dp":
-            attn_dp = (bool(args.get("enable_dp_attention")) and get(args, "dp_size", 1) > 1) or \
-                get(args, "attn_dp_size", 1) > 1
-        else:
-            attn_dp = how == "dp_attention_flag" and bool(args.get("enable_dp_attention"))
+        # attention DP as the hooks read it after the data-parallel defaults (attn_dp_enabled_of from 0.5.22)
+        attn_dp = how == "attn_dp" and attn_dp_enabled(args, rules)
         if args.get("enable_two_batch_overlap") and get(args, "moe_a2a_backend", "none") == "none" and not attn_dp:
             raise Refused("TWO_BATCH_OVERLAP", "--enable-two-batch-overlap without an EP all-to-all backend "
                           "(--moe-a2a-backend none) %s in SGLang %s." % (
