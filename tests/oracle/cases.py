@@ -2053,6 +2053,23 @@ SWEEP_BASES = (
 )
 
 
+# -- attndp (session 16) --: the speculative / TBO / PP-spec attention-DP refusals as every release reads attention DP
+# (rules_parallel.attn_dp_enabled): --enable-dp-attention at --dp-size 1 (dropped by the data-parallel defaults), an
+# Elastic EP scale joiner with and without the flag (0.5.16 on), --attn-dp-size (0.5.22 on); once, without a draw
+_AD_STANDALONE = {"algorithm": "STANDALONE", "draft": "b16", "num_steps": 3, "eagle_topk": 1, "num_draft_tokens": 4}
+for _k, _extra, _case in (
+        ("attndp-ngram-flag1", ["--enable-dp-attention"], dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None)),
+        ("attndp-ngram-joiner", _EF_JOINER, dict(_NO_SPEC, algorithm="NGRAM", window=None, sink=None)),
+        ("attndp-standalone-joiner", _EF_JOINER, _AD_STANDALONE),
+        ("attndp-standalone-joiner-flag", _EF_JOINER + ["--enable-dp-attention"], _AD_STANDALONE),
+        ("attndp-standalone-attn-dp2", ["--attn-dp-size", "2", "--tp-size", "2"], _AD_STANDALONE),
+        ("attndp-tbo-flag1", ["--enable-two-batch-overlap", "--enable-dp-attention"], _NO_SPEC),
+        ("attndp-tbo-joiner", ["--enable-two-batch-overlap"] + _EF_JOINER, _NO_SPEC),
+        ("attndp-ppspec-flag1", ["--enable-dp-attention"], dict(_PP_EAGLE, window=None, sink=None))):
+    KV_SWEEP_EXTRA[_k] = _extra
+    KV_SWEEP_CASE[_k] = dict(_case, attention_backend="triton")
+
+
 def _release_key(version):
     return tuple(int(x) if x.isdigit() else -1 for x in str(version).replace(".post", ".").split("."))
 
