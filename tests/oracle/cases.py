@@ -1609,6 +1609,7 @@ OLD_SWEEP_EXTRA.update({
     "cache16-keep-mm-vmm": ["--keep-mm-feature-on-device", "--mm-feature-transport", "cuda_vmm"],
     "cache16-keep-mm-ipc-sm90": ["--keep-mm-feature-on-device", "--mm-feature-transport", "cuda_ipc"],
     "cache16-eplb-balancedness-env": [],
+    "cache16-vmm-rust-server-sm90": ["--mm-feature-transport", "cuda_vmm"],
 })
 OLD_SWEEP_CASE.update({
     "cache16-buffer-write-back": dict(_NO_SPEC, since="0.5.19", until="0.5.21"),
@@ -1618,6 +1619,10 @@ OLD_SWEEP_CASE.update({
     "cache16-keep-mm-ipc-sm90": dict(_NO_SPEC, gpu="sm90", needs_override=True, since="0.5.19", until="0.5.20"),
     "cache16-eplb-balancedness-env": dict(_NO_SPEC, env={"SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC": "1"}, since="0.5.17",
                                           until="0.5.21"),
+    # handle_multimodal_feature_transport: cuda_vmm under the Rust server (0.5.19's serving_hook.py; 0.5.18's reads
+    # the GPU without a platform override here)
+    "cache16-vmm-rust-server-sm90": dict(_NO_SPEC, gpu="sm90", needs_override=True, env={"SGLANG_RUST_SERVER": "1"},
+                                         since="0.5.19", until="0.5.19"),
 })
 
 

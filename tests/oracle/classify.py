@@ -283,7 +283,8 @@ TABLE = (
                   r"65535)$", None),
     ("GRPC_SIDECAR", r"^--sidecar-args must be a JSON array of strings\.$", None),
     ("MM_FEATURE_TRANSPORT", r"^--mm-feature-transport=cuda_(vmm|ipc) (requires NVIDIA CUDA\.|does not support pipeline "
-                             r"parallelism\.|only supports a single node\.)$", None),
+                             r"parallelism\.|only supports a single node\.|is not supported with SGLANG_RUST_SERVER\.)$",
+     None),
     # -- cache (session 16) --: --keep-mm-feature-on-device with another transport (0.5.16-0.5.20)
     ("MM_FEATURE_TRANSPORT", r"^--keep-mm-feature-on-device conflicts with --mm-feature-transport=\w+\. Use only "
                              r"--mm-feature-transport=cuda_ipc\.$", None),

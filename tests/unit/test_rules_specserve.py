@@ -176,3 +176,12 @@ def test_dspark_gamma_without_draft_block_size():
 ])
 def test_keep_mm_feature_on_device(version, argv, gpus, want):
     assert code(version, *argv, gpus=gpus) == want
+
+
+# -- cache (session 16) --: cuda_vmm refuses a truthy SGLANG_RUST_SERVER in 0.5.18-0.5.19 only
+@pytest.mark.parametrize("version,env,want", [
+    ("0.5.19", {"SGLANG_RUST_SERVER": "1"}, "MM_FEATURE_TRANSPORT"), ("0.5.19", {"SGLANG_RUST_SERVER": "0"}, None),
+    ("0.5.19", None, None), ("0.5.20", {"SGLANG_RUST_SERVER": "1"}, None),
+])
+def test_cuda_vmm_rust_server(version, env, want):
+    assert code(version, "--mm-feature-transport", "cuda_vmm", env=env, gpus=SM90) == want

@@ -172,7 +172,7 @@ _SGLANG_MESSAGES = (
      r"between|--grpc-port is not supported with"),
     ("GRPC_SIDECAR", r"--sidecar-args must be a JSON array of strings|--sidecar requires SGLang's native gRPC"),
     ("MM_FEATURE_TRANSPORT", r"--mm-feature-transport=cuda_(ipc|vmm) (requires NVIDIA CUDA|does not support pipeline|only "
-     r"supports a single node)|--keep-mm-feature-on-device conflicts with --mm-feature-transport="),
+     r"supports a single node|is not supported with SGLANG_RUST_SERVER)|--keep-mm-feature-on-device conflicts with --mm-feature-transport="),
     ("FP4_INDEXER_GPU", r"--enable-deepseek-v4-fp4-indexer requires SM100"),
     ("CHAT_TEMPLATE_KWARGS", r"--default-chat-template-kwargs must decode to a JSON object"),
     ("MM_LIMIT_MODALITY", r"Invalid modality '.*' in --limit-mm-data-per-request"),

@@ -184,6 +184,7 @@ _METRICS_V1 = {
 #   hicache_buffer_refuses_write_back  --hicache-host-memory-mode buffer_only refuses --hicache-write-policy write_back
 #                            (else resolves it to write_through, not modelled)
 #   eplb_balancedness_env_refused  SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC in the environment is refused
+#   mm_vmm_refuses_rust_server  --mm-feature-transport=cuda_vmm refuses a truthy SGLANG_RUST_SERVER
 #   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
 #                            one), or {"dflash_topk_one": DFLASH counts as top-k one} (rules_platform.py)
 #   deterministic_attention_backends  the attention backends --enable-deterministic-inference accepts
@@ -419,6 +420,7 @@ _CHANGES = {
         "hisparse_models": ("dsa", "v4", "m3"),  # hisparse_hook.py: MiniMax M3 joins
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
+        "mm_vmm_refuses_rust_server": False,  # -- cache (session 16) --: the Rust server check gone
         # -- quant (session 15) --
         "model_overrides": _MODEL_OVERRIDES_0_5_20,
         "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla", "aiter"),
@@ -508,6 +510,7 @@ _CHANGES = {
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
         "eplb_balancedness_env_refused": True,  # -- cache (session 16) --
+        "mm_vmm_refuses_rust_server": True,  # -- cache (session 16) --
         "interns2_mobius_no_pp_ep": True,  # -- misc (session 15) --: the model hook's Intern-S2-Mobius branch
         # -- overrides (session 15) --: --enable-tp-lm-head-all-to-all and its _dp_lm_head_validation checks
         "lm_head_dp_checks": "tp_all_to_all",
@@ -708,6 +711,9 @@ _CHANGES = {
         # -- cache (session 16) --: _handle_expert_distribution_metrics refuses SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC
         # in the environment (0.5.18 server_args.py, 0.5.19-0.5.20 parallel_hook.py)
         "eplb_balancedness_env_refused": False,
+        # -- cache (session 16) --: _handle_multimodal_feature_transport refuses cuda_vmm under SGLANG_RUST_SERVER
+        # (0.5.18 server_args.py, 0.5.19 serving_hook.py)
+        "mm_vmm_refuses_rust_server": False,
         "mps_runtime_check": False,  # -- engfix (session 15) --: --device mps passes resolution (fails at launch)
         # -- engfix (session 15) --: _handle_dllm_inference (server_args.py) reads DllmConfig only with the radix cache on
         "dllm_archs": ("LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM"),

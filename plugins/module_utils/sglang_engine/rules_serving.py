@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, truthy_env
 
 GRPC_ENV = "SGLANG_GRPC_PORT"  # an env that sets the gRPC port without any gate key given
 _BAD_JSON = object()
@@ -193,6 +193,10 @@ def check_environment(args, env, rules, platform, r):
         if known and r["pp_size"] != 1:
             raise Refused("MM_FEATURE_TRANSPORT", "--mm-feature-transport=cuda_vmm does not support pipeline parallelism.",
                           "mm_feature_transport")
+        # -- cache (session 16) --: then the Rust server (trait mm_vmm_refuses_rust_server, 0.5.18-0.5.19)
+        if known and rules["mm_vmm_refuses_rust_server"] and truthy_env(env, "SGLANG_RUST_SERVER"):
+            raise Refused("MM_FEATURE_TRANSPORT", "--mm-feature-transport=cuda_vmm is not supported with "
+                          "SGLANG_RUST_SERVER.", "mm_feature_transport")
     if transport == "cuda_ipc" and known:
         if not cuda:
             raise Refused("MM_FEATURE_TRANSPORT", "--mm-feature-transport=cuda_ipc requires NVIDIA CUDA.",
