@@ -1595,6 +1595,36 @@ OLD_SWEEP_CASE.update({
     "old-eagle-page-tree-flashinfer": dict(_OLD_EAGLE3_TOPK4, attention_backend="flashinfer", until="0.5.12.post1"),
 })
 
+# -- cache (session 16) --: the cache / serving leftovers of 0.5.16-0.5.21, on the old-a sweep's since / until rails:
+# hicache_hook.py validate_hicache_host_memory_mode's buffer_only + write_back (0.5.19-0.5.21, with its write_through
+# neighbour), the deprecated --keep-mm-feature-on-device against another transport (0.5.16-0.5.20; cuda_vmm from
+# 0.5.18), and handle_expert_distribution_metrics' SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC (0.5.18-0.5.20, with a
+# release either side where the environment is not read)
+_CACHE16_BUFFER = ["--enable-hierarchical-cache", "--hicache-host-memory-mode", "buffer_only", "--hicache-storage-backend",
+                   "file", "--hicache-write-policy"]
+OLD_SWEEP_EXTRA.update({
+    "cache16-buffer-write-back": _CACHE16_BUFFER + ["write_back"],
+    "cache16-buffer-write-through": _CACHE16_BUFFER + ["write_through"],
+    "cache16-keep-mm-cpu": ["--keep-mm-feature-on-device", "--mm-feature-transport", "cpu"],
+    "cache16-keep-mm-vmm": ["--keep-mm-feature-on-device", "--mm-feature-transport", "cuda_vmm"],
+    "cache16-keep-mm-ipc-sm90": ["--keep-mm-feature-on-device", "--mm-feature-transport", "cuda_ipc"],
+    "cache16-eplb-balancedness-env": [],
+    "cache16-vmm-rust-server-sm90": ["--mm-feature-transport", "cuda_vmm"],
+})
+OLD_SWEEP_CASE.update({
+    "cache16-buffer-write-back": dict(_NO_SPEC, since="0.5.19", until="0.5.21"),
+    "cache16-buffer-write-through": dict(_NO_SPEC, since="0.5.19", until="0.5.21"),
+    "cache16-keep-mm-cpu": dict(_NO_SPEC, since="0.5.16", until="0.5.20"),
+    "cache16-keep-mm-vmm": dict(_NO_SPEC, since="0.5.18", until="0.5.20"),
+    "cache16-keep-mm-ipc-sm90": dict(_NO_SPEC, gpu="sm90", needs_override=True, since="0.5.19", until="0.5.20"),
+    "cache16-eplb-balancedness-env": dict(_NO_SPEC, env={"SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC": "1"}, since="0.5.17",
+                                          until="0.5.21"),
+    # handle_multimodal_feature_transport: cuda_vmm under the Rust server (0.5.19's serving_hook.py; 0.5.18's reads
+    # the GPU without a platform override here)
+    "cache16-vmm-rust-server-sm90": dict(_NO_SPEC, gpu="sm90", needs_override=True, env={"SGLANG_RUST_SERVER": "1"},
+                                         since="0.5.19", until="0.5.19"),
+})
+
 
 def _old_sweep_cases(version):
     """OLD_SWEEP_EXTRA's entries on the DFLASH base, each on the releases its since / until name."""

@@ -184,7 +184,7 @@ TABLE = (
                        r"UnifiedRadixCache|and --enable-hierarchical-cache are mutually exclusive|does not use "
                        r"--hicache-storage-backend))", None),
     ("HICACHE_HOST_MEMORY_MODE", r"^--hicache-host-memory-mode buffer_only (requires a storage backend|is not "
-                                 r"supported on decode instances)", None),
+                                 r"supported on decode instances|does not support --hicache-write-policy write_back)", None),
     ("PAGE_MAJOR_KV_LAYOUT", r"^--enable-page-major-kv-layout(:| without --enable-unified-memory| requires the Triton)", None),
     ("UNIFIED_MEMORY", r"^--enable-unified-memory ", None),
     ("LAYERNORM_SP", r"^(--enable-megamoe-for-layernorm-sp (requires --enable-layernorm-sp|supports only Muse Spark)|"
@@ -283,7 +283,11 @@ TABLE = (
                   r"65535)$", None),
     ("GRPC_SIDECAR", r"^--sidecar-args must be a JSON array of strings\.$", None),
     ("MM_FEATURE_TRANSPORT", r"^--mm-feature-transport=cuda_(vmm|ipc) (requires NVIDIA CUDA\.|does not support pipeline "
-                             r"parallelism\.|only supports a single node\.)$", None),
+                             r"parallelism\.|only supports a single node\.|is not supported with SGLANG_RUST_SERVER\.)$",
+     None),
+    # -- cache (session 16) --: --keep-mm-feature-on-device with another transport (0.5.16-0.5.20)
+    ("MM_FEATURE_TRANSPORT", r"^--keep-mm-feature-on-device conflicts with --mm-feature-transport=\w+\. Use only "
+                             r"--mm-feature-transport=cuda_ipc\.$", None),
     ("FP4_INDEXER_GPU", r"^--enable-deepseek-v4-fp4-indexer requires SM100", None),
     ("CHAT_TEMPLATE_KWARGS", r"^--default-chat-template-kwargs must decode to a JSON object$", None),
     ("MM_LIMIT_MODALITY", r"^Invalid modality '[^']*' in --limit-mm-data-per-request", None),
@@ -361,6 +365,9 @@ TABLE = (
                      r"needs a bindable|=.* needs a routable tcp://|=.* is not a bindable tcp://| range \[\d+, \d+\) "
                      r"overlaps the kv-events range)|load port range from \d+ would run past the u16 ceiling$)", None),
     ("SAMPLING_MASK_ENV", r"^SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS is no longer supported\. Unset it", None),
+    # -- cache (session 16) --: _handle_expert_distribution_metrics (0.5.18 server_args.py, 0.5.19-0.5.20 parallel_hook.py)
+    ("EPLB_BALANCEDNESS_ENV", r"^SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC is no longer supported\. Use "
+                              r"--expert-balancedness-report-mode", None),
     ("PP_SPEC_ENV", r"^SGLANG_ENABLE_PP_SPEC does not support DSPARK PD prefill$", None),
     ("IB_DEVICE", r"^No valid IB devices specified$", None),
     # -- misc (session 15) --: speculative_hook.py _handle_iquest_q1_mtp_draft (0.5.21 on)

@@ -65,6 +65,13 @@ def test_latest(extra, kw, code):
      "UNIFIED_MEMORY"),
     ("0.5.18", ["--enable-page-major-kv-layout"], None),
     ("0.5.19", ["--enable-page-major-kv-layout"], "PAGE_MAJOR_KV_LAYOUT"),
+    # -- cache (session 16) --: buffer_only refuses write_back through 0.5.21 (0.5.22 resolves it to write_through)
+    ("0.5.21", ["--enable-hierarchical-cache", "--hicache-host-memory-mode", "buffer_only", "--hicache-storage-backend",
+                "file", "--hicache-write-policy", "write_back"], "HICACHE_HOST_MEMORY_MODE"),
+    ("0.5.19", ["--enable-hierarchical-cache", "--hicache-host-memory-mode", "buffer_only", "--hicache-storage-backend",
+                "file", "--hicache-write-policy", "write_through"], None),
+    ("0.5.22", ["--enable-hierarchical-cache", "--hicache-host-memory-mode", "buffer_only", "--hicache-storage-backend",
+                "file", "--hicache-write-policy", "write_back"], None),
 ])
 def test_per_release(version, extra, code):
     assert verdict(version, *extra) == code

@@ -225,3 +225,14 @@ TBO = ["--enable-two-batch-overlap", "--attention-backend", "triton"]
 ])
 def test_attention_dp_read_once(version, extra, dp, code):
     assert answer(PLAIN + extra + dp, version)[0] == code
+# -- cache (session 16) --: handle_expert_distribution_metrics refuses the old env switch, whatever its value, in
+# 0.5.18-0.5.20 (trait eplb_balancedness_env_refused), with or without any expert-parallel flag
+@pytest.mark.parametrize("version,extra,want", [
+    ("0.5.17", [], None), ("0.5.18", [], "EPLB_BALANCEDNESS_ENV"), ("0.5.20", ["--ep-size", "2"], "EPLB_BALANCEDNESS_ENV"),
+    ("0.5.20", ["--enable-eplb"], "EPLB_EP_SIZE"),  # the EPLB hook refuses first
+    ("0.5.21", [], None),
+])
+def test_eplb_balancedness_env(version, extra, want):
+    r = E.validate_argv(["--model-path", "/m"] + extra, version, env={"SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC": "0"},
+                        gpus=[], target_config=QWEN3, read_paths=False)
+    assert r.sglang_verdict["code"] == want

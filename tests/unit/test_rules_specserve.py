@@ -162,3 +162,26 @@ def test_dspark_gamma_without_draft_block_size():
     assert code("0.5.23", *DSPARK, "--speculative-num-draft-tokens", "5", draft_config=draft) is None
     with_block = dict(draft, block_size=16)
     assert code("0.5.23", *DSPARK, "--speculative-num-draft-tokens", "1", draft_config=with_block) is None  # not judged
+
+
+# -- cache (session 16) --: handle_multimodal_feature_transport's deprecated --keep-mm-feature-on-device (0.5.16-0.5.20):
+# another transport refused (0.5.16-0.5.17 had only cpu to refuse); alone it means cuda_ipc, with cuda_ipc's checks
+@pytest.mark.parametrize("version,argv,gpus,want", [
+    ("0.5.16", ["--keep-mm-feature-on-device", "--mm-feature-transport", "cpu"], None, "MM_FEATURE_TRANSPORT"),
+    ("0.5.20", ["--keep-mm-feature-on-device", "--mm-feature-transport", "cuda_vmm"], SM90, "MM_FEATURE_TRANSPORT"),
+    ("0.5.20", ["--keep-mm-feature-on-device", "--mm-feature-transport", "cuda_ipc"], SM90, None),
+    ("0.5.20", ["--keep-mm-feature-on-device"], SM90, None),
+    ("0.5.20", ["--keep-mm-feature-on-device", "--nnodes", "2"], SM90, "MM_FEATURE_TRANSPORT"),
+    ("0.5.18", ["--keep-mm-feature-on-device"], [], "MM_FEATURE_TRANSPORT"),  # cuda_ipc on a host without CUDA
+])
+def test_keep_mm_feature_on_device(version, argv, gpus, want):
+    assert code(version, *argv, gpus=gpus) == want
+
+
+# -- cache (session 16) --: cuda_vmm refuses a truthy SGLANG_RUST_SERVER in 0.5.18-0.5.19 only
+@pytest.mark.parametrize("version,env,want", [
+    ("0.5.19", {"SGLANG_RUST_SERVER": "1"}, "MM_FEATURE_TRANSPORT"), ("0.5.19", {"SGLANG_RUST_SERVER": "0"}, None),
+    ("0.5.19", None, None), ("0.5.20", {"SGLANG_RUST_SERVER": "1"}, None),
+])
+def test_cuda_vmm_rust_server(version, env, want):
+    assert code(version, "--mm-feature-transport", "cuda_vmm", env=env, gpus=SM90) == want

@@ -146,7 +146,8 @@ _SGLANG_MESSAGES = (
     ("KV4_BACKEND", r"KV4 (FA4 )?(MHA|MLA) expects"),
     ("HICACHE_LINKER", r"--unified-cache-external-linker-config must be a JSON object|--enable-linker-mla-dedup requires|"
      r"--enable-unified-cache-external-linker (requires the default|and --enable-hierarchical-cache|does not use)"),
-    ("HICACHE_HOST_MEMORY_MODE", r"--hicache-host-memory-mode buffer_only (requires a storage|is not supported on decode)"),
+    ("HICACHE_HOST_MEMORY_MODE", r"--hicache-host-memory-mode buffer_only (requires a storage|is not supported on decode|"
+     r"does not support --hicache-write-policy write_back)"),
     ("PAGE_MAJOR_KV_LAYOUT", r"--enable-page-major-kv-layout"),
     ("MODEL_OVERRIDE_UNSUPPORTED", r"^Qwen4-Exp does not support --enable-unified-memory"),  # -- quant (session 15) --
     ("UNIFIED_MEMORY", r"--enable-unified-memory "),
@@ -171,7 +172,7 @@ _SGLANG_MESSAGES = (
      r"between|--grpc-port is not supported with"),
     ("GRPC_SIDECAR", r"--sidecar-args must be a JSON array of strings|--sidecar requires SGLang's native gRPC"),
     ("MM_FEATURE_TRANSPORT", r"--mm-feature-transport=cuda_(ipc|vmm) (requires NVIDIA CUDA|does not support pipeline|only "
-     r"supports a single node)"),
+     r"supports a single node|is not supported with SGLANG_RUST_SERVER)|--keep-mm-feature-on-device conflicts with --mm-feature-transport="),
     ("FP4_INDEXER_GPU", r"--enable-deepseek-v4-fp4-indexer requires SM100"),
     ("CHAT_TEMPLATE_KWARGS", r"--default-chat-template-kwargs must decode to a JSON object"),
     ("MM_LIMIT_MODALITY", r"Invalid modality '.*' in --limit-mm-data-per-request"),
@@ -224,6 +225,7 @@ _SGLANG_MESSAGES = (
     ("LOAD_PUBLISH", r"--load-publish-endpoint( requires --kv-events-config| needs an active|=auto needs|=.* needs a "
                      r"routable|=.* is not a bindable| range \[)|--kv-events-config is not parseable|load port range from"),
     ("SAMPLING_MASK_ENV", r"SGLANG_DISAGGREGATION_SAMPLING_MASK_MAX_TOKENS is no longer supported"),
+    ("EPLB_BALANCEDNESS_ENV", r"SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC is no longer supported"),  # -- cache (session 16) --
     ("PP_SPEC_ENV", r"SGLANG_ENABLE_PP_SPEC does not support DSPARK"),
     ("PARSE_RETIRED_FLAG", r"error: --[\w-]+ is no longer supported\."),
     ("IB_DEVICE", r"No valid IB devices specified|InfiniBand sysfs path not found|No IB devices found|Invalid IB devices? "

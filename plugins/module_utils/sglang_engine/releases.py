@@ -180,6 +180,10 @@ _METRICS_V1 = {
 #                            "checked" (0.5.23: the dsa attention backend and its settings)
 #   kv_sharding_refuses_hicache  --enable-kv-cache-sharding refuses any --enable-hierarchical-cache (else only with
 #                            --hicache-storage-backend)
+#   hicache_buffer_refuses_write_back  --hicache-host-memory-mode buffer_only refuses --hicache-write-policy write_back
+#                            (else resolves it to write_through, not modelled)
+#   eplb_balancedness_env_refused  SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC in the environment is refused
+#   mm_vmm_refuses_rust_server  --mm-feature-transport=cuda_vmm refuses a truthy SGLANG_RUST_SERVER
 #   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
 #                            one), or {"dflash_topk_one": DFLASH counts as top-k one} (rules_platform.py)
 #   deterministic_attention_backends  the attention backends --enable-deterministic-inference accepts
@@ -293,6 +297,7 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
+        "hicache_buffer_refuses_write_back": False,  # -- cache (session 16) --: resolved to write_through instead
         # -- engfix (session 15) --: ServerArgs.resolve_once validates the MPS runtime before the pipeline
         "mps_runtime_check": True,
         "pd_decode_dcp": None,  # -- old-b (session 15) --: mori and ascend join: every choice (not checked)
@@ -348,6 +353,7 @@ _CHANGES = {
         "a2a_deepep_v2_prefill_scatter": True,  # the DeepEP v2 prefill budget divides by tp_size // attn_dp_size
     },
     "0.5.21": {  # parser captured; --speculative-draft-sink-size appears
+        "eplb_balancedness_env_refused": False,  # -- cache (session 16) --: the env check gone from parallel_hook.py
         # -- engfix (session 15) --: dllm/config.py DLLM_PARAMS gains DiffusionGemma (Gemma4Renoise)
         "dllm_archs": ("LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM", "DiffusionGemmaForBlockDiffusion"),
         "dsv4_hook": "v21",  # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py, DeepSeek-V4.1 features of 0.5.21
@@ -408,6 +414,7 @@ _CHANGES = {
         "hisparse_models": ("dsa", "v4", "m3"),  # hisparse_hook.py: MiniMax M3 joins
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
+        "mm_vmm_refuses_rust_server": False,  # -- cache (session 16) --: the Rust server check gone
         # -- quant (session 15) --
         "model_overrides": _MODEL_OVERRIDES_0_5_20,
         "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla", "aiter"),
@@ -496,6 +503,8 @@ _CHANGES = {
         "expert_pack": "v19",  # -- parallel (session 14) --: srt/arg_groups/expert_pack_hook.py appears
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
+        "eplb_balancedness_env_refused": True,  # -- cache (session 16) --
+        "mm_vmm_refuses_rust_server": True,  # -- cache (session 16) --
         "interns2_mobius_no_pp_ep": True,  # -- misc (session 15) --: the model hook's Intern-S2-Mobius branch
         # -- overrides (session 15) --: --enable-tp-lm-head-all-to-all and its _dp_lm_head_validation checks
         "lm_head_dp_checks": "tp_all_to_all",
@@ -690,6 +699,15 @@ _CHANGES = {
                                              "*": ("flashmla_kv", "flashmla_sparse")}},
     },
     "0.5.11": {
+        # -- cache (session 16) --: hicache_hook.py validate_hicache_host_memory_mode (its flag from 0.5.19) refuses
+        # buffer_only with --hicache-write-policy write_back through 0.5.21; 0.5.22 rewrites it to write_through
+        "hicache_buffer_refuses_write_back": True,
+        # -- cache (session 16) --: _handle_expert_distribution_metrics refuses SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC
+        # in the environment (0.5.18 server_args.py, 0.5.19-0.5.20 parallel_hook.py)
+        "eplb_balancedness_env_refused": False,
+        # -- cache (session 16) --: _handle_multimodal_feature_transport refuses cuda_vmm under SGLANG_RUST_SERVER
+        # (0.5.18 server_args.py, 0.5.19 serving_hook.py)
+        "mm_vmm_refuses_rust_server": False,
         "mps_runtime_check": False,  # -- engfix (session 15) --: --device mps passes resolution (fails at launch)
         # -- engfix (session 15) --: _handle_dllm_inference (server_args.py) reads DllmConfig only with the radix cache on
         "dllm_archs": ("LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM"),

@@ -25,7 +25,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import rules_legacy as LG
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import (
     attn_dp_enabled, attn_dp_of, check_attn_dp_sizes, check_attn_dp_width, check_context_parallel,
-    check_expert_pack, check_expert_parallel, check_lm_head_dp, check_parallel_early)
+    EPLB_BALANCEDNESS_ENV, check_expert_pack, check_expert_parallel, check_lm_head_dp, check_parallel_early)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_kv_shard import check_kv_cache_sharding
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cuda_graph import (
     check_cuda_graph_settings, check_prefill_graph_max_context)
@@ -247,8 +247,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         ep = check_a2a_moe(args, rules, platform, target_cfg, runner or get(args, "moe_runner_backend", "auto"), env)
         if ep is not None:
             args = dict(args, ep_size=ep)  # the a2a backend spans the TP group: EPLB and elastic EP read this size
-    if not check_expert_parallel.keys.isdisjoint(args):
-        check_expert_parallel(args, r, rules, target_cfg)
+    if not check_expert_parallel.keys.isdisjoint(args) or (env and EPLB_BALANCEDNESS_ENV in env):
+        check_expert_parallel(args, r, rules, target_cfg, env)
     page = get(args, "page_size", 1)
     backends = [r["attention_backend"], args.get("decode_attention_backend"), r["prefill_attention_backend"]]
     if rules["draft_trtllm_sets_page_size"]:

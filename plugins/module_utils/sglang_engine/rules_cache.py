@@ -317,7 +317,8 @@ def _check_sm100_nvfp4(args):
       "hicache_host_memory_mode", "disaggregation_decode_host_receive_threshold",
       context=("unified_cache_external_linker_backend", "disable_radix_cache", "radix_cache_backend",
                "enable_hierarchical_cache", "hicache_storage_backend", "disaggregation_decode_enable_offload_kvcache",
-               "disaggregation_mode", "disaggregation_decode_retraction_backup", "hicache_io_backend", "dcp_size"))
+               "disaggregation_mode", "disaggregation_decode_retraction_backup", "hicache_io_backend", "dcp_size",
+               "hicache_write_policy"))
 def check_hicache_hook(args, rules):
     """handle_hicache (0.5.23 srt/arg_groups/hicache_hook.py), after the prefill-only backend check and before the
     data-parallel hook: the external linker's conflicts (the config type and the radix cache it needs: trait
@@ -350,6 +351,10 @@ def check_hicache_hook(args, rules):
         if args.get("hicache_storage_backend") is None:
             raise Refused("HICACHE_HOST_MEMORY_MODE", "--hicache-host-memory-mode buffer_only requires "
                           "--hicache-storage-backend (host memory only stages to storage).", "hicache_storage_backend")
+        # -- cache (session 16) --: then write_back (0.5.19-0.5.21; 0.5.22 on resolves it to write_through)
+        if rules["hicache_buffer_refuses_write_back"] and args.get("hicache_write_policy") == "write_back":
+            raise Refused("HICACHE_HOST_MEMORY_MODE", "--hicache-host-memory-mode buffer_only does not support "
+                          "--hicache-write-policy write_back.", "hicache_write_policy")
         if mode == "decode":
             raise Refused("HICACHE_HOST_MEMORY_MODE", "--hicache-host-memory-mode buffer_only is not supported on "
                           "decode instances.", "hicache_host_memory_mode")

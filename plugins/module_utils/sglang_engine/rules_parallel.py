@@ -315,6 +315,9 @@ def _check_aiter_fusion(args):
                       "enable_aiter_allreduce_fusion")
 
 
+EPLB_BALANCEDNESS_ENV = "SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC"  # refused in the environment (0.5.18-0.5.20)
+
+
 @gate("ep_dispatch_algorithm", "enable_eplb", "ep_join_mode", "ep_join_rank_offset", "max_ep_size",
       "elastic_ep_initial_size", "elastic_ep_backend", "shared_experts_tp_size", "elastic_ep_rejoin",
       context=("tp_size", "attn_cp_size", "attn_dp_size", "dp_size", "enable_dp_attention", "pp_size", "ep_size",
@@ -327,7 +330,7 @@ def _check_aiter_fusion(args):
                "is_embedding", "dllm_algorithm", "encoder_only", "forward_hooks", "enable_pdmux", "enable_dp_lm_head",
                "moe_dp_size", "enable_waterfill", "deepep_mode", "enable_mis", "debug_tensor_dump_output_folder",
                "msprobe_dump_config"))
-def check_expert_parallel(args, r, rules, target_cfg):
+def check_expert_parallel(args, r, rules, target_cfg, env=None):
     """Shared-experts TP, EPLB dispatch and elastic EP, in SGLang's order after the MoE kernel and a2a hooks
     (0.5.23 parallel_hook.py handle_shared_experts_tp, handle_eplb_and_dispatch, handle_elastic_ep; through 0.5.18
     the same ServerArgs methods)."""
@@ -359,6 +362,11 @@ def check_expert_parallel(args, r, rules, target_cfg):
     if args.get("enable_eplb") and join != "scale" and ep <= 1:
         raise Refused("EPLB_EP_SIZE", "--enable-eplb needs expert parallelism: --ep-size > 1 (SGLang asserts "
                       "ep_size > 1).", "enable_eplb")
+    # -- cache (session 16) --: handle_expert_distribution_metrics, between the EPLB and elastic EP hooks: the old
+    # env switch, set to anything (trait eplb_balancedness_env_refused, 0.5.18-0.5.20)
+    if rules["eplb_balancedness_env_refused"] and env and EPLB_BALANCEDNESS_ENV in env:
+        raise Refused("EPLB_BALANCEDNESS_ENV", "%s is no longer supported. Use --expert-balancedness-report-mode with "
+                      "one of: off, server_log, prometheus, both." % EPLB_BALANCEDNESS_ENV, "env")
     rejoin = rules["elastic_ep_rejoin"] if args.get("elastic_ep_rejoin") else None  # -- old-a (session 15) --
     if rejoin == "recover":  # at the hook's head (0.5.16-0.5.20)
         join = elastic_ep_rejoin(args, rejoin, None, join)

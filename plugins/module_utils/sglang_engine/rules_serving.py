@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, truthy_env
 
 GRPC_ENV = "SGLANG_GRPC_PORT"  # an env that sets the gRPC port without any gate key given
 _BAD_JSON = object()
@@ -161,26 +161,31 @@ def check_multimodal(args):
 MM_TRANSPORT_ENV = "SGLANG_USE_CUDA_IPC_TRANSPORT"  # the legacy switch: sets the transport without any gate key given
 
 
-@gate("mm_feature_transport", "enable_deepseek_v4_fp4_indexer", context=("encoder_only", "keep_mm_feature_on_device",
-                                                                         "nnodes"))
+@gate("mm_feature_transport", "enable_deepseek_v4_fp4_indexer", "keep_mm_feature_on_device",
+      context=("encoder_only", "nnodes"))
 def check_environment(args, env, rules, platform, r):
     """handle_environment_variables, after the tokenizer batching hook (every release): the multimodal feature
     transport first (cuda_ipc needs CUDA and one node, cuda_vmm CUDA and no pipeline parallelism; an unset one
     follows the legacy SGLANG_USE_CUDA_IPC_TRANSPORT; --encoder-only makes them cpu from 0.5.17, trait
     mm_transport_encoder_cpu), then --enable-deepseek-v4-fp4-indexer's GPU (trait fp4_indexer_sms). CUDA is a GPU
-    among the host's facts: with none given the platform checks are skipped. Not modelled: --keep-mm-feature-on-
-    device (0.5.16-0.5.20) and the multi-node GB200 auto choice (a multimodal target, the IMEX channel on the host)."""
+    among the host's facts: with none given the platform checks are skipped. --keep-mm-feature-on-device (0.5.16-0.5.20)
+    refuses another transport and means cuda_ipc. Not modelled: the multi-node GB200 auto choice (a multimodal target,
+    the IMEX channel on the host)."""
     known = platform.get("gpus_known")
     cuda = platform.get("sm") is not None
     transport = args.get("mm_feature_transport")
-    if transport is None and "--mm-feature-transport" in rules["flags"]:  # the legacy env maps onto it (0.5.16 on)
+    if args.get("keep_mm_feature_on_device"):
+        # -- cache (session 16) --: the deprecated flag (0.5.16-0.5.20) takes only cuda_ipc, then means it
+        if transport not in (None, "cuda_ipc"):
+            raise Refused("MM_FEATURE_TRANSPORT", "--keep-mm-feature-on-device conflicts with --mm-feature-transport=%s. "
+                          "Use only --mm-feature-transport=cuda_ipc." % transport, "keep_mm_feature_on_device")
+        transport = "cuda_ipc"
+    elif transport is None and "--mm-feature-transport" in rules["flags"]:  # the legacy env maps onto it (0.5.16 on)
         is_set, enabled = _env_bool(env, MM_TRANSPORT_ENV)
         if is_set:
             transport = "cuda_ipc" if enabled else "cpu"
     if args.get("encoder_only") and transport in ("cuda_ipc", "cuda_vmm") and rules["mm_transport_encoder_cpu"]:
         transport = "cpu"
-    if args.get("keep_mm_feature_on_device"):
-        transport = None
     if transport == "cuda_vmm":
         if known and not cuda:
             raise Refused("MM_FEATURE_TRANSPORT", "--mm-feature-transport=cuda_vmm requires NVIDIA CUDA.",
@@ -188,6 +193,10 @@ def check_environment(args, env, rules, platform, r):
         if known and r["pp_size"] != 1:
             raise Refused("MM_FEATURE_TRANSPORT", "--mm-feature-transport=cuda_vmm does not support pipeline parallelism.",
                           "mm_feature_transport")
+        # -- cache (session 16) --: then the Rust server (trait mm_vmm_refuses_rust_server, 0.5.18-0.5.19)
+        if known and rules["mm_vmm_refuses_rust_server"] and truthy_env(env, "SGLANG_RUST_SERVER"):
+            raise Refused("MM_FEATURE_TRANSPORT", "--mm-feature-transport=cuda_vmm is not supported with "
+                          "SGLANG_RUST_SERVER.", "mm_feature_transport")
     if transport == "cuda_ipc" and known:
         if not cuda:
             raise Refused("MM_FEATURE_TRANSPORT", "--mm-feature-transport=cuda_ipc requires NVIDIA CUDA.",
