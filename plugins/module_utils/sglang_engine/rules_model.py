@@ -52,8 +52,9 @@ def check_mimo_v2_fused_qkv(args, rules, target_cfg):
     weights interleaved for a TP of num_key_value_heads (configs/model_config.py get_mimo_v2_fused_qkv_expected_tp_size),
     so the attention TP (--tp-size over attention DP and --attn-cp-size) must equal it (trait mimo_v2_fused_qkv_tp
     "equal", 0.5.11-0.5.16) or divide it ("divisor", 0.5.17 on). Skipped for --encoder-only (0.5.13 on; 0.5.11-0.5.12
-    check an --encoder-only MiMo V2 here too, which the engine refuses earlier for the architecture: not modelled). Attention DP: --dp-size under --enable-dp-attention, resolved (0.5.22 on:
-    --attn-dp-size, runtime_context.derive_attn_tp_size)."""
+    check an --encoder-only MiMo V2 here too, which the engine refuses earlier for the architecture: not modelled).
+    Attention DP: --dp-size under --enable-dp-attention, resolved (0.5.22 on: --attn-dp-size,
+    runtime_context.derive_attn_tp_size)."""
     if args.get("encoder_only") or target_cfg.get("attention_projection_layout") != "fused_qkv":
         return
     expected = target_cfg.get("num_key_value_heads")
