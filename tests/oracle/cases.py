@@ -2076,11 +2076,23 @@ MOE16_SWEEP_EXTRA = {
     "mimo-v2-mm-cp": ["--enable-prefill-cp", "--cp-strategy", "zigzag"],
     "mimo-v2-mm-cp-language-only": ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--language-only"],
     "mimo-v2-mm": [],
+    # parallel_hook.py handle_elastic_ep (0.5.21): with the decode CUDA graph full and the prefill one disabled, the
+    # recapture checks (CUDA, no embedding / encoder-only / forward hooks / PDMux) before the DP attention requirement
+    "elastic-recapture-cpu": _ELASTIC + ["--device", "cpu", "--cuda-graph-backend-decode", "full",
+                                         "--cuda-graph-backend-prefill", "disabled"],
+    "elastic-recapture-embedding": _ELASTIC + ["--is-embedding", "--cuda-graph-backend-prefill", "disabled"],
+    "elastic-recapture-encoder": _ELASTIC + ["--encoder-only", "--cuda-graph-backend-decode", "full",
+                                             "--cuda-graph-backend-prefill", "disabled"],
+    "elastic-recapture-hooks": _ELASTIC + ["--forward-hooks", '[{"name": "h"}]', "--cuda-graph-backend-prefill", "disabled"],
+    "elastic-recapture-pdmux": _ELASTIC + ["--enable-pdmux", "--cuda-graph-backend-prefill", "disabled"],
+    "elastic-recapture-dp": _ELASTIC + ["--cuda-graph-backend-prefill", "disabled"],
 }
 MOE16_SWEEP_CASE = {k: dict(_MISC_NO_SPEC, target="mimo-v2-fused-8l") for k in MOE16_SWEEP_EXTRA if "-fused-" in k}
 MOE16_SWEEP_CASE.update({k: dict(_MISC_NO_SPEC, target="mimo-v2-mm-8l") for k in MOE16_SWEEP_EXTRA if "-mm" in k})
 for _k in ("mimo-v2-mm-cp", "mimo-v2-mm-cp-language-only"):  # --enable-prefill-cp and its checks appear in 0.5.16
     MOE16_SWEEP_CASE[_k]["since"] = "0.5.16"
+MOE16_SWEEP_CASE.update({k: dict(_MISC_NO_SPEC, since="0.5.21", until="0.5.21") for k in MOE16_SWEEP_EXTRA
+                         if k.startswith("elastic-recapture-")})
 
 
 def sweep_cases(version=None):
@@ -2133,8 +2145,10 @@ def sweep_cases(version=None):
             out.append(dict(SWEEP_BASES[0], ovr_sweep=v, **OVR_SWEEP_CASE[v]))
     out.extend(_old_sweep_cases(version))  # -- old-a (session 15) --
     for v in sorted(MOE16_SWEEP_EXTRA):  # -- moe (session 16) --: once, on the DFLASH base without speculation
-        if version is None or _release_key(version) >= _release_key(MOE16_SWEEP_CASE[v].get("since") or "0"):
-            out.append(dict(SWEEP_BASES[0], moe16_sweep=v, **MOE16_SWEEP_CASE[v]))
+        c = MOE16_SWEEP_CASE[v]
+        if version is None or (_release_key(version) >= _release_key(c.get("since") or "0") and
+                               (not c.get("until") or _release_key(version) <= _release_key(c["until"]))):
+            out.append(dict(SWEEP_BASES[0], moe16_sweep=v, **c))
     return out
 
 

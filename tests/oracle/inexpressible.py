@@ -223,6 +223,11 @@ ENTRIES = {
          "platform override presents CUDA"),
     ],
     "sglang/srt/arg_groups/parallel_hook.py": [
+        # -- moe (session 16) --
+        ('handle_shared_experts_tp', r'^--shared-experts-tp-size requires a Kimi-K3 model configuration', "shadowed",
+         "needs --model-path instance://...: an earlier hook reads the model config through "
+         "connector.create_remote_connector(url) without a device, whose RemoteInstanceConnector reads device.type "
+         "(AttributeError on None) before this hook, on any host (observed on 0.5.21-0.5.23)"),
         # -- parallel (session 14) --
         ('handle_dwdp', r'^dwdp_size must be >= 2 when enabled', "shadowed",
          "the hook returns for dwdp_size <= 1 right before it: a size that gets here is >= 2"),
