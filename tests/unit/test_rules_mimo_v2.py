@@ -49,3 +49,11 @@ def test_mimo_v2_text_only_under_cp_v2_env():
     # 0.5.16-0.5.19 run the MiMo V2 CP block only under SGLANG_ENABLE_CP_V2 (on by default for it)
     assert code(MM, CP, "0.5.19", {"SGLANG_ENABLE_CP_V2": "0"}) is None
     assert code(MM, CP, "0.5.23", {"SGLANG_ENABLE_CP_V2": "0"}) == "CP_MODEL"
+
+
+@pytest.mark.parametrize("version", ["0.5.20", "0.5.21", "0.5.23"])
+def test_uno_dp_attention_at_dp_size_1_is_dropped_first(version):
+    # speculative_hook.py _handle_uno reads attention DP as resolved: --enable-dp-attention at --dp-size 1 is no DP
+    uno = ["--speculative-algorithm", "UNO", "--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens",
+           "4", "--attention-backend", "fa3", "--enable-dp-attention"]
+    assert code({"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3"}, uno, version) is None

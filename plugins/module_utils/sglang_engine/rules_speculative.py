@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, get
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_enabled
 
 
 def _uno(msg, field):
@@ -88,8 +89,8 @@ def resolve_uno(args, rules, r, result, prefill, decode):
         attn_dp = (bool(args.get("enable_dp_attention")) and r["dp_size"] > 1) or get(args, "attn_dp_size", 1) > 1
         # specserve (session 14): attn_dp_enabled_of counts an Elastic EP scale-up joiner too (ep_scale_joiner_of)
         attn_dp = attn_dp or args.get("ep_join_mode") == "scale"
-    else:  # 0.5.20-0.5.21 read the flag itself
-        attn_dp = bool(args.get("enable_dp_attention"))
+    else:  # 0.5.20-0.5.21 read the resolving flag, which the data-parallel defaults drop at --dp-size 1 (moe, session 16)
+        attn_dp = attn_dp_enabled(args, rules)
     if attn_dp or get(args, "attn_cp_size", 1) != 1:
         raise _uno("UNO does not support DP attention or context parallelism.", "enable_dp_attention")
     if args.get("enable_lora") or args.get("lora_paths"):
