@@ -2089,6 +2089,8 @@ MOE16_SWEEP_EXTRA = {
     # speculative_hook.py _handle_uno (0.5.20 on): --enable-dp-attention at --dp-size 1 is dropped before UNO's DP check
     "uno-dp-attn-dp1": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
                         "--enable-dp-attention"],
+    # moe_hook.py handle_a2a_moe (0.5.19-0.5.20): DeepEP v2 does not forward deterministic=True
+    "deepep-v2-deterministic": ["--moe-a2a-backend", "deepep_v2", "--enable-deterministic-inference"],
 }
 MOE16_SWEEP_CASE = {k: dict(_MISC_NO_SPEC, target="mimo-v2-fused-8l") for k in MOE16_SWEEP_EXTRA if "-fused-" in k}
 MOE16_SWEEP_CASE.update({k: dict(_MISC_NO_SPEC, target="mimo-v2-mm-8l") for k in MOE16_SWEEP_EXTRA if "-mm" in k})
@@ -2096,6 +2098,7 @@ for _k in ("mimo-v2-mm-cp", "mimo-v2-mm-cp-language-only"):  # --enable-prefill-
     MOE16_SWEEP_CASE[_k]["since"] = "0.5.16"
 MOE16_SWEEP_CASE.update({k: dict(_MISC_NO_SPEC, since="0.5.21", until="0.5.21") for k in MOE16_SWEEP_EXTRA
                          if k.startswith("elastic-recapture-")})
+MOE16_SWEEP_CASE["deepep-v2-deterministic"] = dict(_MISC_NO_SPEC, target="qwen3-moe-8l", since="0.5.19", until="0.5.20")
 MOE16_SWEEP_CASE["uno-dp-attn-dp1"] = dict(_MISC_NO_SPEC, algorithm="UNO", attention_backend="fa3", since="0.5.20")
 
 
