@@ -178,7 +178,8 @@ def check_attn_dp_width(args, rules, tp_size):
                "enable_aiter_allreduce_fusion", "enable_deterministic_inference", "rl_on_policy_target",
                "speculative_algorithm", "speculative_draft_model_path", "model_path", "speculative_eagle_topk",
                "disaggregation_mode", "enable_dsa_cache_layer_split", "dcp_size", "enable_mixed_chunk",
-               "moe_a2a_backend", "enable_waterfill", "disaggregation_transfer_backend"))
+               "moe_a2a_backend", "enable_waterfill", "disaggregation_transfer_backend", "language_only",
+               "language_model_only"))
 def check_context_parallel(args, r, rules, target_cfg=None, env=None):
     """Context parallelism (0.5.23 parallel_hook.py handle_context_parallelism; through 0.5.18 the ServerArgs
     method): after the data-parallel hook, before the MoE kernel checks (rules_moe.py)."""
