@@ -72,6 +72,11 @@ TARGETS = {
     "interns2-mobius-8l": ("InternS2MobiusForConditionalGeneration", 8, 151936, 40960),
     # GLM-5.3-Flash (CP-TP group sharing's speculative paths) by architecture on Qwen4-Exp's Qwen3-Next config
     "glm5-next-4l": ("Glm5NextForConditionalGeneration", 4, 1000, 4096),
+    # -- moe (session 16) --: MiMo V2 (the model hook's MiMo V2 branch, the context-parallel hook's MiMo V2 checks) by
+    # architecture on MiMo V2 Flash's config: one whose qkv_proj is fused for TP 2 (num_key_value_heads), one multimodal
+    # (vision_config and audio_config: model_config.is_multimodal); swept only (MOE16_SWEEP_CASE)
+    "mimo-v2-fused-8l": ("MiMoV2ForCausalLM", 8, 1000, 4096),
+    "mimo-v2-mm-8l": ("MiMoV2ForCausalLM", 8, 1000, 4096),
 }
 DENSE_TARGETS = ("llama-32l", "qwen3-36l", "qwen3-8l-small-vocab")
 # what a target's config.json has besides the common fields (model_type, experts, MLA's latent ranks, the hybrid
@@ -2104,6 +2109,46 @@ def _release_key(version):
     return tuple(int(x) if x.isdigit() else -1 for x in str(version).replace(".post", ".").split("."))
 
 
+# -- moe (session 16) --
+TARGET_FIELDS["mimo-v2-fused-8l"] = dict(TARGET_FIELDS["mimo-v2-flash-8l"], attention_projection_layout="fused_qkv")
+TARGET_FIELDS["mimo-v2-mm-8l"] = dict(TARGET_FIELDS["mimo-v2-flash-8l"], vision_config={}, audio_config={})
+# the model hook's MiMo V2 branch (handle_model_specific_adjustments: a fused qkv_proj needs the attention TP it was
+# interleaved for, every release) and the context-parallel hook's text-only MiMo V2 prefill CP (0.5.16 on), each once on
+# the first sweep base without speculation, with accepted neighbours
+MOE16_SWEEP_EXTRA = {
+    "mimo-v2-fused-tp1": [],  # refused while the check wants the exact TP (0.5.11-0.5.16), accepted after
+    "mimo-v2-fused-tp2": ["--tp-size", "2"],
+    "mimo-v2-fused-tp4": ["--tp-size", "4"],
+    "mimo-v2-fused-tp4-dp2": ["--tp-size", "4", "--dp-size", "2", "--enable-dp-attention"],
+    "mimo-v2-mm-cp": ["--enable-prefill-cp", "--cp-strategy", "zigzag"],
+    "mimo-v2-mm-cp-language-only": ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--language-only"],
+    "mimo-v2-mm": [],
+    # parallel_hook.py handle_elastic_ep (0.5.21): with the decode CUDA graph full and the prefill one disabled, the
+    # recapture checks (CUDA, no embedding / encoder-only / forward hooks / PDMux) before the DP attention requirement
+    "elastic-recapture-cpu": _ELASTIC + ["--device", "cpu", "--cuda-graph-backend-decode", "full",
+                                         "--cuda-graph-backend-prefill", "disabled"],
+    "elastic-recapture-embedding": _ELASTIC + ["--is-embedding", "--cuda-graph-backend-prefill", "disabled"],
+    "elastic-recapture-encoder": _ELASTIC + ["--encoder-only", "--cuda-graph-backend-decode", "full",
+                                             "--cuda-graph-backend-prefill", "disabled"],
+    "elastic-recapture-hooks": _ELASTIC + ["--forward-hooks", '[{"name": "h"}]', "--cuda-graph-backend-prefill", "disabled"],
+    "elastic-recapture-pdmux": _ELASTIC + ["--enable-pdmux", "--cuda-graph-backend-prefill", "disabled"],
+    "elastic-recapture-dp": _ELASTIC + ["--cuda-graph-backend-prefill", "disabled"],
+    # speculative_hook.py _handle_uno (0.5.20 on): --enable-dp-attention at --dp-size 1 is dropped before UNO's DP check
+    "uno-dp-attn-dp1": ["--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens", "4",
+                        "--enable-dp-attention"],
+    # moe_hook.py handle_a2a_moe (0.5.19-0.5.20): DeepEP v2 does not forward deterministic=True
+    "deepep-v2-deterministic": ["--moe-a2a-backend", "deepep_v2", "--enable-deterministic-inference"],
+}
+MOE16_SWEEP_CASE = {k: dict(_MISC_NO_SPEC, target="mimo-v2-fused-8l") for k in MOE16_SWEEP_EXTRA if "-fused-" in k}
+MOE16_SWEEP_CASE.update({k: dict(_MISC_NO_SPEC, target="mimo-v2-mm-8l") for k in MOE16_SWEEP_EXTRA if "-mm" in k})
+for _k in ("mimo-v2-mm-cp", "mimo-v2-mm-cp-language-only"):  # --enable-prefill-cp and its checks appear in 0.5.16
+    MOE16_SWEEP_CASE[_k]["since"] = "0.5.16"
+MOE16_SWEEP_CASE.update({k: dict(_MISC_NO_SPEC, since="0.5.21", until="0.5.21") for k in MOE16_SWEEP_EXTRA
+                         if k.startswith("elastic-recapture-")})
+MOE16_SWEEP_CASE["deepep-v2-deterministic"] = dict(_MISC_NO_SPEC, target="qwen3-moe-8l", since="0.5.19", until="0.5.20")
+MOE16_SWEEP_CASE["uno-dp-attn-dp1"] = dict(_MISC_NO_SPEC, algorithm="UNO", attention_backend="fa3", since="0.5.20")
+
+
 def sweep_cases(version=None):
     """Every value of EXTRA, CHECK_SERVER_ARGS_EXTRA, SSL_EXTRA, PARALLEL, STYLES, ENVS and PARALLEL_CHECK_EXTRA on each
     of SWEEP_BASES; then HOOK_CHECK_EXTRA's and KV_POOL_EXTRA's, each with what the entry changes in the case."""
@@ -2153,6 +2198,11 @@ def sweep_cases(version=None):
         if version is None or _release_key(version) >= _release_key(OVR_SWEEP_CASE[v]["since"]):
             out.append(dict(SWEEP_BASES[0], ovr_sweep=v, **OVR_SWEEP_CASE[v]))
     out.extend(_old_sweep_cases(version))  # -- old-a (session 15) --
+    for v in sorted(MOE16_SWEEP_EXTRA):  # -- moe (session 16) --: once, on the DFLASH base without speculation
+        c = MOE16_SWEEP_CASE[v]
+        if version is None or (_release_key(version) >= _release_key(c.get("since") or "0") and
+                               (not c.get("until") or _release_key(version) <= _release_key(c["until"]))):
+            out.append(dict(SWEEP_BASES[0], moe16_sweep=v, **c))
     return out
 
 
@@ -2257,6 +2307,7 @@ def argv_for(case, dirs):
     argv.extend(MISC_CHECK_EXTRA.get(case.get("misc_check") or "none", []))  # -- misc (session 15) --
     argv.extend(OVR_SWEEP_EXTRA.get(case.get("ovr_sweep") or "none", []))  # -- overrides (session 15) --
     argv.extend(OLD_SWEEP_EXTRA.get(case.get("old_sweep") or "none", []))  # -- old-a (session 15) --
+    argv.extend(MOE16_SWEEP_EXTRA.get(case.get("moe16_sweep") or "none", []))  # -- moe (session 16) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

@@ -269,7 +269,11 @@ TABLE = (
     # the context-parallel hook's model checks (handle_context_parallelism, _boundary_parallelism_overrides)
     ("CP_MODEL", r"^(Nemotron-H does not support --attn-cp-size > 1|LongCat-Flash does not support --enable-prefill-cp "
                  r"with --attn-cp-size > 1|DeepSeek V3\.2 prefill CP does not support --cp-strategy zigzag|MiMo V2 "
-                 r"(prefill CP|CP-v2) only supports --cp-strategy zigzag)", None),
+                 r"(prefill CP|CP-v2) only supports (--cp-strategy zigzag|text inference; add --language-only))", None),
+    # -- moe (session 16) --: the model hook's MiMo V2 branch (handle_model_specific_adjustments, every release)
+    ("MIMO_V2_ATTN_TP", r"^MiMoV2ForCausalLM requires effective attention TP size \d+ because its fused qkv_proj weights "
+                        r"are TP=\d+-interleaved; got \d+ \(tp_size=\d+, (dp_size=\d+, enable_dp_attention=(True|False)|"
+                        r"attn_dp_size=\d+), attn_cp_size=\d+\)", None),
     # CP-TP group sharing (cp_tp_group_sharing_hook.py resolve_cp_tp_group_sharing)
     ("CP_TP_SHARING", r"^(CP-TP group sharing requires --(attn-cp-size == --tp-size|cp-strategy)|--speculative-algorithm "
                       r"is not supported with CP-TP group sharing|CP/TP group sharing only supports|--[\w -=>!]+ is not "

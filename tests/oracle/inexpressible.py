@@ -196,6 +196,25 @@ ENTRIES = {
          "an algorithm declaring a maximum below its own draft-token count: the default returns the count itself, "
          "and adaptive EAGLE (max(candidate_steps) + 1) has already set the count to num_steps + 1 with num_steps "
          "among the candidates (speculative_hook.py _init_adaptive_speculative_params), so no argv makes it smaller"),
+        # -- moe (session 16) --: the override machinery of 0.5.15-0.5.19 (before model_override_base.py took the
+        # provider and the view, and the flags tier went)
+        ('_invoke_provider', 'must return a dict', "internal",
+         "a registered model-override provider returning a non-dict: a check on SGLang's own providers"),
+        ('__setattr__', 'is read-only', "internal",
+         "a write through ResolvedView: SGLang's own post-process passes writing a read view; argv values go through "
+         "declarations"),
+        ('declare_late_resolution', 'called on the published config', "internal",
+         "a launcher-stage resolver run on the config after publish: SGLang's own call order (the oracle's resolution "
+         "never publishes before it), not an input"),
+        ('run_post_process_pass', 'on the published config', "internal",
+         "a pass declaring on the published instance: only when check_server_args re-runs on an Engine rebuilt after "
+         "shutdown, SGLang's own call order, not an input"),
+        ('apply_model_overrides', 'nothing was applied', "internal",
+         "the flags tier's own layout (a declared field outside the resolvable set, a flag leaf not declared on its "
+         "dataclass, a frozen flags bag): checks on SGLang's own declarations and flag dataclasses"),
+        ('assert_flag_parity', 'parity broken', "internal",
+         "a drift guard between the flags tier and the materialized ServerArgs, both written from the same "
+         "declarations by SGLang's own code: no argv makes them differ"),
         ('_deterministic_rocm_rccl_check', '', "runtime",
          "called only on a ROCm platform (attention_hook.py handle_deterministic_inference: get_platform().is_hip); "
          "the platform override presents CUDA"),
@@ -204,6 +223,11 @@ ENTRIES = {
          "platform override presents CUDA"),
     ],
     "sglang/srt/arg_groups/parallel_hook.py": [
+        # -- moe (session 16) --
+        ('handle_shared_experts_tp', r'^--shared-experts-tp-size requires a Kimi-K3 model configuration', "shadowed",
+         "needs --model-path instance://...: an earlier hook reads the model config through "
+         "connector.create_remote_connector(url) without a device, whose RemoteInstanceConnector reads device.type "
+         "(AttributeError on None) before this hook, on any host (observed on 0.5.21-0.5.23)"),
         # -- parallel (session 14) --
         ('handle_dwdp', r'^dwdp_size must be >= 2 when enabled', "shadowed",
          "the hook returns for dwdp_size <= 1 right before it: a size that gets here is >= 2"),

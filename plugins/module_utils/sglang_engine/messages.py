@@ -162,7 +162,10 @@ _SGLANG_MESSAGES = (
     ("CP_AITER_FUSION", r"Aiter allreduce fusion is not supported with context parallelism"),
     ("EXPERT_PACK", r"Invalid expert_pack configuration"),
     ("CP_MODEL", r"Nemotron-H does not support --attn-cp-size|LongCat-Flash does not support --enable-prefill-cp|"
-                 r"DeepSeek V3\.2 prefill CP does not support|MiMo V2 (prefill CP|CP-v2) only supports --cp-strategy"),
+                 r"DeepSeek V3\.2 prefill CP does not support|MiMo V2 (prefill CP|CP-v2) only supports (--cp-strategy|text "
+                 r"inference)"),
+    # -- moe (session 16) --
+    ("MIMO_V2_ATTN_TP", r"MiMoV2ForCausalLM requires effective attention TP size"),
     ("CP_TP_SHARING", r"CP-TP group sharing|CP/TP group sharing only supports"),
     # -- specserve (session 14): serving_hook.py (rules_serving.py) --
     ("HTTP2_LIMITS", r"--http2-(max-concurrent-streams|initial-connection-window-size) must be between"),

@@ -208,6 +208,9 @@ _METRICS_V1 = {
 #                            it stands for --elastic-ep-join-mode recover at the head of the elastic EP hook and refuses
 #                            another mode; the flag is gone from 0.5.21)
 #   cp_boundary_models, cp_dsv32_interleave, cp_mimo_zigzag  the context-parallel hook's model checks (rules_parallel.py _check_cp_model)
+#   mimo_v2_fused_qkv_tp     how the model hook checks a fused-qkv MiMoV2ForCausalLM's attention TP (rules_model.py
+#                            check_mimo_v2_fused_qkv): "equal" (0.5.11-0.5.16: exactly the checkpoint's TP) or "divisor"
+#                            (0.5.17 on: a divisor of it) -- moe (session 16)
 #   -- model (session 14) --
 #   model_overrides          the per-architecture model-override families the release runs (rules_model.py
 #                            check_model_overrides: moss_vl, gpt_oss, llama4, exaone, olmo2, lfm2, gemma4, minicpm,
@@ -530,6 +533,8 @@ _CHANGES = {
                          "dp_a2a": ("none", "megamoe"), "npu_exempt": True, "ragged": "a2a"},
     },
     "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
+        # -- moe (session 16) --: the MiMo V2 fused qkv_proj check takes a divisor of the checkpoint's TP
+        "mimo_v2_fused_qkv_tp": "divisor",
         # -- old-b (session 15) --: pd_disaggregation_hook.py: a decode server's DCP needs mooncake or nixl, chunk cache
         "pd_decode_dcp": {"backends": ("mooncake", "nixl"), "chunk_cache": True},
         # server_args.py _handle_a2a_moe: cutedsl with DeepEP takes low_latency only; the pplx backend appears
@@ -875,6 +880,7 @@ _CHANGES = {
         "elastic_scale": None,  # -- parallel (session 14) --: no elastic EP scale-up checks before 0.5.16
         "expert_pack": None,  # -- parallel (session 14) --: --load-format expert_pack appears in 0.5.19
         "cp_boundary_models": False, "cp_dsv32_interleave": False, "cp_mimo_zigzag": False,  # -- parallel (session 14) --
+        "mimo_v2_fused_qkv_tp": "equal",  # -- moe (session 16) --: server_args.py _handle_model_specific_adjustments
         "cp_tp_sharing": False,  # -- parallel (session 14) --: CP-TP group sharing checks (0.5.23 modelled)
         # -- specserve (session 14): serving_hook.py (rules_serving.py) --
         # handle_environment_variables: --enable-deepseek-v4-fp4-indexer's GPUs (the flag from 0.5.13); an explicit

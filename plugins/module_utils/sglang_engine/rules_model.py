@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int, truthy_env
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_enabled
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_enabled, attn_dp_of
 
 # srt/layers/cp/cp_decode_attn_tp.py CP_DECODE_ATTN_TP_SUPPORTED_ARCHS (the same in every release with the flag,
 # 0.5.17-0.5.23)
@@ -42,6 +42,38 @@ def check_model_specific(args, rules, target_cfg):
         raise Refused("MODEL_ARCHITECTURE_FLAG", "--enable-cp-decode-attn-tp is only supported for models whose "
                       "attention linears are replicated across CP ranks (%s); the target is %s."
                       % (", ".join(CP_DECODE_ATTN_TP_ARCHS), arch), "enable_cp_decode_attn_tp")
+
+
+# -- moe (session 16) --
+def check_mimo_v2_fused_qkv(args, rules, target_cfg):
+    """The model hook's MiMo V2 branch (every release: 0.5.23 srt/arg_groups/model_hook.py
+    handle_model_specific_adjustments, through 0.5.18 ServerArgs._handle_model_specific_adjustments), after the model
+    overrides: a MiMoV2ForCausalLM checkpoint whose config says attention_projection_layout fused_qkv has its qkv_proj
+    weights interleaved for a TP of num_key_value_heads (configs/model_config.py get_mimo_v2_fused_qkv_expected_tp_size),
+    so the attention TP (--tp-size over attention DP and --attn-cp-size) must equal it (trait mimo_v2_fused_qkv_tp
+    "equal", 0.5.11-0.5.16) or divide it ("divisor", 0.5.17 on). Skipped for --encoder-only (0.5.13 on; 0.5.11-0.5.12
+    check an --encoder-only MiMo V2 here too, which the engine refuses earlier for the architecture: not modelled).
+    Attention DP: --dp-size under --enable-dp-attention, resolved (0.5.22 on: --attn-dp-size,
+    runtime_context.derive_attn_tp_size)."""
+    if args.get("encoder_only") or target_cfg.get("attention_projection_layout") != "fused_qkv":
+        return
+    expected = target_cfg.get("num_key_value_heads")
+    if not is_int(expected):
+        text = target_cfg.get("text_config") if isinstance(target_cfg.get("text_config"), dict) else {}
+        expected = text.get("num_key_value_heads")
+    if not is_int(expected):
+        return  # the config's own error (a fused layout without num_key_value_heads): not modelled
+    tp, cp = get(args, "tp_size", 1), get(args, "attn_cp_size", 1)
+    if rules["attn_dp_resolved"]:
+        dp = attn_dp_of(args)
+    else:
+        dp = get(args, "dp_size", 1) if attn_dp_enabled(args, rules) else 1
+    effective = tp // dp // cp
+    bad = effective != expected if rules["mimo_v2_fused_qkv_tp"] == "equal" else expected % effective != 0
+    if bad:
+        raise Refused("MIMO_V2_ATTN_TP", "MiMoV2ForCausalLM requires effective attention TP size %d because its fused "
+                      "qkv_proj weights are TP=%d-interleaved; got %d (--tp-size %d, attention DP %d, --attn-cp-size %d)."
+                      % (expected, expected, effective, tp, dp, cp), "tp_size")
 
 
 # -- model (session 14) --

@@ -178,7 +178,8 @@ def check_attn_dp_width(args, rules, tp_size):
                "enable_aiter_allreduce_fusion", "enable_deterministic_inference", "rl_on_policy_target",
                "speculative_algorithm", "speculative_draft_model_path", "model_path", "speculative_eagle_topk",
                "disaggregation_mode", "enable_dsa_cache_layer_split", "dcp_size", "enable_mixed_chunk",
-               "moe_a2a_backend", "enable_waterfill", "disaggregation_transfer_backend"))
+               "moe_a2a_backend", "enable_waterfill", "disaggregation_transfer_backend", "language_only",
+               "language_model_only"))
 def check_context_parallel(args, r, rules, target_cfg=None, env=None):
     """Context parallelism (0.5.23 parallel_hook.py handle_context_parallelism; through 0.5.18 the ServerArgs
     method): after the data-parallel hook, before the MoE kernel checks (rules_moe.py)."""
@@ -224,7 +225,8 @@ def _check_cp_model(args, rules, target_cfg, env):
     """The model checks at the head of the context-parallel hook, from the target's config: the boundary parallelism
     modes (trait cp_boundary_models, 0.5.21 on: Nemotron-H takes no attention CP, LongCat-Flash no prefill CP with
     it), DeepSeek V3.2's strategy (trait cp_dsv32_interleave, 0.5.20 on), MiMo V2's (trait cp_mimo_zigzag: "env"
-    while SGLANG_ENABLE_CP_V2, on by default for it, gates the check (0.5.16-0.5.19), True after)."""
+    while SGLANG_ENABLE_CP_V2, on by default for it, gates the check (0.5.16-0.5.19), True after): zigzag, then text
+    only for a multimodal MiMoV2ForCausalLM."""
     arch = (target_cfg.get("architectures") or [None])[0]
     text = target_cfg.get("text_config") if isinstance(target_cfg.get("text_config"), dict) else target_cfg
     model_type = text.get("model_type") or target_cfg.get("model_type")
@@ -246,6 +248,13 @@ def _check_cp_model(args, rules, target_cfg, env):
     if mimo and prefill_cp and arch in ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM") and \
             args.get("cp_strategy") != "zigzag":
         raise Refused("CP_MODEL", "MiMo V2 prefill CP only supports --cp-strategy zigzag.", "cp_strategy")
+    if mimo and prefill_cp and arch == "MiMoV2ForCausalLM" and "vision_config" in target_cfg and \
+            "audio_config" in target_cfg and not args.get("language_only") and not args.get("language_model_only"):
+        # -- moe (session 16) --: then text only (0.5.16 on, the same block): model_config.is_multimodal, which a
+        # MiMoV2ForCausalLM config has with both vision_config and audio_config (configs/model_config.py
+        # MIMO_V2_MULTIMODAL_ARCHS) unless --language-model-only makes it language-model only
+        raise Refused("CP_MODEL", "MiMo V2 prefill CP only supports text inference; add --language-only.",
+                      "enable_prefill_cp")
     if rules["cp_tp_sharing"] and prefill_cp and cp > 1 and arch in _CP_TP_SHARING_ARCHS:
         _check_cp_tp_sharing(args, target_cfg, text, arch, cp, env)
 
