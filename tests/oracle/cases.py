@@ -1476,12 +1476,11 @@ DSV4_SWEEP_RANGE = dict(
     {k: ("0.5.15", None) for k in ("dsv4-plain", "dsv4-kv-e5m2", "dsv4-kv-bf16", "dsv4-attention-triton", "dsv4-page-64",
                                    "dsv4-ngram", "dsv4-nextn", "dsv4-eagle-lower", "dsv4-eagle-no-topk",
                                    "dsv4-eagle-topk1", "dsv4-eagle-topk2", "dsv4-cp-no-strategy", "dsv4-cp-zigzag",
-                                   "dsv4-cp", "dsv4-cp-tp2", "dsv4-cp-tp16", "dsv4-cp-dp2", "dsv4-cp-mooncake-a2a",
-                                   "dsv4old-cp-deepep-a2a")},
+                                   "dsv4-cp", "dsv4-cp-tp2", "dsv4-cp-tp16", "dsv4-cp-dp2", "dsv4-cp-mooncake-a2a")},
     **{k: ("0.5.20", None) for k in ("dsv4-trtllm", "dsv4-trtllm-no-gpu", "dsv4-flashmla")},
     **{k: _DSV4_MEGA_RANGE for k in DSV4_SWEEP_EXTRA if k.startswith("dsv4old-mega-")},
     **{"dsv4old-dspark": ("0.5.15", "0.5.15.post1"), "dsv4old-env-mega": ("0.5.17", "0.5.17"),
-       "dsv4old-env-mega-off": ("0.5.17", "0.5.17")})
+       "dsv4old-env-mega-off": ("0.5.17", "0.5.17"), "dsv4old-cp-deepep-a2a": ("0.5.15", "0.5.20")})
 # -- overrides (session 15) --
 # the resolution pipeline's post-process passes (srt/arg_groups/overrides.py, 0.5.15 on; their checks sit in
 # server_args.py before): the TRTLLM / CuteDSL MLA backends' GPU and KV dtype checks (attention hook), the DP LM head
