@@ -402,6 +402,8 @@ TABLE = (
      r"parallelism|PD disaggregation)|trtllm requires chunked prefill)", None),
     ("DSV4_SPECULATIVE", r"^Only EAGLE (and DSPARK speculative algorithms are|speculative algorithm with topk == 1 is|"
      r"speculative algorithm is) supported for DeepseekV4ForCausalLM$", None),
+    ("PREFILL_CP_ALIAS_CONFLICT", r"^--enable-prefill-context-parallel and --enable-nsa-prefill-context-parallel are "
+                                  r"mutually exclusive\. Use --enable-nsa-prefill-context-parallel for", None),
     ("DSV4_CP", r"^(DeepSeekV4 only supports interleave(/zigzag)? CP strategy, got|DeepSeekV4 zigzag CP requires the NPU "
      r"backend|For round-robin split mode, dp attention is not supported\.$|DeepSeekV4 CP supports moe_a2a_backend in)",
      None),

@@ -159,7 +159,10 @@ _OLD = ("0.5.15", "0.5.16", "0.5.17", "0.5.18", "0.5.20")
     (["--enable-prefill-cp", "--cp-strategy", "zigzag"], None, ("DSV4_CP",) * 5),
     (CP + ["--tp-size", "2", "--dp-size", "2"], None, ("DSV4_CP",) * 5),
     (CP + ["--tp-size", "16"], None, ("MODEL_OVERRIDE_UNSUPPORTED",) * 5),
-    (CP + ["--tp-size", "2", "--moe-a2a-backend", "mooncake", "--ep-size", "2"], None, (None, None) + ("DSV4_CP",) * 3),
+    (CP + ["--tp-size", "2", "--moe-a2a-backend", "mooncake", "--ep-size", "2"], None,
+     ("PREFILL_CP_ALIAS_CONFLICT",) * 2 + ("DSV4_CP",) * 3),
+    # 0.5.15-0.5.17: the hook turns on the DSA alias beside the generic prefill CP flag and SGLang refuses both
+    (CP + ["--tp-size", "2"], None, ("PREFILL_CP_ALIAS_CONFLICT",) * 3 + (None, None)),
     (MEGA + ["-1"], None, (None, None) + ("MOE_A2A_DISPATCH_BUDGET",) * 3),
     (MEGA + ["2048"], None, (None, None, "MOE_A2A_DISPATCH_BUDGET", None, None)),
     (MEGA + ["16384"], None, (None, None) + ("MOE_A2A_DISPATCH_BUDGET",) * 3),
