@@ -171,9 +171,11 @@ _OLD = ("0.5.15", "0.5.16", "0.5.17", "0.5.18", "0.5.20")
      ("ENV_SECRET",) * 2 + ("MOE_A2A_DISPATCH_BUDGET",) * 3),  # (an unknown variable there)
     (MEGA + ["2", "--tp-size", "4", "--dp-size", "4", "--enable-dp-attention"], None,
      ("CHUNKED_PREFILL_PAGE",) * 2 + ("MOE_A2A_DISPATCH_BUDGET",) * 3),
-    (MEGA + ["33024"] + CP + ["--tp-size", "4"], None, (None, None) + ("MOE_A2A_DISPATCH_BUDGET",) * 3),
+    (MEGA + ["33024"] + CP + ["--tp-size", "4"], None,
+     ("PREFILL_CP_ALIAS_CONFLICT",) * 2 + ("MOE_A2A_DISPATCH_BUDGET",) * 3),
     (MEGA + ["8448", "--tp-size", "2"], None, (None, None) + ("MOE_A2A_DISPATCH_BUDGET",) * 3),
-    (MEGA + ["16384"] + CP + ["--tp-size", "2"], None, (None, None, "MOE_A2A_DISPATCH_BUDGET", None, None)),
+    (MEGA + ["16384"] + CP + ["--tp-size", "2"], None,
+     ("PREFILL_CP_ALIAS_CONFLICT",) * 2 + ("MOE_A2A_DISPATCH_BUDGET", None, None)),
     (["--chunked-prefill-size", "2048"], {"SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE": "1"},
      (None, None, "MOE_A2A_DISPATCH_BUDGET", None, None)),
 ])

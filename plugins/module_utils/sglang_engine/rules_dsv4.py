@@ -120,6 +120,15 @@ def check_dsv4_hook(args, rules, platform, target_cfg, env):
     if gen in _OLD_GENS:  # -- dsv4old (session 16) --: no DeepSeek-V4.1 features before 0.5.21
         _check_cp(args, device, gen)
         _check_mega_moe_budget(args, gen, env)
+        if gen in ("v15", "v16", "v17") and args.get("enable_prefill_cp") and \
+                args.get("attention_backend") not in ("dsa", "dsv4"):
+            # later, in server_args.py: _handle_legacy_cp_arguments had mapped --enable-prefill-cp to the generic
+            # --enable-prefill-context-parallel before the model hook (the attention backend not yet dsv4), the hook
+            # turned on the DSA alias without clearing it (0.5.18 clears it), and _handle_context_parallelism refuses
+            raise Refused("PREFILL_CP_ALIAS_CONFLICT", "--enable-prefill-context-parallel and "
+                          "--enable-nsa-prefill-context-parallel are mutually exclusive (SGLang %s's DeepSeek-V4 hook "
+                          "turns on the DSA alias of the prefill CP it was given)." % rules["version"],
+                          "enable_prefill_cp")
         return out
     _check_v41_features(args, gen, platform, env, v41, backend)
     _check_cp(args, device, gen)
@@ -247,16 +256,6 @@ def _check_cp(args, device, gen):
         if supported is not None and a2a not in supported:
             raise Refused("DSV4_CP", "DeepSeekV4 CP supports moe_a2a_backend in %s, got %r." % (supported, a2a),
                           "moe_a2a_backend")
-        if gen in ("v15", "v16", "v17") and args.get("attention_backend") not in ("dsa", "dsv4"):
-            # server_args.py: _handle_legacy_cp_arguments, before the model hook, mapped --enable-prefill-cp to the
-            # generic --enable-prefill-context-parallel (the attention backend not yet dsv4); the hook then turns
-            # on the DSA alias without clearing it (0.5.18 clears it), and _handle_context_parallelism refuses both
-            raise Refused("PREFILL_CP_ALIAS_CONFLICT", "--enable-prefill-context-parallel and "
-                          "--enable-nsa-prefill-context-parallel are mutually exclusive (SGLang %s's DeepSeek-V4 hook "
-                          "turns on the DSA alias of the prefill CP it was given)." % {"v15": "0.5.15-0.5.16",
-                                                                                      "v16": "0.5.16",
-                                                                                      "v17": "0.5.17"}[gen],
-                          "enable_prefill_cp")
         return
     if strategy not in ("interleave", "zigzag"):
         raise Refused("DSV4_CP", "DeepSeekV4 only supports interleave/zigzag CP strategy, got %s: give --cp-strategy "
