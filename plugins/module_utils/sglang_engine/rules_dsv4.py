@@ -9,7 +9,9 @@ the speculative algorithm), then validate_deepseek_v41_features and validate_dee
 checks DeepSeek-V4.1's encoder SWA replay budget (validate_deepseek_v41_encoder_replay_budget) last before
 check_server_args. SM100/SM103 is read from the GPUs given (SGLang's is_sm100_supported: compute capability 10.x with
 CUDA 12.8 or newer); without GPU facts the hardware checks are left to the host. ROCm/NPU branches are not modelled
-(the engine predicts CUDA and CPU hosts). stdlib only.
+(the engine predicts CUDA and CPU hosts). 0.5.15-0.5.20 (_OLD_GENS, session 16) run the same hook without the
+DeepSeek-V4.1 features (in server_args.py's model-specific adjustments through 0.5.18), with the MegaMoE prefill budget
+from 0.5.17; 0.5.12-0.5.14 (other flag names, the hook writing the settings itself) are not modelled. stdlib only.
 """
 from __future__ import annotations
 
