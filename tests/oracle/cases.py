@@ -1389,7 +1389,7 @@ KV_SWEEP_CASE.update({k: dict(_NO_SPEC, gpu="sm90", target="deepseek-v3-8l", att
 # (an SM100 one is not presented: SGLang's is_sm100_supported reads the host's own torch, not the platform override).
 # Swept once without speculation from the release the engine models it (DSV4_SWEEP_SINCE); DSV4_SWEEP_CASE says what an
 # entry changes in the case.
-DSV4_SWEEP_SINCE = "0.5.21"
+DSV4_SWEEP_SINCE = "0.5.21"  # an entry's first release unless DSV4_SWEEP_RANGE names others (dsv4old, session 16)
 _DSV4_CP = ["--enable-prefill-cp", "--cp-strategy", "interleave"]
 _ENC = ["--enable-encoder-swa-bounded-replay"]
 _DEC = ["--enable-decoder-swa-bounded-replay"]
@@ -1451,6 +1451,41 @@ DSV4_SWEEP_CASE.update({
                                                                                gpu=None),
     "dsv41-dspark-pd-compact": dict(_DSV4_CASE, target="deepseek-v41-8l", env={"SGLANG_RAGGED_VERIFY_MODE": "compact"}),
 })
+# -- dsv4old (session 16) --
+# the hook in 0.5.15-0.5.20 (rules_dsv4._OLD_GENS, trait dsv4_hook "v15".."v20"): the entries above that those releases
+# parse, from the release named in DSV4_SWEEP_RANGE (since, until; every other entry is swept from 0.5.21), and the
+# MegaMoE prefill budget (validate_deepseek_v4_mega_moe_token_budget, 0.5.17-0.5.20) with a given chunked prefill size
+_DSV4_MEGA = ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size"]
+DSV4_SWEEP_EXTRA.update({
+    "dsv4old-dspark": ["--speculative-algorithm", "DSPARK"],
+    "dsv4old-mega-no-chunk": _DSV4_MEGA + ["-1"], "dsv4old-mega-chunk-1024": _DSV4_MEGA + ["1024"],
+    "dsv4old-mega-chunk-2048": _DSV4_MEGA + ["2048"], "dsv4old-mega-chunk-16384": _DSV4_MEGA + ["16384"],
+    "dsv4old-mega-env-cap": _DSV4_MEGA + ["4096"], "dsv4old-mega-decode": _DSV4_MEGA + ["16384", "--disaggregation-mode",
+                                                                                       "decode"],
+    "dsv4old-mega-tp2": _DSV4_MEGA + ["8448", "--tp-size", "2"],
+    "dsv4old-mega-dp-attn": _DSV4_MEGA + ["2", "--tp-size", "4", "--dp-size", "4", "--enable-dp-attention"],
+    "dsv4old-mega-dp-attn-ok": _DSV4_MEGA + ["16384", "--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"],
+    "dsv4old-mega-cp": _DSV4_MEGA + ["33024"] + _DSV4_CP + ["--tp-size", "4"],
+    "dsv4old-mega-cp-ok": _DSV4_MEGA + ["16384"] + _DSV4_CP + ["--tp-size", "2"],
+    "dsv4old-env-mega": ["--chunked-prefill-size", "2048"], "dsv4old-env-mega-off": ["--chunked-prefill-size", "2048"],
+    "dsv4old-cp-deepep-a2a": _DSV4_CP + ["--tp-size", "2", "--moe-a2a-backend", "deepep", "--ep-size", "2"],
+})
+DSV4_SWEEP_CASE.update({k: _DSV4_CASE for k in DSV4_SWEEP_EXTRA if k.startswith("dsv4old-")})
+DSV4_SWEEP_CASE.update({
+    "dsv4old-mega-env-cap": dict(_DSV4_CASE, env={"SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK": "2048"}),
+    "dsv4old-env-mega": dict(_DSV4_CASE, env={"SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE": "1"}),
+    "dsv4old-env-mega-off": dict(_DSV4_CASE, env={"SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE": "0"}),
+})
+_DSV4_MEGA_RANGE = ("0.5.17", "0.5.20")
+DSV4_SWEEP_RANGE = dict(
+    {k: ("0.5.15", None) for k in ("dsv4-plain", "dsv4-kv-e5m2", "dsv4-kv-bf16", "dsv4-attention-triton", "dsv4-page-64",
+                                   "dsv4-ngram", "dsv4-nextn", "dsv4-eagle-lower", "dsv4-eagle-no-topk",
+                                   "dsv4-eagle-topk1", "dsv4-eagle-topk2", "dsv4-cp-no-strategy", "dsv4-cp-zigzag",
+                                   "dsv4-cp", "dsv4-cp-tp2", "dsv4-cp-tp16", "dsv4-cp-dp2", "dsv4-cp-mooncake-a2a")},
+    **{k: ("0.5.20", None) for k in ("dsv4-trtllm", "dsv4-trtllm-no-gpu", "dsv4-flashmla")},
+    **{k: _DSV4_MEGA_RANGE for k in DSV4_SWEEP_EXTRA if k.startswith("dsv4old-mega-")},
+    **{"dsv4old-dspark": ("0.5.15", "0.5.15.post1"), "dsv4old-env-mega": ("0.5.17", "0.5.17"),
+       "dsv4old-env-mega-off": ("0.5.17", "0.5.17"), "dsv4old-cp-deepep-a2a": ("0.5.15", "0.5.20")})
 # -- overrides (session 15) --
 # the resolution pipeline's post-process passes (srt/arg_groups/overrides.py, 0.5.15 on; their checks sit in
 # server_args.py before): the TRTLLM / CuteDSL MLA backends' GPU and KV dtype checks (attention hook), the DP LM head
@@ -2191,8 +2226,10 @@ def sweep_cases(version=None):
         if version is None or _release_key(version) >= _release_key(KV_SWEEP_CASE[v].get("since") or "0"):
             out.append(dict(SWEEP_BASES[0], kv_sweep=v, **KV_SWEEP_CASE[v]))
     # -- dsv4 (session 15) --: once, without speculation, from the release the engine models the hook
-    if version is None or _release_key(version) >= _release_key(DSV4_SWEEP_SINCE):
-        for v in sorted(DSV4_SWEEP_EXTRA):
+    for v in sorted(DSV4_SWEEP_EXTRA):  # -- dsv4old (session 16) --: each entry on its releases (DSV4_SWEEP_RANGE)
+        since, until = DSV4_SWEEP_RANGE.get(v, (DSV4_SWEEP_SINCE, None))
+        if version is None or (_release_key(version) >= _release_key(since) and
+                               (until is None or _release_key(version) <= _release_key(until))):
             out.append(dict(SWEEP_BASES[0], dsv4_sweep=v, **DSV4_SWEEP_CASE[v]))
     for v in sorted(OVR_SWEEP_EXTRA):  # -- overrides (session 15) --: once, on the DFLASH base without speculation
         if version is None or _release_key(version) >= _release_key(OVR_SWEEP_CASE[v]["since"]):

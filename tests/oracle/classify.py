@@ -411,9 +411,11 @@ TABLE = (
     ("DSV4_ATTN_BACKEND", r"^--dsv4-attn-backend (flashmla_mega requires DeepSeek-V4\.1 on SM100/SM103\.|trtllm requires "
      r"an SM100/SM103|trtllm requires kv_cache_dtype=fp8_e4m3|trtllm does not support (enable_hisparse|context "
      r"parallelism|PD disaggregation)|trtllm requires chunked prefill)", None),
-    ("DSV4_SPECULATIVE", r"^Only EAGLE (and DSPARK speculative algorithms are|speculative algorithm with topk == 1 is) "
-     r"supported for DeepseekV4ForCausalLM$", None),
-    ("DSV4_CP", r"^(DeepSeekV4 only supports interleave/zigzag CP strategy, got|DeepSeekV4 zigzag CP requires the NPU "
+    ("DSV4_SPECULATIVE", r"^Only EAGLE (and DSPARK speculative algorithms are|speculative algorithm with topk == 1 is|"
+     r"speculative algorithm is) supported for DeepseekV4ForCausalLM$", None),
+    ("PREFILL_CP_ALIAS_CONFLICT", r"^--enable-prefill-context-parallel and --enable-nsa-prefill-context-parallel are "
+                                  r"mutually exclusive\. Use --enable-nsa-prefill-context-parallel for", None),
+    ("DSV4_CP", r"^(DeepSeekV4 only supports interleave(/zigzag)? CP strategy, got|DeepSeekV4 zigzag CP requires the NPU "
      r"backend|For round-robin split mode, dp attention is not supported\.$|DeepSeekV4 CP supports moe_a2a_backend in)",
      None),
     ("ENCODER_REPLAY_UNSUPPORTED", r"^--enable-encoder-swa-bounded-replay does not support .* yet$", None),

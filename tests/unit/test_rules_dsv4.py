@@ -139,5 +139,46 @@ def test_v41_features_0_5_21(extra, v21, v22):
 
 def test_release_trait():
     assert [E.RELEASES[v]["dsv4_hook"] for v in ("0.5.21", "0.5.22", "0.5.23")] == ["v21", "v22", "v23"]
-    assert E.RELEASES["0.5.20"]["dsv4_hook"] is None
-    assert answer(["--kv-cache-dtype", "fp8_e5m2"], V4, version="0.5.20") is None  # not modelled there yet
+    # -- dsv4old (session 16) --: one generation a release from 0.5.15; 0.5.12-0.5.14 not modelled yet
+    assert [E.RELEASES[v]["dsv4_hook"] for v in ("0.5.15", "0.5.15.post1", "0.5.16", "0.5.17", "0.5.18", "0.5.19",
+                                                  "0.5.20")] == ["v15", "v15", "v16", "v17", "v18", "v19", "v20"]
+    assert E.RELEASES["0.5.14"]["dsv4_hook"] is None
+    assert answer(["--kv-cache-dtype", "fp8_e5m2"], V4, version="0.5.14") is None  # not modelled there yet
+
+
+# -- dsv4old (session 16) --: the hook in 0.5.15-0.5.20, per release (0.5.15, 0.5.16, 0.5.17, 0.5.18, 0.5.20)
+MEGA = ["--moe-a2a-backend", "megamoe", "--chunked-prefill-size"]
+_OLD = ("0.5.15", "0.5.16", "0.5.17", "0.5.18", "0.5.20")
+
+
+@pytest.mark.parametrize("extra, env, codes", [
+    ([], None, (None,) * 5), (["--kv-cache-dtype", "fp8_e5m2"], None, ("DSV4_KV_DTYPE",) * 5),
+    (["--speculative-algorithm", "DSPARK"], None, ("DSV4_SPECULATIVE",) + ("DSPARK_ARGS",) * 4),
+    (["--speculative-algorithm", "NGRAM"], None, ("DSV4_SPECULATIVE",) * 5),
+    (EAGLE1[:3] + ["2"] + EAGLE1[4:], None, ("DSV4_SPECULATIVE",) * 5),
+    (["--enable-prefill-cp", "--cp-strategy", "zigzag"], None, ("DSV4_CP",) * 5),
+    (CP + ["--tp-size", "2", "--dp-size", "2"], None, ("DSV4_CP",) * 5),
+    (CP + ["--tp-size", "16"], None, ("MODEL_OVERRIDE_UNSUPPORTED",) * 5),
+    (CP + ["--tp-size", "2", "--moe-a2a-backend", "mooncake", "--ep-size", "2"], None,
+     ("PREFILL_CP_ALIAS_CONFLICT",) * 2 + ("DSV4_CP",) * 3),
+    # 0.5.15-0.5.17: the hook turns on the DSA alias beside the generic prefill CP flag and SGLang refuses both
+    (CP + ["--tp-size", "2"], None, ("PREFILL_CP_ALIAS_CONFLICT",) * 3 + (None, None)),
+    (MEGA + ["-1"], None, (None, None) + ("MOE_A2A_DISPATCH_BUDGET",) * 3),
+    (MEGA + ["2048"], None, (None, None, "MOE_A2A_DISPATCH_BUDGET", None, None)),
+    (MEGA + ["16384"], None, (None, None) + ("MOE_A2A_DISPATCH_BUDGET",) * 3),
+    (MEGA + ["16384", "--disaggregation-mode", "decode"], None, (None,) * 5),
+    (MEGA + ["4096"], {"SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK": "2048"},
+     ("ENV_SECRET",) * 2 + ("MOE_A2A_DISPATCH_BUDGET",) * 3),  # (an unknown variable there)
+    (MEGA + ["2", "--tp-size", "4", "--dp-size", "4", "--enable-dp-attention"], None,
+     ("CHUNKED_PREFILL_PAGE",) * 2 + ("MOE_A2A_DISPATCH_BUDGET",) * 3),
+    (MEGA + ["33024"] + CP + ["--tp-size", "4"], None,
+     ("PREFILL_CP_ALIAS_CONFLICT",) * 2 + ("MOE_A2A_DISPATCH_BUDGET",) * 3),
+    (MEGA + ["8448", "--tp-size", "2"], None, (None, None) + ("MOE_A2A_DISPATCH_BUDGET",) * 3),
+    (MEGA + ["16384"] + CP + ["--tp-size", "2"], None,
+     ("PREFILL_CP_ALIAS_CONFLICT",) * 2 + ("MOE_A2A_DISPATCH_BUDGET", None, None)),
+    (["--chunked-prefill-size", "2048"], {"SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE": "1"},
+     (None, None, "MOE_A2A_DISPATCH_BUDGET", None, None)),
+])
+def test_hook_before_0_5_21(extra, env, codes):
+    gpus = SM90 if "--tp-size" not in extra else SM90 * 2
+    assert tuple(answer(extra, V4, version=v, gpus=gpus, env=env) for v in _OLD) == codes

@@ -260,9 +260,11 @@ _SGLANG_MESSAGES = (
     # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py (rules_dsv4.py)
     ("DSV4_KV_DTYPE", r"is not supported for DeepseekV4ForCausalLM"),
     ("DSV4_ATTN_BACKEND", r"--dsv4-attn-backend (flashmla_mega|trtllm) (requires|does not support)"),
-    ("DSV4_SPECULATIVE", r"Only EAGLE (and DSPARK speculative algorithms|speculative algorithm with topk == 1) (are|is) "
-     r"supported for"),
-    ("DSV4_CP", r"DeepSeekV4 (only supports interleave/zigzag CP|zigzag CP requires the NPU|CP supports moe_a2a_backend)|"
+    ("DSV4_SPECULATIVE", r"Only EAGLE (and DSPARK speculative algorithms|speculative algorithm with topk == 1|speculative "
+     r"algorithm) (are|is) supported for"),
+    ("PREFILL_CP_ALIAS_CONFLICT", r"--enable-prefill-context-parallel and --enable-nsa-prefill-context-parallel are "
+                                  r"mutually exclusive"),  # -- dsv4old (session 16) --
+    ("DSV4_CP", r"DeepSeekV4 (only supports interleave(/zigzag)? CP|zigzag CP requires the NPU|CP supports moe_a2a_backend)|"
      r"For round-robin split mode, dp attention is not supported"),
     ("ENCODER_REPLAY_UNSUPPORTED", r"--enable-encoder-swa-bounded-replay does not support .* yet"),
     ("ENCODER_REPLAY_BUDGET", r"encoder SWA replay requires (--max-running-requests > 0|explicit --max-running-requests)"),

@@ -238,7 +238,8 @@ _METRICS_V1 = {
 #   kimi_dcp_decode_backends the decode attention backends Kimi-K3 DCP takes (kimi_k3.py; None: no family)
 #   nemotron_h_omni          nemotron_h.py registers NemotronH_Omni_Reasoning_V3 too
 #   nemotron_expert_remap    nemotron_h.py _validate_expert_remap (EPLB / redundant experts / expert location)
-#   dsv4_hook                None, or the DeepSeek-V4 model hook's generation modelled (rules_dsv4.py): "v21", "v22", "v23"
+#   dsv4_hook                None, or the DeepSeek-V4 model hook's generation modelled (rules_dsv4.py): "v15" .. "v20"
+#                            (0.5.15-0.5.20, one a release: see rules_dsv4._OLD_GENS), "v21", "v22", "v23"
 #   -- overrides (session 15) --
 #   mla_backend_checks       None (not modelled), or the attention hook's MLA backend checks (rules_attention.py
 #                            check_mla_backends): trtllm_kv / tokenspeed_kv (the KV cache dtypes TRTLLM MLA / tokenspeed
@@ -418,6 +419,7 @@ _CHANGES = {
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         "mm_vmm_refuses_rust_server": False,  # -- cache (session 16) --: the Rust server check gone
+        "dsv4_hook": "v20",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: --dsv4-attn-backend trtllm's checks
         # -- quant (session 15) --
         "model_overrides": _MODEL_OVERRIDES_0_5_20,
         "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla", "aiter"),
@@ -469,6 +471,7 @@ _CHANGES = {
         "unified_dcp_mla_backends": ("flashinfer", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
+        "dsv4_hook": "v19",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: mori joins CP's MoE A2A list
         "pd_decode_dcp": {"backends": ("mooncake", "nixl", "fake"), "chunk_cache": True},  # -- old-b (session 15) --
         # -- model (session 14) --
         "model_overrides": _MODEL_OVERRIDES_0_5_19,
@@ -508,6 +511,7 @@ _CHANGES = {
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
         "eplb_balancedness_env_refused": True,  # -- cache (session 16) --
         "mm_vmm_refuses_rust_server": True,  # -- cache (session 16) --
+        "dsv4_hook": "v18",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE from the A2A flag only, budget 8192
         "interns2_mobius_no_pp_ep": True,  # -- misc (session 15) --: the model hook's Intern-S2-Mobius branch
         # -- overrides (session 15) --: --enable-tp-lm-head-all-to-all and its _dp_lm_head_validation checks
         "lm_head_dp_checks": "tp_all_to_all",
@@ -535,6 +539,7 @@ _CHANGES = {
     "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
         # -- moe (session 16) --: the MiMo V2 fused qkv_proj check takes a divisor of the checkpoint's TP
         "mimo_v2_fused_qkv_tp": "divisor",
+        "dsv4_hook": "v17",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE prefill budget, CP MoE A2A list
         # -- old-b (session 15) --: pd_disaggregation_hook.py: a decode server's DCP needs mooncake or nixl, chunk cache
         "pd_decode_dcp": {"backends": ("mooncake", "nixl"), "chunk_cache": True},
         # server_args.py _handle_a2a_moe: cutedsl with DeepEP takes low_latency only; the pplx backend appears
@@ -566,6 +571,7 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
+        "dsv4_hook": "v15",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: EAGLE only, interleave CP
         # -- engfix (session 15) --: overrides.py _dllm_page_size reads DllmConfig outside the radix gate
         "dllm_model_check": "always",
         # -- overrides (session 15) --: arg_groups/overrides.py _mla_kv_cache_dtype_checks (TRTLLM MLA takes FP4 KV,
@@ -931,6 +937,7 @@ _CHANGES = {
         "kv4_mla_attention_extra": ("flashmla",),
     },
     "0.5.16": {
+        "dsv4_hook": "v16",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: DSPARK joins EAGLE
         "a2a_ascend_fuse_mode": False,  # -- old-a (session 15) --: _handle_a2a_moe no longer reads the fuse mode
         "elastic_ep_rejoin": "recover",  # -- old-a (session 15) --: _handle_elastic_ep maps it to join mode recover
         "kv4_dtypes": ("nvfp4", "fp4_mx_block16"),  # -- old-a (session 15) --: _handle_kv4_compatibility's new dtypes

@@ -9,7 +9,9 @@ the speculative algorithm), then validate_deepseek_v41_features and validate_dee
 checks DeepSeek-V4.1's encoder SWA replay budget (validate_deepseek_v41_encoder_replay_budget) last before
 check_server_args. SM100/SM103 is read from the GPUs given (SGLang's is_sm100_supported: compute capability 10.x with
 CUDA 12.8 or newer); without GPU facts the hardware checks are left to the host. ROCm/NPU branches are not modelled
-(the engine predicts CUDA and CPU hosts). stdlib only.
+(the engine predicts CUDA and CPU hosts). 0.5.15-0.5.20 (_OLD_GENS, session 16) run the same hook without the
+DeepSeek-V4.1 features (in server_args.py's model-specific adjustments through 0.5.18), with the MegaMoE prefill budget
+from 0.5.17; 0.5.12-0.5.14 (other flag names, the hook writing the settings itself) are not modelled. stdlib only.
 """
 from __future__ import annotations
 
@@ -20,6 +22,11 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 DSV4_ARCH = "DeepseekV4ForCausalLM"
 DSV4_CP_A2A = ("none", "deepep", "megamoe", "mori")  # validate_deepseek_v4_cp's supported_a2a_backends
 _GRAPH_OK = ("disabled", "breakable")  # cuda_graph_config Backend.DISABLED / BREAKABLE
+# -- dsv4old (session 16) --: the hook's generations before 0.5.21 (trait dsv4_hook): "v15" 0.5.15 (EAGLE only), "v16"
+# (DSPARK too), "v17" (the MegaMoE prefill budget, with SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE, and CP's MoE all-to-all list),
+# "v18" (MegaMoE read from --moe-a2a-backend only), "v19" (mori joins CP's list), "v20" (--dsv4-attn-backend trtllm)
+_OLD_GENS = ("v15", "v16", "v17", "v18", "v19", "v20")
+_MEGA_MOE_ENV = "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK"
 
 
 def is_dsv4_target(rules, target_cfg):
@@ -101,15 +108,32 @@ def check_dsv4_hook(args, rules, platform, target_cfg, env):
     if args.get("max_running_requests") is None:
         out["max_running_requests"] = 256
     algo = args.get("speculative_algorithm")  # as given: the speculative hook has not normalised it yet
+    gen = rules["dsv4_hook"]
     if algo is not None:
+        if gen == "v15" and algo != "EAGLE":  # 0.5.15: EAGLE only (DSPARK joins in 0.5.16)
+            raise Refused("DSV4_SPECULATIVE", "Only EAGLE speculative algorithm is supported for %s (got %s)."
+                          % (DSV4_ARCH, algo), "speculative_algorithm")
         if algo not in ("EAGLE", "DSPARK"):
             raise Refused("DSV4_SPECULATIVE", "Only EAGLE and DSPARK speculative algorithms are supported for %s "
                           "(got %s)." % (DSV4_ARCH, algo), "speculative_algorithm")
         if algo == "EAGLE" and args.get("speculative_eagle_topk") != 1:
             raise Refused("DSV4_SPECULATIVE", "Only EAGLE speculative algorithm with topk == 1 is supported for %s: "
                           "give --speculative-eagle-topk 1." % DSV4_ARCH, "speculative_eagle_topk")
-    _check_v41_features(args, rules["dsv4_hook"], platform, env, v41, backend)
-    _check_cp(args, device)
+    if gen in _OLD_GENS:  # -- dsv4old (session 16) --: no DeepSeek-V4.1 features before 0.5.21
+        _check_cp(args, device, gen)
+        _check_mega_moe_budget(args, gen, env)
+        if gen in ("v15", "v16", "v17") and args.get("enable_prefill_cp") and \
+                args.get("attention_backend") not in ("dsa", "dsv4"):
+            # later, in server_args.py: _handle_legacy_cp_arguments had mapped --enable-prefill-cp to the generic
+            # --enable-prefill-context-parallel before the model hook (the attention backend not yet dsv4), the hook
+            # turned on the DSA alias without clearing it (0.5.18 clears it), and _handle_context_parallelism refuses
+            raise Refused("PREFILL_CP_ALIAS_CONFLICT", "--enable-prefill-context-parallel and "
+                          "--enable-nsa-prefill-context-parallel are mutually exclusive (SGLang %s's DeepSeek-V4 hook "
+                          "turns on the DSA alias of the prefill CP it was given)." % rules["version"],
+                          "enable_prefill_cp")
+        return out
+    _check_v41_features(args, gen, platform, env, v41, backend)
+    _check_cp(args, device, gen)
     return out
 
 
@@ -212,11 +236,29 @@ def _check_v41_features(args, gen, platform, env, v41, backend):
                               "disable one of them." % feature, "enable_decoder_swa_bounded_replay")
 
 
-def _check_cp(args, device):
-    """validate_deepseek_v4_cp (CUDA: the NPU exemptions are not modelled)."""
+def _check_cp(args, device, gen):
+    """validate_deepseek_v4_cp (CUDA: the NPU exemptions are not modelled). Before 0.5.21 (_OLD_GENS) only the
+    interleave strategy, a single data-parallel replica and tp <= 8 on every device, and the MoE all-to-all backend
+    list from 0.5.17 (mori joins in 0.5.19)."""
     if not args.get("enable_prefill_cp"):
         return
     strategy = args.get("cp_strategy")
+    if gen in _OLD_GENS:
+        if strategy != "interleave":
+            raise Refused("DSV4_CP", "DeepSeekV4 only supports interleave CP strategy, got %s: give --cp-strategy "
+                          "interleave." % strategy, "cp_strategy")
+        if get(args, "dp_size", 1) != 1:
+            raise Refused("DSV4_CP", "For round-robin split mode, dp attention is not supported (DeepSeek-V4 prefill "
+                          "CP with --dp-size %s)." % get(args, "dp_size", 1), "dp_size")
+        if get(args, "tp_size", 1) > 8:
+            raise Refused("MODEL_OVERRIDE_UNSUPPORTED", "Context parallel only supports single machine (tp_size <= 8). "
+                          "Cross-machine CP has precision issues.", "tp_size")
+        supported = None if gen in ("v15", "v16") else DSV4_CP_A2A if gen in ("v19", "v20") else DSV4_CP_A2A[:3]
+        a2a = get(args, "moe_a2a_backend", "none")
+        if supported is not None and a2a not in supported:
+            raise Refused("DSV4_CP", "DeepSeekV4 CP supports moe_a2a_backend in %s, got %r." % (supported, a2a),
+                          "moe_a2a_backend")
+        return
     if strategy not in ("interleave", "zigzag"):
         raise Refused("DSV4_CP", "DeepSeekV4 only supports interleave/zigzag CP strategy, got %s: give --cp-strategy "
                       "interleave." % strategy, "cp_strategy")
@@ -239,6 +281,42 @@ def _check_cp(args, device):
     if a2a not in DSV4_CP_A2A:
         raise Refused("DSV4_CP", "DeepSeekV4 CP supports moe_a2a_backend in %s, got %r." % (DSV4_CP_A2A, a2a),
                       "moe_a2a_backend")
+
+
+def _check_mega_moe_budget(args, gen, env):
+    """validate_deepseek_v4_mega_moe_token_budget (0.5.17-0.5.20; from 0.5.21 rules_moe.check_a2a_token_budgets holds
+    DeepSeek-V4 with the other architectures without a fused-MoE fallback): the chunked prefill size as given (the
+    data-parallel hook divides it later), split over the CP ranks (prefill CP), the DP ranks (the --enable-dp-attention
+    flag, --dp-size) or none, aligned to the attention TP size, within SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK
+    (1024 by default in 0.5.17, 8192 later). An unset size is the GPU memory settings' and left to the host."""
+    if gen not in ("v17", "v18", "v19", "v20"):
+        return
+    from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import _env_int
+    from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import _env_on
+    mega = get(args, "moe_a2a_backend", "none") == "megamoe" or (gen == "v17" and _env_on(env, "SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE"))
+    chunk = args.get("chunked_prefill_size")
+    if not mega or get(args, "disaggregation_mode", "null") == "decode" or chunk is None or \
+            (get(args, "pp_size", 1) > 1 and args.get("enable_dynamic_chunking")):
+        return
+    if chunk <= 0:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "DeepSeekV4 with MegaMoE requires chunked prefill to be enabled: "
+                      "--chunked-prefill-size must be positive (got %s)." % chunk, "chunked_prefill_size")
+    tp, dp, cp = get(args, "tp_size", 1), get(args, "dp_size", 1), _attn_cp(args)
+    if args.get("enable_prefill_cp"):
+        local, align = -(-chunk // tp), 1  # validate_deepseek_v4_cp made attn_cp_size tp_size // dp_size (dp 1)
+    elif args.get("enable_dp_attention"):
+        local, align = chunk // dp, max(tp // dp // cp, 1)
+    else:
+        local, align = chunk, max(tp // cp, 1)
+    if local <= 0:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "DeepSeekV4 with MegaMoE requires a positive effective per-rank chunked "
+                      "prefill size (%s)." % local, "chunked_prefill_size")
+    need = -(-local // align) * align
+    capacity = _env_int(env, _MEGA_MOE_ENV, 1024 if gen == "v17" else 8192)
+    if capacity is not None and need > capacity:
+        raise Refused("MOE_A2A_DISPATCH_BUDGET", "DeepSeekV4 with MegaMoE requires %s to cover each rank's effective "
+                      "prefill token budget (%d tokens per rank, over %d)." % (_MEGA_MOE_ENV, need, capacity),
+                      "chunked_prefill_size")
 
 
 @gate("enable_encoder_swa_bounded_replay", context=("max_running_requests", "chunked_prefill_size", "page_size"))
