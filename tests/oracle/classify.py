@@ -379,6 +379,8 @@ TABLE = (
      r"--enable-prefill-cp is not supported for HYV4 because|--dcp-size > 1 is not supported for HYV4 because|DSA DCP does "
      r"not support (HiSparse or HiCache|PD disaggregation)|DSA DCP requires --speculative-eagle-topk 1|Context parallel "
      r"only supports single machine \(tp_size <= 8\)|--dcp-size > 1 is not supported for DSA with index_kpool=|"
+     r"interleave DSA CP does not support DP attention|The [\w/]+ DSA prefill/decode kernels only support an fp8_e4m3 "
+     r"KV cache on ROCm/HIP|"
      r"--enable-two-batch-overlap is not supported with DSA index-topk "
      r"sharing|Learnable DSA attention sinks require a bfloat16 KV cache|DeepSeek DSA only supports bf16/bfloat16 or "
      r"fp8_e4m3|The [\w/]+ DSA backend is only supported on ROCm/HIP|CUDA TileLang FP8 KV (requires both DSA backends|does "

@@ -239,6 +239,7 @@ _SGLANG_MESSAGES = (
      r"attention does not support PD)|ERNIE 4\.5 VL MoE does not support DP attention|MossVLForConditionalGeneration "
      r"requires flashinfer prefill|--enable-prefill-cp is not supported for HYV4|--dcp-size > 1 is not supported for (HYV4|DSA "
      r"with index_kpool)|DSA DCP (does not support|requires)|Context parallel only supports single machine|"
+     r"interleave DSA CP does not support DP attention|DSA prefill/decode kernels only support an fp8_e4m3 KV cache|"
      r"--enable-two-batch-overlap is not supported with DSA|Learnable "
      r"DSA attention sinks require|DeepSeek DSA only supports bf16|DSA backend is only supported on ROCm|CUDA TileLang FP8 "
      r"KV (requires|does not support)|uses learnable attention sinks and requires|CP is only supported for prefill when PD|"

@@ -223,8 +223,10 @@ _METRICS_V1 = {
 #   deepseek_family          how the "deepseek" family judges a DSA target: "overrides" (0.5.22 on: the family's override
 #                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific
 #                            adjustments: "dsa_block_v13" (0.5.13-0.5.15: its TBO check only), "dsa_block_v16"
-#                            (0.5.16-0.5.19: TBO with index_topk_freq / pattern, then the passes after the GPU's
-#                            compute capability) or "dsa_block_v20" (0.5.20-0.5.21: indexer_types too); None: no check
+#                            (0.5.16-0.5.18: TBO with index_topk_freq / pattern, then the passes after the GPU's
+#                            compute capability, not modelled), "dsa_block_v19" (0.5.19: and the family override's DSA
+#                            prefill CP asserts, the KV cache dtype / backend passes) or "dsa_block_v20" (0.5.20-0.5.21:
+#                            indexer_types too, HYV4's refusals, the learnable-sink and triton checks); None: no check
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
@@ -465,6 +467,9 @@ _CHANGES = {
         "unified_dcp_mla_backends": ("flashinfer", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
+        # -- dsa (session 16) --: model_overrides/deepseek_v2.py's DSA prefill CP asserts and the DSA passes of
+        # overrides.py (_dsa_kv_cache_dtype_default, _dsa_split_backend_resolution: _check_tilelang_dsa_fp8_kv)
+        "deepseek_family": "dsa_block_v19",
         "pd_decode_dcp": {"backends": ("mooncake", "nixl", "fake"), "chunk_cache": True},  # -- old-b (session 15) --
         # -- model (session 14) --
         "model_overrides": _MODEL_OVERRIDES_0_5_19,
