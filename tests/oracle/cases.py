@@ -2062,10 +2062,13 @@ OLD_SWEEP_EXTRA.update({
     "dsa16-hyv4-prefill-cp": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--tp-size", "2"],
     "dsa16-hyv4-dcp": ["--tp-size", "2", "--dcp-size", "2"],
 })
+# the legacy prefill CP flags together (0.5.13-0.5.19 _handle_context_parallelism / parallel_hook.py: mutually exclusive)
+OLD_SWEEP_EXTRA["dsa16-cp-legacy-both"] = ["--enable-prefill-context-parallel", "--enable-dsa-prefill-context-parallel"]
 # page 64: what the family override declares for DSA on CUDA (the engine does not model that page size)
 _DSA16 = dict(_DSA_CASE, gpu="sm90", needs_override=True, since="0.5.19", until="0.5.21", page_size=64)
 OLD_SWEEP_CASE.update({k: dict(_DSA16) for k in OLD_SWEEP_EXTRA if k.startswith("dsa16-")})
 OLD_SWEEP_CASE.update({
+    "dsa16-cp-legacy-both": dict(_NO_SPEC, since="0.5.13", until="0.5.19"),
     "dsa16-tilelang-sm100": dict(_DSA16, gpu="sm100"),
     "dsa16-sink-kv-fp8": dict(_DSA16, target="deepseek-v32-sink-8l"),
     "dsa16-sink-backend": dict(_DSA16, target="deepseek-v32-sink-8l"),

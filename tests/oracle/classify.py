@@ -202,7 +202,8 @@ TABLE = (
              r"migration conflicts with static DWDP|DWDP does not support speculative decoding|DWDP requires pp_size == 1|"
              r"DWDP's prefetch event protocol does not support two-batch overlap)", None),
     ("ATTN_DP_SIZE", r"^--attn-dp-size must be positive|^--dp-size \d+ with --attn-dp-size \d+: data-parallel replicas", None),
-    ("CP_STRATEGY", r"^--cp-strategy must be set when --enable-prefill-cp is enabled\.$", None),
+    ("CP_STRATEGY", r"^(--cp-strategy must be set when --enable-prefill-cp is enabled\.$|--enable-prefill-context-parallel and "
+     r"--enable-nsa-prefill-context-parallel are mutually exclusive)", None),
     ("CP_TOPOLOGY", r"^(tp_size must be divisible by (attn_cp_size|(attn_dp|dp)_size \* attn_cp_size|moe_dp_size)|ep_size \* "
                     r"moe_dp_size must be (less than or equal|equal) to tp_size|PP is not supported with context "
                     r"parallelism|attn_cp_size != moe_dp_size is only supported when moe_dp_size == 1)$", None),

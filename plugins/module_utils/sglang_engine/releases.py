@@ -220,6 +220,7 @@ _METRICS_V1 = {
 #                            and the hooks read attention DP as runtime_context.attn_dp_enabled_of (a width above 1, or
 #                            an Elastic EP scale joiner); else the flag, which the data-parallel defaults drop at
 #                            --dp-size 1 (rules_parallel.attn_dp_enabled)
+#   cp_legacy_flags_exclusive the context-parallel check refusing both legacy prefill CP flags (0.5.13-0.5.19)
 #   deepseek_family          how the "deepseek" family judges a DSA target: "overrides" (0.5.22 on: the family's override
 #                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific
 #                            adjustments: "dsa_block_v13" (0.5.13-0.5.15: its TBO check only), "dsa_block_v16"
@@ -416,6 +417,7 @@ _CHANGES = {
         "hisparse_models": ("dsa", "v4", "m3"),  # hisparse_hook.py: MiniMax M3 joins
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
+        "cp_legacy_flags_exclusive": False,  # -- dsa (session 16) --: the legacy prefill CP flags are gone
         # -- quant (session 15) --
         "model_overrides": _MODEL_OVERRIDES_0_5_20,
         "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla", "aiter"),
@@ -623,6 +625,9 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.13": {  # parser captured; traits as the release before it
+        # -- dsa (session 16) --: server_args.py _handle_context_parallelism (0.5.19 parallel_hook.py) refuses the legacy
+        # --enable-prefill-context-parallel with --enable-dsa-prefill-context-parallel (or its NSA alias)
+        "cp_legacy_flags_exclusive": True,
         # -- model (session 14) --
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_amx", "intel_xpu", "aiter"),
         "model_overrides": _MODEL_OVERRIDES_0_5_13,
@@ -872,6 +877,7 @@ _CHANGES = {
         "expert_pack": None,  # -- parallel (session 14) --: --load-format expert_pack appears in 0.5.19
         "cp_boundary_models": False, "cp_dsv32_interleave": False, "cp_mimo_zigzag": False,  # -- parallel (session 14) --
         "cp_tp_sharing": False,  # -- parallel (session 14) --: CP-TP group sharing checks (0.5.23 modelled)
+        "cp_legacy_flags_exclusive": False,  # -- dsa (session 16) --
         # -- specserve (session 14): serving_hook.py (rules_serving.py) --
         # handle_environment_variables: --enable-deepseek-v4-fp4-indexer's GPUs (the flag from 0.5.13); an explicit
         # cuda_ipc / cuda_vmm transport stays with --encoder-only; handle_other_validations: no watermark check

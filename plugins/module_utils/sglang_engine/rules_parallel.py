@@ -173,12 +173,13 @@ def check_attn_dp_width(args, rules, tp_size):
                       "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, tp_size), "tp_size")
 
 
-@gate("enable_prefill_cp", "attn_cp_size", "moe_dp_size",
+@gate("enable_prefill_cp", "attn_cp_size", "moe_dp_size", "enable_prefill_context_parallel",
       context=("cp_strategy", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "pp_size", "ep_size",
                "enable_aiter_allreduce_fusion", "enable_deterministic_inference", "rl_on_policy_target",
                "speculative_algorithm", "speculative_draft_model_path", "model_path", "speculative_eagle_topk",
                "disaggregation_mode", "enable_dsa_cache_layer_split", "dcp_size", "enable_mixed_chunk",
-               "moe_a2a_backend", "enable_waterfill", "disaggregation_transfer_backend"))
+               "moe_a2a_backend", "enable_waterfill", "disaggregation_transfer_backend",
+               "enable_dsa_prefill_context_parallel"))
 def check_context_parallel(args, r, rules, target_cfg=None, env=None):
     """Context parallelism (0.5.23 parallel_hook.py handle_context_parallelism; through 0.5.18 the ServerArgs
     method): after the data-parallel hook, before the MoE kernel checks (rules_moe.py)."""
@@ -187,6 +188,10 @@ def check_context_parallel(args, r, rules, target_cfg=None, env=None):
         _check_cp_model(args, rules, target_cfg, env)
     if args.get("enable_prefill_cp") and args.get("cp_strategy") is None:
         raise Refused("CP_STRATEGY", "--cp-strategy must be set when --enable-prefill-cp is enabled.", "cp_strategy")
+    if rules["cp_legacy_flags_exclusive"] and args.get("enable_prefill_context_parallel") and \
+            args.get("enable_dsa_prefill_context_parallel"):  # -- dsa (session 16) --: the legacy flags (0.5.13-0.5.19)
+        raise Refused("CP_STRATEGY", "--enable-prefill-context-parallel and --enable-nsa-prefill-context-parallel are "
+                      "mutually exclusive.", "enable_prefill_context_parallel")
     cp = get(args, "attn_cp_size", 1)
     if cp > 1:
         # the attention DP width in the divisor: --attn-dp-size from 0.5.22, --dp-size before (replicas or not)
