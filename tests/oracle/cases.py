@@ -2064,11 +2064,24 @@ OLD_SWEEP_EXTRA.update({
 })
 # the legacy prefill CP flags together (0.5.13-0.5.19 _handle_context_parallelism / parallel_hook.py: mutually exclusive)
 OLD_SWEEP_EXTRA["dsa16-cp-legacy-both"] = ["--enable-prefill-context-parallel", "--enable-dsa-prefill-context-parallel"]
+# DSA prefill CP on the DSA target without a GPU (0.5.14-0.5.19; 0.5.12-0.5.13's own flags are not modelled): the DSA
+# block's prefill CP asserts come before the GPU's compute capability is read; the legacy flags (aliases of
+# --enable-prefill-cp there, trait dsa_prefill_cp_flags) pick the strategy: --enable-nsa-prefill-context-parallel
+# interleave, --enable-prefill-context-parallel zigzag (no DP assert)
+OLD_SWEEP_EXTRA.update({
+    "dsa16-legacy-cp-dp2": ["--enable-nsa-prefill-context-parallel", "--tp-size", "2", "--dp-size", "2"],
+    "dsa16-legacy-cp-tp16": ["--enable-nsa-prefill-context-parallel", "--tp-size", "16"],
+    "dsa16-legacy-mla-cp-dp2-tp16": ["--enable-prefill-context-parallel", "--tp-size", "16", "--dp-size", "2"],
+    "dsa16-cp14-interleave-dp2": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--tp-size", "2", "--dp-size", "2"],
+})
 # page 64: what the family override declares for DSA on CUDA (the engine does not model that page size)
 _DSA16 = dict(_DSA_CASE, gpu="sm90", needs_override=True, since="0.5.19", until="0.5.21", page_size=64)
 OLD_SWEEP_CASE.update({k: dict(_DSA16) for k in OLD_SWEEP_EXTRA if k.startswith("dsa16-")})
 OLD_SWEEP_CASE.update({
     "dsa16-cp-legacy-both": dict(_NO_SPEC, since="0.5.13", until="0.5.19"),
+    **{k: dict(_DSA_CASE, since="0.5.14", until="0.5.19") for k in ("dsa16-legacy-cp-dp2", "dsa16-legacy-cp-tp16",
+                                                                     "dsa16-legacy-mla-cp-dp2-tp16")},
+    **{k: dict(_DSA_CASE, since="0.5.14", until="0.5.18") for k in ("dsa16-cp14-interleave-dp2",)},
     "dsa16-tilelang-sm100": dict(_DSA16, gpu="sm100"),
     "dsa16-sink-kv-fp8": dict(_DSA16, target="deepseek-v32-sink-8l"),
     "dsa16-sink-backend": dict(_DSA16, target="deepseek-v32-sink-8l"),

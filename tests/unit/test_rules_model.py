@@ -360,6 +360,12 @@ _TILELANG_FP8 = ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilel
     (["--dsa-prefill-backend", "triton"], DSA, "0.5.20", SM90, U),
     # the GPU's compute capability read first: no GPU, no pass
     (_TILELANG_FP8, DSA, "0.5.20", (), None),
+    # 0.5.14-0.5.18: the prefill CP asserts come before the GPU is read; the legacy flags alias --enable-prefill-cp
+    # (trait dsa_prefill_cp_flags): the NSA one interleave, --enable-prefill-context-parallel zigzag (no DP assert)
+    (_CP + ["--tp-size", "2", "--dp-size", "2"], DSA, "0.5.16", (), U),
+    (["--enable-nsa-prefill-context-parallel", "--tp-size", "2", "--dp-size", "2"], DSA, "0.5.14", (), U),
+    (["--enable-prefill-context-parallel", "--tp-size", "4", "--dp-size", "2"], DSA, "0.5.18", (), None),
+    (["--enable-prefill-context-parallel", "--tp-size", "16"], DSA, "0.5.15", (), U),
 ])
 def test_dsa_passes_0_5_19_to_0_5_21(extra, target, version, gpus, code):
     assert answer(extra, target, version=version, gpus=gpus) == code

@@ -220,6 +220,8 @@ _METRICS_V1 = {
 #                            and the hooks read attention DP as runtime_context.attn_dp_enabled_of (a width above 1, or
 #                            an Elastic EP scale joiner); else the flag, which the data-parallel defaults drop at
 #                            --dp-size 1 (rules_parallel.attn_dp_enabled)
+#   dsa_prefill_cp_flags     how the DSA block before 0.5.22 reads prefill CP for its asserts (rules_model._dsa_prefill_cp):
+#                            None (not modelled), "legacy_aliases" (0.5.14-0.5.19), "cp" (0.5.20-0.5.21)
 #   cp_legacy_flags_exclusive the context-parallel check refusing both legacy prefill CP flags (0.5.13-0.5.19)
 #   deepseek_family          how the "deepseek" family judges a DSA target: "overrides" (0.5.22 on: the family's override
 #                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific
@@ -418,6 +420,7 @@ _CHANGES = {
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         "cp_legacy_flags_exclusive": False,  # -- dsa (session 16) --: the legacy prefill CP flags are gone
+        "dsa_prefill_cp_flags": "cp",
         # -- quant (session 15) --
         "model_overrides": _MODEL_OVERRIDES_0_5_20,
         "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla", "aiter"),
@@ -591,6 +594,8 @@ _CHANGES = {
         "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V14, "prefill": _GRAPH_BACKENDS_V14},
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
+        # -- dsa (session 16) --: the DSA block's prefill CP asserts, the legacy CP flags as aliases of --enable-prefill-cp
+        "dsa_prefill_cp_flags": "legacy_aliases",
         "pd_radix_fake_check": True,  # the PD hook: decode radix cache with the fake backend
         "mamba_radix_archs": ("Qwen3NextForCausalLM",),  # the model hook's Mamba radix cache (rules_mamba.py)
         "pd_radix_backends": None,
@@ -878,6 +883,7 @@ _CHANGES = {
         "cp_boundary_models": False, "cp_dsv32_interleave": False, "cp_mimo_zigzag": False,  # -- parallel (session 14) --
         "cp_tp_sharing": False,  # -- parallel (session 14) --: CP-TP group sharing checks (0.5.23 modelled)
         "cp_legacy_flags_exclusive": False,  # -- dsa (session 16) --
+        "dsa_prefill_cp_flags": None,  # -- dsa (session 16) --: rules_model._dsa_prefill_cp
         # -- specserve (session 14): serving_hook.py (rules_serving.py) --
         # handle_environment_variables: --enable-deepseek-v4-fp4-indexer's GPUs (the flag from 0.5.13); an explicit
         # cuda_ipc / cuda_vmm transport stays with --encoder-only; handle_other_validations: no watermark check

@@ -220,7 +220,7 @@ def check_deepseek_family(args, rules, platform, target_cfg):
     only (the NPU, XPU and ROCm branches are not modelled); the passes read the GPU's compute capability, so a host
     without a visible GPU stops there (SGLang's torch cannot answer it: a host matter)."""
     if rules["deepseek_family"] != "overrides":
-        _check_dsa_block_before_0_5_22(args, rules["deepseek_family"], platform, target_cfg)
+        _check_dsa_block_before_0_5_22(args, rules["deepseek_family"], platform, target_cfg, rules["dsa_prefill_cp_flags"])
         return
     arch = (target_cfg.get("architectures") or [None])[0]
     dcp = get(args, "dcp_size", 1)
@@ -323,7 +323,35 @@ def _check_dsa_prefill_cp_and_layer_split(args):
                             "yet.", "pp_size")
 
 
-def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg):
+def _dsa_prefill_cp(args, cp_flags):
+    """(DSA prefill CP on, its strategy) as the DSA block reads them, trait dsa_prefill_cp_flags: None (not modelled),
+    "legacy_aliases" (0.5.14-0.5.19 _handle_legacy_cp_arguments: --enable-prefill-context-parallel and
+    --enable-dsa-prefill-context-parallel / its NSA alias turn --enable-prefill-cp on, the strategy from their fixed
+    modes (zigzag, interleave) unless --cp-strategy is given) or "cp" (0.5.20 on: --enable-prefill-cp only)."""
+    if cp_flags is None:
+        return False, None
+    strategy = args.get("cp_strategy")
+    if cp_flags == "legacy_aliases" and strategy is None:
+        if args.get("enable_prefill_context_parallel"):
+            strategy = "zigzag"
+        elif args.get("enable_dsa_prefill_context_parallel"):
+            strategy = "interleave"
+    on = args.get("enable_prefill_cp") or cp_flags == "legacy_aliases" and bool(
+        args.get("enable_prefill_context_parallel") or args.get("enable_dsa_prefill_context_parallel"))
+    return bool(on), strategy
+
+
+def _check_dsa_prefill_cp_asserts(args, strategy):
+    """The DSA prefill CP asserts (0.5.14 server_args.py, 0.5.15-0.5.18 overrides.py, 0.5.19-0.5.21
+    model_overrides/deepseek_v2.py _deepseek_family_overrides): interleave with --dp-size above 1, --tp-size above 8."""
+    if strategy != "zigzag" and get(args, "dp_size", 1) != 1:
+        raise _override("interleave DSA CP does not support DP attention.", "dp_size")
+    if get(args, "tp_size", 1) > 8:
+        raise _override("Context parallel only supports single machine (tp_size <= 8). Cross-machine CP has "
+                        "precision issues.", "tp_size")
+
+
+def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=None):
     """A DSA target's checks before 0.5.22 (0.5.13-0.5.18 srt/server_args.py _handle_model_specific_adjustments,
     0.5.19-0.5.21 model_overrides/deepseek_v2.py _deepseek_family_overrides then arg_groups/model_hook.py), trait
     deepseek_family: from 0.5.19 the family override's refusals (HYV4's prefill CP and DCP, "dsa_block_v20"; DSA
@@ -335,6 +363,7 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg):
     past the TBO check only a configuration that gives neither --kv-cache-dtype, a DSA backend, --dcp-size above 1
     nor HiSparse (the passes then refuse nothing), on a target without learnable sinks."""
     passes = how in ("dsa_block_v19", "dsa_block_v20")
+    cp_on, cp_strategy = _dsa_prefill_cp(args, cp_flags)
     if how == "dsa_block_v20" and (target_cfg.get("architectures") or [None])[0] in _HYV4_ARCHS:
         if args.get("enable_prefill_cp"):
             raise _override("--enable-prefill-cp is not supported for HYV4 because its attention path does not "
@@ -346,12 +375,8 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg):
     if not is_deepseek_dsa(target_cfg) or str(args.get("device") or "cuda") != "cuda":
         return
     cfg = text_cfg(target_cfg)
-    if passes and args.get("enable_prefill_cp"):  # _deepseek_family_overrides (CUDA or ROCm)
-        if args.get("cp_strategy") != "zigzag" and get(args, "dp_size", 1) != 1:
-            raise _override("interleave DSA CP does not support DP attention.", "dp_size")
-        if get(args, "tp_size", 1) > 8:
-            raise _override("Context parallel only supports single machine (tp_size <= 8). Cross-machine CP has "
-                            "precision issues.", "tp_size")
+    if passes and cp_on:  # _deepseek_family_overrides (CUDA or ROCm)
+        _check_dsa_prefill_cp_asserts(args, cp_strategy)
     if args.get("enable_two_batch_overlap"):
         pattern, types = cfg.get("index_topk_pattern"), cfg.get("indexer_types")
         if how != "dsa_block_v20":
@@ -360,6 +385,8 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg):
                 (types is not None and "shared" in types):
             raise _override("--enable-two-batch-overlap is not supported with DSA index-topk sharing: the TBO op path "
                             "does not propagate topk indices across layers.", "enable_two_batch_overlap")
+    if not passes and cp_on:  # 0.5.14-0.5.18: the block's prefill CP asserts (0.5.15 on: overrides.py), before the GPU
+        _check_dsa_prefill_cp_asserts(args, cp_strategy)
     if how == "dsa_block_v13" or not is_int(platform.get("sm")):
         # 0.5.13-0.5.15: the rest of that block (its DSA prefill CP asserts) is not modelled; else
         return  # torch.cuda.get_device_capability(): the host's GPU (none visible, or not known)
