@@ -399,11 +399,12 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=Non
 
 
 def _check_dsa_passes_before_0_5_22(args, how, sm, arch, cfg):
-    """0.5.19-0.5.21 overrides.py _dsa_kv_cache_dtype_default then _dsa_split_backend_resolution on CUDA (model_hook.py
-    runs them after the GPU's compute capability): "dsa_block_v20" (0.5.20-0.5.21) refuses a learnable-sink target's
-    KV cache dtype and DSA backends and checks the backends with _check_dsa_backend_constraints (triton is ROCm-only,
-    tilelang takes no FP8 KV on CUDA), the HiSparse arm too; "dsa_block_v19" (0.5.19) has _check_tilelang_dsa_fp8_kv
-    only, outside the HiSparse arm, and no sink checks."""
+    """The DSA passes of the releases before 0.5.22 from 0.5.19 (overrides.py _dsa_kv_cache_dtype_default, then
+    _dsa_split_backend_resolution on CUDA; model_hook.py runs them after the GPU's compute capability):
+    "dsa_block_v20" (0.5.20-0.5.21) refuses a learnable-sink target's KV cache dtype and DSA backends and checks the
+    backends with _check_dsa_backend_constraints (triton is ROCm-only, tilelang takes no FP8 KV on CUDA), the HiSparse
+    arm too; "dsa_block_v19" (0.5.19) has _check_tilelang_dsa_fp8_kv only, outside the HiSparse arm, and no sink
+    checks."""
     v20 = how == "dsa_block_v20"
     major = sm // 10
     sinks = v20 and bool(cfg.get("learnable_sink"))
