@@ -2107,6 +2107,60 @@ KV_SWEEP_CASE["ob-pd-dcp-hicache"] = dict(_NO_SPEC, target="deepseek-v3-8l", att
 # The sweep: each value of the option dimensions below on one plain DFLASH case (and on one EAGLE3 case),
 # one at a time, so every refusal the generator can express is reached in every release's run whatever the
 # seeded draw; hypothesis then draws the combinations. SWEEP_BASES are cases SGLang accepts as they are.
+# -- dsa (session 16) --
+# the DSA checks of 0.5.19-0.5.21 (trait deepseek_family "dsa_block_v19" / "dsa_block_v20"): model_overrides/
+# deepseek_v2.py _deepseek_family_overrides (HYV4's prefill CP and DCP from 0.5.20; DSA prefill CP: interleave with
+# --dp-size 2, --tp-size 16), then model_hook.py's passes after the GPU's compute capability (overrides.py
+# _dsa_kv_cache_dtype_default, _dsa_split_backend_resolution: _check_tilelang_dsa_fp8_kv in 0.5.19,
+# _check_dsa_backend_constraints and the learnable-sink checks in 0.5.20-0.5.21). On the platform override's GPU
+# (0.5.19 on); 0.5.22 on, the model entries (dsa-*) sweep the later code. Swept once without speculation.
+OLD_SWEEP_EXTRA.update({
+    "dsa16-cp-interleave-dp2": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--tp-size", "2", "--dp-size", "2"],
+    "dsa16-cp-interleave-tp16": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--tp-size", "16"],
+    "dsa16-cp-interleave-tp2": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--tp-size", "2"],
+    "dsa16-kv-fp8e5m2": ["--kv-cache-dtype", "fp8_e5m2"],
+    "dsa16-kv-bf16": ["--kv-cache-dtype", "bf16"],
+    "dsa16-tilelang-fp8": ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang"],
+    "dsa16-tilelang-bf16": ["--kv-cache-dtype", "bfloat16", "--dsa-decode-backend", "tilelang"],
+    "dsa16-tilelang-sm100": ["--dsa-decode-backend", "tilelang"],
+    "dsa16-triton": ["--dsa-prefill-backend", "triton"],
+    "dsa16-hisparse-tilelang": ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang",
+                                "--dsa-decode-backend", "tilelang", "--enable-hisparse", "--disable-radix-cache"],
+    "dsa16-sink-kv-fp8": ["--kv-cache-dtype", "fp8_e4m3"],
+    "dsa16-sink-backend": ["--dsa-decode-backend", "flashmla_kv"],
+    "dsa16-sink-sm100": [],
+    "dsa16-hyv4-prefill-cp": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--tp-size", "2"],
+    "dsa16-hyv4-dcp": ["--tp-size", "2", "--dcp-size", "2"],
+})
+# the legacy prefill CP flags together (0.5.13-0.5.19 _handle_context_parallelism / parallel_hook.py: mutually exclusive)
+OLD_SWEEP_EXTRA["dsa16-cp-legacy-both"] = ["--enable-prefill-context-parallel", "--enable-dsa-prefill-context-parallel"]
+# DSA prefill CP on the DSA target without a GPU (0.5.14-0.5.19; 0.5.12-0.5.13's own flags are not modelled): the DSA
+# block's prefill CP asserts come before the GPU's compute capability is read; the legacy flags (aliases of
+# --enable-prefill-cp there, trait dsa_prefill_cp_flags) pick the strategy: --enable-nsa-prefill-context-parallel
+# interleave, --enable-prefill-context-parallel zigzag (no DP assert)
+OLD_SWEEP_EXTRA.update({
+    "dsa16-legacy-cp-dp2": ["--enable-nsa-prefill-context-parallel", "--tp-size", "2", "--dp-size", "2"],
+    "dsa16-legacy-cp-tp16": ["--enable-nsa-prefill-context-parallel", "--tp-size", "16"],
+    "dsa16-legacy-mla-cp-dp2-tp16": ["--enable-prefill-context-parallel", "--tp-size", "16", "--dp-size", "2"],
+    "dsa16-cp14-interleave-dp2": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--tp-size", "2", "--dp-size", "2"],
+})
+# page 64: what the family override declares for DSA on CUDA (the engine does not model that page size)
+_DSA16 = dict(_DSA_CASE, gpu="sm90", needs_override=True, since="0.5.19", until="0.5.21", page_size=64)
+OLD_SWEEP_CASE.update({k: dict(_DSA16) for k in OLD_SWEEP_EXTRA if k.startswith("dsa16-")})
+OLD_SWEEP_CASE.update({
+    "dsa16-cp-legacy-both": dict(_NO_SPEC, since="0.5.13", until="0.5.19"),
+    **{k: dict(_DSA_CASE, since="0.5.14", until="0.5.19") for k in ("dsa16-legacy-cp-dp2", "dsa16-legacy-cp-tp16",
+                                                                     "dsa16-legacy-mla-cp-dp2-tp16")},
+    **{k: dict(_DSA_CASE, since="0.5.14", until="0.5.18") for k in ("dsa16-cp14-interleave-dp2",)},
+    "dsa16-tilelang-sm100": dict(_DSA16, gpu="sm100"),
+    "dsa16-sink-kv-fp8": dict(_DSA16, target="deepseek-v32-sink-8l"),
+    "dsa16-sink-backend": dict(_DSA16, target="deepseek-v32-sink-8l"),
+    "dsa16-sink-sm100": dict(_DSA16, target="deepseek-v32-sink-8l", gpu="sm100"),
+    "dsa16-hyv4-prefill-cp": dict(_DSA16, target="hyv4-8l", since="0.5.20"),
+    "dsa16-hyv4-dcp": dict(_DSA16, target="hyv4-8l", since="0.5.20"),
+})
+
+
 SWEEP_BASES = (
     {"algorithm": "DFLASH", "target": "qwen3-36l", "draft": "b16", "num_draft_tokens": None, "dflash_block_size": None,
      "num_steps": None, "eagle_topk": None, "window": None, "sink": None, "max_running_requests": 8, "pp_size": 1,

@@ -202,7 +202,8 @@ TABLE = (
              r"migration conflicts with static DWDP|DWDP does not support speculative decoding|DWDP requires pp_size == 1|"
              r"DWDP's prefetch event protocol does not support two-batch overlap)", None),
     ("ATTN_DP_SIZE", r"^--attn-dp-size must be positive|^--dp-size \d+ with --attn-dp-size \d+: data-parallel replicas", None),
-    ("CP_STRATEGY", r"^--cp-strategy must be set when --enable-prefill-cp is enabled\.$", None),
+    ("CP_STRATEGY", r"^(--cp-strategy must be set when --enable-prefill-cp is enabled\.$|--enable-prefill-context-parallel and "
+     r"--enable-nsa-prefill-context-parallel are mutually exclusive)", None),
     ("CP_TOPOLOGY", r"^(tp_size must be divisible by (attn_cp_size|(attn_dp|dp)_size \* attn_cp_size|moe_dp_size)|ep_size \* "
                     r"moe_dp_size must be (less than or equal|equal) to tp_size|PP is not supported with context "
                     r"parallelism|attn_cp_size != moe_dp_size is only supported when moe_dp_size == 1)$", None),
@@ -390,6 +391,8 @@ TABLE = (
      r"--enable-prefill-cp is not supported for HYV4 because|--dcp-size > 1 is not supported for HYV4 because|DSA DCP does "
      r"not support (HiSparse or HiCache|PD disaggregation)|DSA DCP requires --speculative-eagle-topk 1|Context parallel "
      r"only supports single machine \(tp_size <= 8\)|--dcp-size > 1 is not supported for DSA with index_kpool=|"
+     r"interleave DSA CP does not support DP attention|The [\w/]+ DSA prefill/decode kernels only support an fp8_e4m3 "
+     r"KV cache on ROCm/HIP|"
      r"--enable-two-batch-overlap is not supported with DSA index-topk "
      r"sharing|Learnable DSA attention sinks require a bfloat16 KV cache|DeepSeek DSA only supports bf16/bfloat16 or "
      r"fp8_e4m3|The [\w/]+ DSA backend is only supported on ROCm/HIP|CUDA TileLang FP8 KV (requires both DSA backends|does "
@@ -413,8 +416,6 @@ TABLE = (
      r"parallelism|PD disaggregation)|trtllm requires chunked prefill)", None),
     ("DSV4_SPECULATIVE", r"^Only EAGLE (and DSPARK speculative algorithms are|speculative algorithm with topk == 1 is|"
      r"speculative algorithm is) supported for DeepseekV4ForCausalLM$", None),
-    ("PREFILL_CP_ALIAS_CONFLICT", r"^--enable-prefill-context-parallel and --enable-nsa-prefill-context-parallel are "
-                                  r"mutually exclusive\. Use --enable-nsa-prefill-context-parallel for", None),
     ("DSV4_CP", r"^(DeepSeekV4 only supports interleave(/zigzag)? CP strategy, got|DeepSeekV4 zigzag CP requires the NPU "
      r"backend|For round-robin split mode, dp attention is not supported\.$|DeepSeekV4 CP supports moe_a2a_backend in)",
      None),

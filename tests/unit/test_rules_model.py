@@ -105,7 +105,9 @@ def test_release_traits():
     assert answer(TRITON + DP_ATTN, MINICPM, version="0.5.19") == U
     assert answer(TRITON + DP_ATTN, ERNIE, version="0.5.21") is None
     assert answer(TRITON, MOSS, version="0.5.11") == U
-    assert answer(["--tp-size", "2", "--dcp-size", "2"], HYV4, version="0.5.21") is None
+    # HYV4 joins the DeepSeek family's override in 0.5.20 (its DCP refused there: session 16; the engine accepted it)
+    assert answer(["--tp-size", "2", "--dcp-size", "2"], HYV4, version="0.5.19") is None
+    assert answer(["--tp-size", "2", "--dcp-size", "2"], HYV4, version="0.5.21") == U
     assert answer(FA3 + ["--enable-dp-attention"], IQUEST, version="0.5.21") == U  # the flag alone
     assert answer(FA3 + ["--enable-dp-attention"], IQUEST, version="0.5.23") is None  # dp_size 1: no attention DP
 
@@ -330,3 +332,40 @@ def test_dsa_block_before_0_5_22(extra, target, version, gpus, code):
 def test_dsa_block_tbo_reads_indexer_types_from_0_5_20():
     # 0.5.16-0.5.19 server_args.py / model_hook.py read index_topk_freq and index_topk_pattern only
     assert answer(["--enable-two-batch-overlap"] + DP_ATTN, SHARED_INDEXER, version="0.5.19") != U
+
+
+# -- dsa (session 16) --
+SINK_DSA = dict(DSA, learnable_sink=True)
+_CP = ["--enable-prefill-cp", "--cp-strategy", "interleave"]
+_TILELANG_FP8 = ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilelang"]
+
+
+@pytest.mark.parametrize("extra, target, version, gpus, code", [
+    # model_overrides/deepseek_v2.py _deepseek_family_overrides (0.5.19-0.5.21): DSA prefill CP's asserts
+    (_CP + ["--tp-size", "2", "--dp-size", "2"], DSA, "0.5.19", SM90, U),
+    (_CP + ["--tp-size", "16"], DSA, "0.5.21", SM90, U),
+    (_CP + ["--tp-size", "2"], DSA, "0.5.20", SM90, None),
+    # HYV4's prefill CP and DCP refused from 0.5.20 (0.5.19 does not register HYV4 with the family)
+    (_CP + ["--tp-size", "2"], HYV4, "0.5.20", SM90, U),
+    (["--tp-size", "2", "--dcp-size", "2"], HYV4, "0.5.21", SM90, U),
+    # overrides.py _dsa_kv_cache_dtype_default: bf16 / fp8_e4m3 only; learnable sinks want bf16 (0.5.20 on)
+    (["--kv-cache-dtype", "fp8_e5m2"], DSA, "0.5.19", SM90, U),
+    (["--kv-cache-dtype", "fp8_e4m3"], SINK_DSA, "0.5.20", SM90, U),
+    (["--kv-cache-dtype", "fp8_e4m3"], SINK_DSA, "0.5.19", SM90, None),
+    (["--dsa-decode-backend", "flashmla_kv"], SINK_DSA, "0.5.21", SM90, U),
+    # _dsa_split_backend_resolution: TileLang takes no FP8 KV on CUDA (the SM100 default is FP8); triton is ROCm-only
+    (_TILELANG_FP8, DSA, "0.5.19", SM90, U),
+    (["--dsa-decode-backend", "tilelang"], DSA, "0.5.20", SM100, U),
+    (["--dsa-decode-backend", "tilelang", "--kv-cache-dtype", "bfloat16"], DSA, "0.5.21", SM100, None),
+    (["--dsa-prefill-backend", "triton"], DSA, "0.5.20", SM90, U),
+    # the GPU's compute capability read first: no GPU, no pass
+    (_TILELANG_FP8, DSA, "0.5.20", (), None),
+    # 0.5.14-0.5.18: the prefill CP asserts come before the GPU is read; the legacy flags alias --enable-prefill-cp
+    # (trait dsa_prefill_cp_flags): the NSA one interleave, --enable-prefill-context-parallel zigzag (no DP assert)
+    (_CP + ["--tp-size", "2", "--dp-size", "2"], DSA, "0.5.16", (), U),
+    (["--enable-nsa-prefill-context-parallel", "--tp-size", "2", "--dp-size", "2"], DSA, "0.5.14", (), U),
+    (["--enable-prefill-context-parallel", "--tp-size", "4", "--dp-size", "2"], DSA, "0.5.18", (), None),
+    (["--enable-prefill-context-parallel", "--tp-size", "16"], DSA, "0.5.15", (), U),
+])
+def test_dsa_passes_0_5_19_to_0_5_21(extra, target, version, gpus, code):
+    assert answer(extra, target, version=version, gpus=gpus) == code

@@ -236,3 +236,12 @@ def test_eplb_balancedness_env(version, extra, want):
     r = E.validate_argv(["--model-path", "/m"] + extra, version, env={"SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC": "0"},
                         gpus=[], target_config=QWEN3, read_paths=False)
     assert r.sglang_verdict["code"] == want
+# -- dsa (session 16) --
+@pytest.mark.parametrize("version, code", [("0.5.13", "CP_STRATEGY"), ("0.5.16", "CP_STRATEGY"),
+                                           ("0.5.19", "CP_STRATEGY")])
+def test_legacy_prefill_cp_flags_mutually_exclusive(version, code):
+    """0.5.13-0.5.18 server_args.py _handle_context_parallelism, 0.5.19 parallel_hook.py: the legacy
+    --enable-prefill-context-parallel with --enable-dsa-prefill-context-parallel (trait cp_legacy_flags_exclusive)."""
+    both = ["--enable-prefill-context-parallel", "--enable-nsa-prefill-context-parallel"]  # the NSA alias from 0.5.13
+    assert refusal(both, version) == code
+    assert refusal(both[:1], version) is None

@@ -244,6 +244,7 @@ _SGLANG_MESSAGES = (
      r"attention does not support PD)|ERNIE 4\.5 VL MoE does not support DP attention|MossVLForConditionalGeneration "
      r"requires flashinfer prefill|--enable-prefill-cp is not supported for HYV4|--dcp-size > 1 is not supported for (HYV4|DSA "
      r"with index_kpool)|DSA DCP (does not support|requires)|Context parallel only supports single machine|"
+     r"interleave DSA CP does not support DP attention|DSA prefill/decode kernels only support an fp8_e4m3 KV cache|"
      r"--enable-two-batch-overlap is not supported with DSA|Learnable "
      r"DSA attention sinks require|DeepSeek DSA only supports bf16|DSA backend is only supported on ROCm|CUDA TileLang FP8 "
      r"KV (requires|does not support)|uses learnable attention sinks and requires|CP is only supported for prefill when PD|"
@@ -262,8 +263,6 @@ _SGLANG_MESSAGES = (
     ("DSV4_ATTN_BACKEND", r"--dsv4-attn-backend (flashmla_mega|trtllm) (requires|does not support)"),
     ("DSV4_SPECULATIVE", r"Only EAGLE (and DSPARK speculative algorithms|speculative algorithm with topk == 1|speculative "
      r"algorithm) (are|is) supported for"),
-    ("PREFILL_CP_ALIAS_CONFLICT", r"--enable-prefill-context-parallel and --enable-nsa-prefill-context-parallel are "
-                                  r"mutually exclusive"),  # -- dsv4old (session 16) --
     ("DSV4_CP", r"DeepSeekV4 (only supports interleave(/zigzag)? CP|zigzag CP requires the NPU|CP supports moe_a2a_backend)|"
      r"For round-robin split mode, dp attention is not supported"),
     ("ENCODER_REPLAY_UNSUPPORTED", r"--enable-encoder-swa-bounded-replay does not support .* yet"),

@@ -225,11 +225,16 @@ _METRICS_V1 = {
 #                            and the hooks read attention DP as runtime_context.attn_dp_enabled_of (a width above 1, or
 #                            an Elastic EP scale joiner); else the flag, which the data-parallel defaults drop at
 #                            --dp-size 1 (rules_parallel.attn_dp_enabled)
+#   dsa_prefill_cp_flags     how the DSA block before 0.5.22 reads prefill CP for its asserts (rules_model._dsa_prefill_cp):
+#                            None (not modelled), "legacy_aliases" (0.5.14-0.5.19), "cp" (0.5.20-0.5.21)
+#   cp_legacy_flags_exclusive the context-parallel check refusing both legacy prefill CP flags (0.5.13-0.5.19)
 #   deepseek_family          how the "deepseek" family judges a DSA target: "overrides" (0.5.22 on: the family's override
 #                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific
 #                            adjustments: "dsa_block_v13" (0.5.13-0.5.15: its TBO check only), "dsa_block_v16"
-#                            (0.5.16-0.5.19: TBO with index_topk_freq / pattern, then the passes after the GPU's
-#                            compute capability) or "dsa_block_v20" (0.5.20-0.5.21: indexer_types too); None: no check
+#                            (0.5.16-0.5.18: TBO with index_topk_freq / pattern, then the passes after the GPU's
+#                            compute capability, not modelled), "dsa_block_v19" (0.5.19: and the family override's DSA
+#                            prefill CP asserts, the KV cache dtype / backend passes) or "dsa_block_v20" (0.5.20-0.5.21:
+#                            indexer_types too, HYV4's refusals, the learnable-sink and triton checks); None: no check
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
@@ -420,6 +425,8 @@ _CHANGES = {
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
         "mm_vmm_refuses_rust_server": False,  # -- cache (session 16) --: the Rust server check gone
         "dsv4_hook": "v20",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: --dsv4-attn-backend trtllm's checks
+        "cp_legacy_flags_exclusive": False,  # -- dsa (session 16) --: the legacy prefill CP flags are gone
+        "dsa_prefill_cp_flags": "cp",
         # -- quant (session 15) --
         "model_overrides": _MODEL_OVERRIDES_0_5_20,
         "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla", "aiter"),
@@ -472,6 +479,9 @@ _CHANGES = {
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         "dsv4_hook": "v19",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: mori joins CP's MoE A2A list
+        # -- dsa (session 16) --: model_overrides/deepseek_v2.py's DSA prefill CP asserts and the DSA passes of
+        # overrides.py (_dsa_kv_cache_dtype_default, _dsa_split_backend_resolution: _check_tilelang_dsa_fp8_kv)
+        "deepseek_family": "dsa_block_v19",
         "pd_decode_dcp": {"backends": ("mooncake", "nixl", "fake"), "chunk_cache": True},  # -- old-b (session 15) --
         # -- model (session 14) --
         "model_overrides": _MODEL_OVERRIDES_0_5_19,
@@ -598,6 +608,8 @@ _CHANGES = {
         "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V14, "prefill": _GRAPH_BACKENDS_V14},
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
+        # -- dsa (session 16) --: the DSA block's prefill CP asserts, the legacy CP flags as aliases of --enable-prefill-cp
+        "dsa_prefill_cp_flags": "legacy_aliases",
         "pd_radix_fake_check": True,  # the PD hook: decode radix cache with the fake backend
         "mamba_radix_archs": ("Qwen3NextForCausalLM",),  # the model hook's Mamba radix cache (rules_mamba.py)
         "pd_radix_backends": None,
@@ -632,6 +644,9 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.13": {  # parser captured; traits as the release before it
+        # -- dsa (session 16) --: server_args.py _handle_context_parallelism (0.5.19 parallel_hook.py) refuses the legacy
+        # --enable-prefill-context-parallel with --enable-dsa-prefill-context-parallel (or its NSA alias)
+        "cp_legacy_flags_exclusive": True,
         # -- model (session 14) --
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_amx", "intel_xpu", "aiter"),
         "model_overrides": _MODEL_OVERRIDES_0_5_13,
@@ -888,6 +903,8 @@ _CHANGES = {
         "cp_boundary_models": False, "cp_dsv32_interleave": False, "cp_mimo_zigzag": False,  # -- parallel (session 14) --
         "mimo_v2_fused_qkv_tp": "equal",  # -- moe (session 16) --: server_args.py _handle_model_specific_adjustments
         "cp_tp_sharing": False,  # -- parallel (session 14) --: CP-TP group sharing checks (0.5.23 modelled)
+        "cp_legacy_flags_exclusive": False,  # -- dsa (session 16) --
+        "dsa_prefill_cp_flags": None,  # -- dsa (session 16) --: rules_model._dsa_prefill_cp
         # -- specserve (session 14): serving_hook.py (rules_serving.py) --
         # handle_environment_variables: --enable-deepseek-v4-fp4-indexer's GPUs (the flag from 0.5.13); an explicit
         # cuda_ipc / cuda_vmm transport stays with --encoder-only; handle_other_validations: no watermark check

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_attention import RAGGED_VERIFY_ENV
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_of
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_of, legacy_cp_flags_conflict
 
 DSV4_ARCH = "DeepseekV4ForCausalLM"
 DSV4_CP_A2A = ("none", "deepep", "megamoe", "mori")  # validate_deepseek_v4_cp's supported_a2a_backends
@@ -127,10 +127,8 @@ def check_dsv4_hook(args, rules, platform, target_cfg, env):
             # later, in server_args.py: _handle_legacy_cp_arguments had mapped --enable-prefill-cp to the generic
             # --enable-prefill-context-parallel before the model hook (the attention backend not yet dsv4), the hook
             # turned on the DSA alias without clearing it (0.5.18 clears it), and _handle_context_parallelism refuses
-            raise Refused("PREFILL_CP_ALIAS_CONFLICT", "--enable-prefill-context-parallel and "
-                          "--enable-nsa-prefill-context-parallel are mutually exclusive (SGLang %s's DeepSeek-V4 hook "
-                          "turns on the DSA alias of the prefill CP it was given)." % rules["version"],
-                          "enable_prefill_cp")
+            raise legacy_cp_flags_conflict("enable_prefill_cp", " (SGLang %s's DeepSeek-V4 hook turns on the DSA alias "
+                                           "of the prefill CP it was given)" % rules["version"])
         return out
     _check_v41_features(args, gen, platform, env, v41, backend)
     _check_cp(args, device, gen)

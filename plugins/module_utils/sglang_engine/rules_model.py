@@ -250,7 +250,7 @@ def check_deepseek_family(args, rules, platform, target_cfg):
     only (the NPU, XPU and ROCm branches are not modelled); the passes read the GPU's compute capability, so a host
     without a visible GPU stops there (SGLang's torch cannot answer it: a host matter)."""
     if rules["deepseek_family"] != "overrides":
-        _check_dsa_block_before_0_5_22(args, rules["deepseek_family"], platform, target_cfg)
+        _check_dsa_block_before_0_5_22(args, rules["deepseek_family"], platform, target_cfg, rules["dsa_prefill_cp_flags"])
         return
     arch = (target_cfg.get("architectures") or [None])[0]
     dcp = get(args, "dcp_size", 1)
@@ -353,33 +353,128 @@ def _check_dsa_prefill_cp_and_layer_split(args):
                             "yet.", "pp_size")
 
 
-def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg):
-    """A DSA target's checks in the model-specific adjustments before 0.5.22 (0.5.13-0.5.18 srt/server_args.py
-    _handle_model_specific_adjustments, 0.5.19-0.5.21 arg_groups/model_hook.py), trait deepseek_family: the TBO check
-    with index-topk sharing ("dsa_block_v16": index_topk_freq / index_topk_pattern; "dsa_block_v20": indexer_types
-    too, model_hook.py _validate_dsa_tbo_index_sharing), then on CUDA the KV cache dtype and DSA backend passes, which
-    read torch.cuda.get_device_capability() (a host without a known GPU stops there), then prefill CP on decode and
-    the cache layer split. The family's override refusals of these releases and their passes' refusals are not
-    modelled: past the TBO check the engine judges only a configuration that gives neither --kv-cache-dtype, a DSA
-    backend, --dcp-size above 1 nor HiSparse (the passes then refuse nothing), on a target without learnable sinks."""
+def _dsa_prefill_cp(args, cp_flags):
+    """(DSA prefill CP on, its strategy) as the DSA block reads them, trait dsa_prefill_cp_flags: None (not modelled),
+    "legacy_aliases" (0.5.14-0.5.19 _handle_legacy_cp_arguments: --enable-prefill-context-parallel and
+    --enable-dsa-prefill-context-parallel / its NSA alias turn --enable-prefill-cp on, the strategy from their fixed
+    modes (zigzag, interleave) unless --cp-strategy is given) or "cp" (0.5.20 on: --enable-prefill-cp only)."""
+    if cp_flags is None:
+        return False, None
+    strategy = args.get("cp_strategy")
+    if cp_flags == "legacy_aliases" and strategy is None:
+        if args.get("enable_prefill_context_parallel"):
+            strategy = "zigzag"
+        elif args.get("enable_dsa_prefill_context_parallel"):
+            strategy = "interleave"
+    on = args.get("enable_prefill_cp") or cp_flags == "legacy_aliases" and bool(
+        args.get("enable_prefill_context_parallel") or args.get("enable_dsa_prefill_context_parallel"))
+    return bool(on), strategy
+
+
+def _check_dsa_prefill_cp_asserts(args, strategy):
+    """The DSA prefill CP asserts (0.5.14 server_args.py, 0.5.15-0.5.18 overrides.py, 0.5.19-0.5.21
+    model_overrides/deepseek_v2.py _deepseek_family_overrides): interleave with --dp-size above 1, --tp-size above 8."""
+    if strategy != "zigzag" and get(args, "dp_size", 1) != 1:
+        raise _override("interleave DSA CP does not support DP attention.", "dp_size")
+    if get(args, "tp_size", 1) > 8:
+        raise _override("Context parallel only supports single machine (tp_size <= 8). Cross-machine CP has "
+                        "precision issues.", "tp_size")
+
+
+def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=None):
+    """A DSA target's checks before 0.5.22 (0.5.13-0.5.18 srt/server_args.py _handle_model_specific_adjustments,
+    0.5.19-0.5.21 model_overrides/deepseek_v2.py _deepseek_family_overrides then arg_groups/model_hook.py), trait
+    deepseek_family: from 0.5.19 the family override's refusals (HYV4's prefill CP and DCP, "dsa_block_v20"; DSA
+    prefill CP: interleave with --dp-size above 1, --tp-size above 8); the TBO check with index-topk sharing
+    ("dsa_block_v16" / "dsa_block_v19": index_topk_freq / index_topk_pattern; "dsa_block_v20": indexer_types too,
+    model_hook.py _validate_dsa_tbo_index_sharing), then on CUDA the KV cache dtype and DSA backend passes, which read
+    torch.cuda.get_device_capability() (a host without a known GPU stops there; _check_dsa_passes_before_0_5_22), then
+    prefill CP on decode and the cache layer split. 0.5.16-0.5.18's passes are not modelled: there the engine judges
+    past the TBO check only a configuration that gives neither --kv-cache-dtype, a DSA backend, --dcp-size above 1
+    nor HiSparse (the passes then refuse nothing), on a target without learnable sinks."""
+    passes = how in ("dsa_block_v19", "dsa_block_v20")
+    cp_on, cp_strategy = _dsa_prefill_cp(args, cp_flags)
+    if how == "dsa_block_v20" and (target_cfg.get("architectures") or [None])[0] in _HYV4_ARCHS:
+        if args.get("enable_prefill_cp"):
+            raise _override("--enable-prefill-cp is not supported for HYV4 because its attention path does not "
+                            "implement DSA context-parallel metadata and sharding.", "enable_prefill_cp")
+        if get(args, "dcp_size", 1) > 1:
+            raise _override("--dcp-size > 1 is not supported for HYV4 because decode context parallelism gathers "
+                            "query heads across DCP ranks but does not provide single-owner semantics for learnable "
+                            "attention sinks.", "dcp_size")
     if not is_deepseek_dsa(target_cfg) or str(args.get("device") or "cuda") != "cuda":
         return
     cfg = text_cfg(target_cfg)
+    if passes and cp_on:  # _deepseek_family_overrides (CUDA or ROCm)
+        _check_dsa_prefill_cp_asserts(args, cp_strategy)
     if args.get("enable_two_batch_overlap"):
         pattern, types = cfg.get("index_topk_pattern"), cfg.get("indexer_types")
-        if how in ("dsa_block_v13", "dsa_block_v16"):
+        if how != "dsa_block_v20":
             types = None
         if (get(cfg, "index_topk_freq", 1) or 1) > 1 or (pattern is not None and "S" in pattern) or \
                 (types is not None and "shared" in types):
             raise _override("--enable-two-batch-overlap is not supported with DSA index-topk sharing: the TBO op path "
                             "does not propagate topk indices across layers.", "enable_two_batch_overlap")
+    if not passes and cp_on:  # 0.5.14-0.5.18: the block's prefill CP asserts (0.5.15 on: overrides.py), before the GPU
+        _check_dsa_prefill_cp_asserts(args, cp_strategy)
     if how == "dsa_block_v13" or not is_int(platform.get("sm")):
         # 0.5.13-0.5.15: the rest of that block (its DSA prefill CP asserts) is not modelled; else
         return  # torch.cuda.get_device_capability(): the host's GPU (none visible, or not known)
-    if any(args.get(k) is not None for k in ("kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend")) or \
+    if passes:
+        _check_dsa_passes_before_0_5_22(args, how, platform["sm"], (target_cfg.get("architectures") or [None])[0], cfg)
+    elif any(args.get(k) is not None for k in ("kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend")) or \
             get(args, "dcp_size", 1) > 1 or args.get("enable_hisparse") or cfg.get("learnable_sink"):
         return
     _check_dsa_prefill_cp_and_layer_split(args)
+
+
+def _check_dsa_passes_before_0_5_22(args, how, sm, arch, cfg):
+    """The DSA passes of the releases before 0.5.22 from 0.5.19 (overrides.py _dsa_kv_cache_dtype_default, then
+    _dsa_split_backend_resolution on CUDA; model_hook.py runs them after the GPU's compute capability):
+    "dsa_block_v20" (0.5.20-0.5.21) refuses a learnable-sink target's KV cache dtype and DSA backends and checks the
+    backends with _check_dsa_backend_constraints (triton is ROCm-only, tilelang takes no FP8 KV on CUDA), the HiSparse
+    arm too; "dsa_block_v19" (0.5.19) has _check_tilelang_dsa_fp8_kv only, outside the HiSparse arm, and no sink
+    checks."""
+    v20 = how == "dsa_block_v20"
+    major = sm // 10
+    sinks = v20 and bool(cfg.get("learnable_sink"))
+    kv = get(args, "kv_cache_dtype", "auto")
+    if sinks and kv not in ("auto", "bf16", "bfloat16"):
+        raise _override("Learnable DSA attention sinks require a bfloat16 KV cache; got kv_cache_dtype=%s." % kv,
+                        "kv_cache_dtype")
+    if kv == "auto":
+        kv = "fp8_e4m3" if major >= 10 and not sinks else "bfloat16"
+    if kv == "bf16":
+        kv = "bfloat16"
+    if kv not in ("bfloat16", "fp8_e4m3"):
+        raise _override("DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype", "kv_cache_dtype")
+    prefill, decode = args.get("dsa_prefill_backend"), args.get("dsa_decode_backend")
+    if sinks:
+        for key, flag, value in (("dsa_prefill_backend", "--dsa-prefill-backend", prefill),
+                                 ("dsa_decode_backend", "--dsa-decode-backend", decode)):
+            if value is not None and value != "flashmla_sparse":
+                raise _override("%s uses learnable attention sinks and requires %s 'flashmla_sparse'; got %r"
+                                % (arch, flag, value), key)
+        return
+    if arch == "GlmMoeDsaForCausalLM" and major == 12 and kv == "fp8_e4m3":
+        return
+    if args.get("enable_hisparse"):  # hisparse_hook.py _hisparse_default_backend (CUDA)
+        if not v20:
+            return
+        default = "flashmla_kv" if kv == "fp8_e4m3" else "flashmla_sparse"
+        prefill, decode = prefill or default, decode or default
+    elif kv == "fp8_e4m3":
+        default = "trtllm" if major >= 10 else "flashmla_kv"
+        prefill, decode = prefill or default, decode or default
+    else:
+        prefill, decode = prefill or "flashmla_sparse", decode or ("trtllm" if major >= 10 else "fa3")
+    chosen = (prefill, decode)
+    if v20 and "triton" in chosen:
+        raise _override("The triton DSA backend is only supported on ROCm/HIP. Pick an alternative DSA backend for "
+                        "CUDA (flashmla_kv on Hopper, trtllm on Blackwell).", "dsa_prefill_backend")
+    if kv == "fp8_e4m3" and "tilelang" in chosen:
+        raise _override("The tilelang DSA prefill/decode kernels only support an fp8_e4m3 KV cache on ROCm/HIP; on "
+                        "CUDA they require a bfloat16 KV cache.", "dsa_prefill_backend")
 
 
 # model_hook.py handle_model_specific_adjustments: the architecture branches that check the attention backend after

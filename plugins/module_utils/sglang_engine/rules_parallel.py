@@ -103,6 +103,14 @@ def attn_dp_of(args):
     return attn_dp
 
 
+
+def legacy_cp_flags_conflict(key, why=""):
+    """server_args.py _handle_context_parallelism (0.5.13-0.5.19, trait cp_legacy_flags_exclusive): the generic and the
+    DSA (NSA) legacy prefill CP flags together are refused. Given by hand, or (0.5.15-0.5.17) set both by the
+    DeepSeek-V4 hook (rules_dsv4.py). The one Refused for this SGLang check."""
+    return Refused("CP_STRATEGY", "--enable-prefill-context-parallel and --enable-nsa-prefill-context-parallel are "
+                   "mutually exclusive%s." % why, key)
+
 def attn_dp_enabled(args, rules):
     """Attention DP as the release's hooks read it. With trait attn_dp_resolved (0.5.22 on):
     runtime_context.attn_dp_enabled_of, a resolved width above 1 or an Elastic EP scale joiner (whose own group can be
@@ -173,13 +181,13 @@ def check_attn_dp_width(args, rules, tp_size):
                       "(got --tp-size %s); SGLang asserts tp_size %% attn_dp_size == 0." % (dp, tp_size), "tp_size")
 
 
-@gate("enable_prefill_cp", "attn_cp_size", "moe_dp_size",
+@gate("enable_prefill_cp", "attn_cp_size", "moe_dp_size", "enable_prefill_context_parallel",
       context=("cp_strategy", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention", "pp_size", "ep_size",
                "enable_aiter_allreduce_fusion", "enable_deterministic_inference", "rl_on_policy_target",
                "speculative_algorithm", "speculative_draft_model_path", "model_path", "speculative_eagle_topk",
                "disaggregation_mode", "enable_dsa_cache_layer_split", "dcp_size", "enable_mixed_chunk",
                "moe_a2a_backend", "enable_waterfill", "disaggregation_transfer_backend", "language_only",
-               "language_model_only"))
+               "language_model_only", "enable_dsa_prefill_context_parallel"))
 def check_context_parallel(args, r, rules, target_cfg=None, env=None):
     """Context parallelism (0.5.23 parallel_hook.py handle_context_parallelism; through 0.5.18 the ServerArgs
     method): after the data-parallel hook, before the MoE kernel checks (rules_moe.py)."""
@@ -188,6 +196,9 @@ def check_context_parallel(args, r, rules, target_cfg=None, env=None):
         _check_cp_model(args, rules, target_cfg, env)
     if args.get("enable_prefill_cp") and args.get("cp_strategy") is None:
         raise Refused("CP_STRATEGY", "--cp-strategy must be set when --enable-prefill-cp is enabled.", "cp_strategy")
+    if rules["cp_legacy_flags_exclusive"] and args.get("enable_prefill_context_parallel") and \
+            args.get("enable_dsa_prefill_context_parallel"):  # -- dsa (session 16) --: the legacy flags (0.5.13-0.5.19)
+        raise legacy_cp_flags_conflict("enable_prefill_context_parallel")
     cp = get(args, "attn_cp_size", 1)
     if cp > 1:
         # the attention DP width in the divisor: --attn-dp-size from 0.5.22, --dp-size before (replicas or not)
