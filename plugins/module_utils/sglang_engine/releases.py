@@ -154,6 +154,8 @@ _METRICS_V1 = {
 #   kv4_unified_sm100_checks the KV4 hook refuses --enable-unified-memory and has the SM100 native-NVFP4 checks
 #   int8_mamba_lmcache_check handle_int8_mamba_checkpoint refuses --enable-lmcache
 #   hicache_linker_radix_checks  handle_hicache checks the linker config type and the radix cache the linker needs
+#   mamba_lazy_pd_refused    --mamba-radix-cache-strategy extra_buffer_lazy refused under PD disaggregation (rules_mamba.py)
+#   nemotron_h_triton_archs  the architectures whose model-specific adjustments refuse the triton attention backend
 #   mamba_stochastic_platform_checks  the Mamba hook checks --enable-mamba-cache-stochastic-rounding's platform (CUDA;
 #                            SM100 for the triton Mamba backend) after its dtype (rules_mamba.py)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
@@ -181,8 +183,9 @@ _METRICS_V1 = {
 #                            "checked" (0.5.23: the dsa attention backend and its settings)
 #   kv_sharding_refuses_hicache  --enable-kv-cache-sharding refuses any --enable-hierarchical-cache (else only with
 #                            --hicache-storage-backend)
-#   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
-#                            one), or {"dflash_topk_one": DFLASH counts as top-k one} (rules_platform.py)
+#   sm100_default_attention  None (the SM100 default attention backend not modelled), or {"dflash_topk_one": DFLASH
+#                            counts as top-k one, "asymmetric_fa4": fa4 for unequal K/V rows, "mha_archs": MLA
+#                            configs the release's model_config does not know as MLA (MHA defaults)} (rules_platform.py)
 #   deterministic_attention_backends  the attention backends --enable-deterministic-inference accepts
 #   deterministic_mla_backends  the attention backends deterministic inference takes for the DeepSeek family
 #   deterministic_mla_fa4_sm100  deterministic inference on fa4 for the DeepSeek family needs SM100/SM110
@@ -249,6 +252,9 @@ _METRICS_V1 = {
 # one modelled)
 # "deepseek" from 0.5.13: the family's DSA block before 0.5.22's overrides (trait deepseek_family)
 _MODEL_OVERRIDES_0_5_13 = ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "deepseek")
+# -- standin (session 16) --: arg_groups/overrides.py _kimi_k3_overrides from 0.5.17 (its SM100 trtllm_mla fill is
+# modelled there; its DCP branch from 0.5.19, trait kimi_dcp_decode_backends)
+_MODEL_OVERRIDES_0_5_17 = _MODEL_OVERRIDES_0_5_13 + ("kimi_k3",)
 _MODEL_OVERRIDES_0_5_19 = _MODEL_OVERRIDES_0_5_13 + ("minicpm", "kimi_k3", "nemotron_h")
 _MODEL_OVERRIDES_0_5_20 = _MODEL_OVERRIDES_0_5_19 + ("qwen3_moe", "qwen4_exp")  # qwen3_moe.py's first refusal, qwen4_exp.py
 _MODEL_OVERRIDES_0_5_21 = _MODEL_OVERRIDES_0_5_20 + ("iquest_q1",)
@@ -465,6 +471,7 @@ _CHANGES = {
         "unified_dcp_mla_backends": ("flashinfer", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"),
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
+        "nemotron_h_triton_archs": None,  # -- standin (session 16) --: model_hook.py keeps Lfm2's assert only
         "pd_decode_dcp": {"backends": ("mooncake", "nixl", "fake"), "chunk_cache": True},  # -- old-b (session 15) --
         # -- model (session 14) --
         "model_overrides": _MODEL_OVERRIDES_0_5_19,
@@ -486,7 +493,7 @@ _CHANGES = {
         "dflash_devices": ("cuda", "npu"),
         # arg_groups/model_override_base.py get_default_attn_backend (SM100: trtllm_mha for top-k one);
         # attention_hook.py: trtllm_mha prefill off SM100 refuses --attn-cp-size > 1 or --enable-prefill-cp
-        "sm100_default_attention": {"dflash_topk_one": False},
+        "sm100_default_attention": {"dflash_topk_one": False, "asymmetric_fa4": True, "mha_archs": ()},
         "trtllm_mha_prefill_cp": "cp_size_or_flag",
         "deterministic_attention_backends": ("ascend", "fa3", "fa4", "flashinfer", "intel_xpu", "triton"),
         # --encoder-only: the architectures added
@@ -541,6 +548,9 @@ _CHANGES = {
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "draft_trtllm_sets_page_size": True,  # srt/arg_groups/overrides.py (observed in its resolver)
+        "mamba_lazy_pd_refused": True,  # -- standin (session 16) --: _handle_mamba_radix_cache's PD assert appears
+        "sm100_default_attention": {"dflash_topk_one": False, "asymmetric_fa4": True, "mha_archs": ()},  # -- standin --
+        "model_overrides": _MODEL_OVERRIDES_0_5_17,  # -- standin (session 16) --
         "dcp_hip_only": False,
         # server_args.py _handle_eplb_and_dispatch: static / lp dispatch needs an a2a backend
         "ep_dispatch_rank_invariant": True,
@@ -618,6 +628,7 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.13": {  # parser captured; traits as the release before it
+        "nemotron_h_triton_archs": ("NemotronHForCausalLM", "NemotronHPuzzleForCausalLM"),  # -- standin (session 16) --
         # -- model (session 14) --
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_amx", "intel_xpu", "aiter"),
         "model_overrides": _MODEL_OVERRIDES_0_5_13,
@@ -825,7 +836,10 @@ _CHANGES = {
         "ep_dispatch_rank_invariant": False,
         "kv_sharding_spec_arch": None,
         # rules_platform.py: read in each kit's source (server_args.py, from 0.5.19 arg_groups/)
-        "sm100_default_attention": None,
+        # -- standin (session 16) --: server_args.py _get_default_attn_backend (0.5.11-0.5.18), judged through the
+        # oracle's GPU stand-in; trtllm_mha's fa4 for unequal K/V rows from 0.5.17 (model_config.has_asymmetric_kv)
+        "sm100_default_attention": {"dflash_topk_one": False, "asymmetric_fa4": False,
+                                    "mha_archs": ("KimiK3ForConditionalGeneration",)},
         "deterministic_attention_backends": ("flashinfer", "fa3", "triton"),
         "deterministic_before_attention": False,  # 0.5.11's __post_init__ runs it after _handle_cache_compatibility
         # the DeepSeek family's deterministic backends (a literal list until 0.5.16) and the fa4 SM100/SM110 check
@@ -840,6 +854,12 @@ _CHANGES = {
         "pd_role_switch_checks": False,
         # the model hook's Mamba radix cache for these hybrid architectures (rules_mamba.py; 0.5.14 on)
         "mamba_radix_archs": None,
+        # -- standin (session 16) --: server_args.py _handle_mamba_radix_cache refuses extra_buffer_lazy under PD
+        # disaggregation (0.5.17 on; 0.5.14-0.5.16 assert only "extra_buffer_lazy unsupported with spec.")
+        "mamba_lazy_pd_refused": False,
+        # -- standin (session 16) --: _handle_model_specific_adjustments' Nemotron-H triton assert (rules_model.py
+        # check_nemotron_h_triton): NemotronHPuzzleForCausalLM joins in 0.5.13; gone in 0.5.19 (model_hook.py)
+        "nemotron_h_triton_archs": ("NemotronHForCausalLM",),
         "trtllm_mha_prefill_cp": None,
         "rejection_sampling_deterministic": None,
         "dflash_trtllm_draft_sm100_fa4": False,
@@ -978,7 +998,7 @@ _CHANGES = {
         # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
         "unified_pool": _UNIFIED_0_5_23, "hicache_linker_radix_checks": True,
         # model_override_base.py _forces_eagle_topk_one: DFLASH counts as top-k one for the SM100 default
-        "sm100_default_attention": {"dflash_topk_one": True},
+        "sm100_default_attention": {"dflash_topk_one": True, "asymmetric_fa4": True, "mha_archs": ()},
         # speculative_hook.py _handle_eagle_family: deterministic rejection sampling needs CUDA;
         # _resolve_dflash_draft_attention_backend: the trtllm_mha draft fallback is fa4 on SM100
         "rejection_sampling_deterministic": "cuda",
