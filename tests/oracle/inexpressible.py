@@ -339,12 +339,8 @@ ENTRIES = {
         ('check_lora_server_args', "each dict should contain 'lora_name' and 'lora_path'", "shadowed",
          "LoRAPathAction refuses a JSON item without both keys at parsing"),
         # -- old-b (session 15) --
-        ('_handle_model_specific_adjustments', r'^(CP is only supported for prefill when PD disaggregation|'
-         r'--enable-dsa-cache-layer-split (is not supported on decode|is only supported on PD prefill|requires '
-         r'--enable-prefill-cp|currently only supports the mooncake|is not supported with pipeline))', "host",
-         "the DSA block calls torch.cuda.get_device_capability() on every CUDA or ROCm platform right before these: "
-         "through 0.5.18 there is no platform override, and this host's CPU torch raises 'Torch not compiled with CUDA "
-         "enabled' (0.5.19 on, model_hook.py's copies are reached with the override's GPU)"),
+        # -- standin (session 16) --: the DSA block's refusals (0.5.13-0.5.18 _handle_model_specific_adjustments, after
+        # torch.cuda.get_device_capability()) are reached through the oracle's GPU stand-in: entry removed
         ('check_lora_server_args', 'Invalid type for item in --lora-paths list', "internal",
          "LoRAPathAction only yields str items and dicts (json.loads of a '{...}' item): no other type"),
         ('check_lora_server_args', 'Invalid type for --lora-paths:', "internal",
@@ -357,11 +353,10 @@ ENTRIES = {
         ('_validate_ib_devices', r'^(No IB devices found in|Invalid IB devices specified)', "host",
          "after the /sys/class/infiniband check: needs the host's InfiniBand sysfs"),
         ('_handle_linear_attn_backend', r'flashinfer on SM100\+ requires', "host",
-         "reads torch.cuda.is_available() and get_device_capability() of the host itself (no platform override before "
-         "0.5.19): this CPU torch has no CUDA device"),
-        ('_handle_kv4_compatibility', r'^KV4 (FA4 )?(MLA|MHA) expects', "host",
-         "inside `if is_cuda()`, the host's own torch (no platform override before 0.5.19): on this CPU host an FP4 KV "
-         "cache is refused as not tested on non-CUDA platforms instead"),
+         "reads torch.cuda.is_available() of the host itself (no platform override before 0.5.19, and the oracle's "
+         "GPU stand-in does not present is_available): this CPU torch has no CUDA device"),
+        # -- standin (session 16) --: _handle_kv4_compatibility's backend checks inside `if is_cuda()` are reached
+        # through the oracle's GPU stand-in: entry removed
         ('_handle_speculative_decoding', r'^trtllm_mha backend only supports topk = 1', "host",
          "any trtllm_mha backend (attention, prefill or decode) is refused first by the attention hook's SM check on a "
          "host without an SM90/SM100/SM120 GPU (no platform override before 0.5.19)"),
