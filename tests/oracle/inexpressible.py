@@ -357,12 +357,9 @@ ENTRIES = {
          "GPU stand-in does not present is_available): this CPU torch has no CUDA device"),
         # -- standin (session 16) --: _handle_kv4_compatibility's backend checks inside `if is_cuda()` are reached
         # through the oracle's GPU stand-in: entry removed
-        ('_handle_speculative_decoding', r'^trtllm_mha backend only supports topk = 1', "host",
-         "any trtllm_mha backend (attention, prefill or decode) is refused first by the attention hook's SM check on a "
-         "host without an SM90/SM100/SM120 GPU (no platform override before 0.5.19)"),
-        ('_handle_attention_backend_compatibility', r'^TensorRT-LLM MLA backend only supports kv-cache-dtype', "host",
-         "after is_blackwell_supported() on the host itself (no platform override before 0.5.19): the Blackwell refusal "
-         "right before it always answers on this CPU host"),
+        # -- standin (session 16) --: _handle_speculative_decoding's trtllm_mha top-k check and the TensorRT-LLM MLA
+        # KV dtype check (after is_blackwell_supported()) are reachable through the oracle's GPU stand-in: entries
+        # removed
     ],
 }
 
