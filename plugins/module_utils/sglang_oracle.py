@@ -118,6 +118,21 @@ STAND_IN_PROBES = {
 }
 
 STAND_IN_PREIMPORTS = ("sglang.srt.configs.model_config", "sglang.srt.layers.quantization")
+# the releases whose differential run agrees on every case through the stand-in (session 16); the others resolve
+# GPU-host cases as this host, as before ("platform": "unsupported")
+STAND_IN_RELEASES = ("0.5.16", "0.5.17", "0.5.18")
+
+
+def sglang_version():
+    try:
+        import sglang
+        v = getattr(sglang, "__version__", None)
+        if v:
+            return v
+        from importlib.metadata import version as _v
+        return _v("sglang")
+    except Exception:  # noqa
+        return None
 
 
 def install_stand_in(platform):
@@ -192,6 +207,8 @@ def install_platform(platform):
     except ImportError:
         rc = None
     if rc is None or not hasattr(rc, "override_platform"):
+        if sglang_version() not in STAND_IN_RELEASES:
+            return None, None
         undo = install_stand_in(platform)
         return (undo, "stand-in") if undo else (None, None)
     known = set(getattr(rc, "_PLATFORM_PROBES", {})) | set(getattr(rc, "_PLATFORM_VALUES", {}))
