@@ -29,6 +29,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_en
 # Code executed by the host's SGLang python (python -c RUNNER_SOURCE < request.json).
 # It must run on the Python of any supported SGLang (>= 3.10) with only SGLang installed.
 # --------------------------------------------------------------------------------------------
+# -- standin (session 16) --: the releases the runner's GPU stand-in (install_stand_in) runs for; see the comment there
+STAND_IN_RELEASES = ("0.5.16", "0.5.17", "0.5.18")
 RUNNER_SOURCE = r'''
 import contextlib, io, json, logging, os, sys, traceback
 
@@ -119,8 +121,10 @@ STAND_IN_PROBES = {
 
 STAND_IN_PREIMPORTS = ("sglang.srt.configs.model_config", "sglang.srt.layers.quantization")
 # the releases whose differential run agrees on every case through the stand-in (session 16); the others resolve
-# GPU-host cases as this host, as before ("platform": "unsupported")
-STAND_IN_RELEASES = ("0.5.16", "0.5.17", "0.5.18")
+# GPU-host cases as this host, as before ("platform": "unsupported"). Through the stand-in 0.5.11 disagreed on Qwen3-Next
+# paging (its _handle_mamba_radix_cache, not modelled there), 0.5.14-0.5.15 on the DSA block's prefill CP on decode
+# (and 0.5.14 tokenspeed_mla's Blackwell check, 0.5.15 an AttributeError of SGLang's own)
+STAND_IN_RELEASES = __STAND_IN_RELEASES__  # sglang_oracle.STAND_IN_RELEASES, filled in below
 
 
 def sglang_version():
@@ -337,6 +341,8 @@ def main():
 
 main()
 '''
+
+RUNNER_SOURCE = RUNNER_SOURCE.replace("__STAND_IN_RELEASES__", repr(STAND_IN_RELEASES))
 
 
 class OracleError(Exception):

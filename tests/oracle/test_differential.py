@@ -127,10 +127,10 @@ def run(request, tmp_path_factory):
                              for f in sorted({r["file"] for r in enumerated})},
         "refusals_excluded_off_path": [r["id"] for r in R.off_path_refusals(version)],
         # unreached refusals no argv reaches here (inexpressible.py: id -> category), and the rest with its text
-        "refusals_inexpressible": {r["id"]: X.classify(r)[0] for r in enumerated if X.classify(r)},
-        "refusals_inexpressible_reached": sorted(r["id"] for r in enumerated if r["id"] in hit and X.classify(r)),
+        "refusals_inexpressible": {r["id"]: X.classify(r, version)[0] for r in enumerated if X.classify(r, version)},
+        "refusals_inexpressible_reached": sorted(r["id"] for r in enumerated if r["id"] in hit and X.classify(r, version)),
         "refusals_unreached": [{"id": r["id"], "function": r.get("function"), "message": r["message"]}
-                               for r in enumerated if r["id"] not in hit and not X.classify(r)],
+                               for r in enumerated if r["id"] not in hit and not X.classify(r, version)],
         "env_read_by_resolution": R.validated_env(version),
         "disagreements": [{"case": r["case"], "why": r["why"]} for r in judged if r["why"]],
     }
