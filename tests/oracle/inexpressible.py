@@ -18,6 +18,12 @@ release whose kit is here (no stale entries).
 """
 import re
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
+
+# -- standin (session 16) --: the 5th element of an entry that holds only for a release without the oracle's GPU
+# stand-in (sglang_oracle.STAND_IN_RELEASES)
+STAND_IN = "no-stand-in"
+
 CATEGORIES = {
     "runtime": (
         "runs only on a runtime SGLang's platform override cannot present (NPU, XPU, HIP/ROCm, MPS, HPU, "
@@ -363,12 +369,15 @@ ENTRIES = {
         ('check_lora_server_args', "each dict should contain 'lora_name' and 'lora_path'", "shadowed",
          "LoRAPathAction refuses a JSON item without both keys at parsing"),
         # -- old-b (session 15) --
+        # -- standin (session 16) --: STAND_IN marks an entry that holds only where the release has no GPU stand-in
+        # (sglang_oracle.STAND_IN_RELEASES): there it reaches the refusal
         ('_handle_model_specific_adjustments', r'^(CP is only supported for prefill when PD disaggregation|'
          r'--enable-dsa-cache-layer-split (is not supported on decode|is only supported on PD prefill|requires '
          r'--enable-prefill-cp|currently only supports the mooncake|is not supported with pipeline))', "host",
          "the DSA block calls torch.cuda.get_device_capability() on every CUDA or ROCm platform right before these: "
          "through 0.5.18 there is no platform override, and this host's CPU torch raises 'Torch not compiled with CUDA "
-         "enabled' (0.5.19 on, model_hook.py's copies are reached with the override's GPU)"),
+         "enabled' (0.5.19 on, model_hook.py's copies are reached with the override's GPU; the releases with the "
+         "oracle's GPU stand-in reach these)", STAND_IN),
         ('check_lora_server_args', 'Invalid type for item in --lora-paths list', "internal",
          "LoRAPathAction only yields str items and dicts (json.loads of a '{...}' item): no other type"),
         ('check_lora_server_args', 'Invalid type for --lora-paths:', "internal",
@@ -381,24 +390,30 @@ ENTRIES = {
         ('_validate_ib_devices', r'^(No IB devices found in|Invalid IB devices specified)', "host",
          "after the /sys/class/infiniband check: needs the host's InfiniBand sysfs"),
         ('_handle_linear_attn_backend', r'flashinfer on SM100\+ requires', "host",
-         "reads torch.cuda.is_available() and get_device_capability() of the host itself (no platform override before "
-         "0.5.19): this CPU torch has no CUDA device"),
+         "reads torch.cuda.is_available() of the host itself (no platform override before 0.5.19, and the oracle's "
+         "GPU stand-in does not present is_available): this CPU torch has no CUDA device"),
         ('_handle_kv4_compatibility', r'^KV4 (FA4 )?(MLA|MHA) expects', "host",
          "inside `if is_cuda()`, the host's own torch (no platform override before 0.5.19): on this CPU host an FP4 KV "
-         "cache is refused as not tested on non-CUDA platforms instead"),
+         "cache is refused as not tested on non-CUDA platforms instead (the releases with the GPU stand-in reach these)",
+         STAND_IN),
         ('_handle_speculative_decoding', r'^trtllm_mha backend only supports topk = 1', "host",
          "any trtllm_mha backend (attention, prefill or decode) is refused first by the attention hook's SM check on a "
-         "host without an SM90/SM100/SM120 GPU (no platform override before 0.5.19)"),
+         "host without an SM90/SM100/SM120 GPU (no platform override before 0.5.19; not where the GPU stand-in is)",
+         STAND_IN),
         ('_handle_attention_backend_compatibility', r'^TensorRT-LLM MLA backend only supports kv-cache-dtype', "host",
-         "after is_blackwell_supported() on the host itself (no platform override before 0.5.19): the Blackwell refusal "
-         "right before it always answers on this CPU host"),
+         "after is_blackwell_supported() on the host itself (no platform override before 0.5.19; not where the GPU "
+         "stand-in is): the Blackwell refusal right before it always answers on this CPU host", STAND_IN),
     ],
 }
 
 
-def classify(row):
-    """(category, why) for a refusal row of refusals.enumerate_refusals() that no argv reaches here, else None."""
-    for fn, rx, cat, why in ENTRIES.get(row.get("file"), ()):
+def classify(row, release=None):
+    """(category, why) for a refusal row of refusals.enumerate_refusals() that no argv reaches here, else None; an
+    entry marked STAND_IN does not hold for a `release` the oracle's GPU stand-in runs."""
+    for entry in ENTRIES.get(row.get("file"), ()):
+        fn, rx, cat, why = entry[:4]
+        if entry[4:] == (STAND_IN,) and release in oracle.STAND_IN_RELEASES:
+            continue
         if (not fn or row.get("function") == fn) and re.search(rx, row.get("message") or ""):
             return cat, why
     return None
@@ -406,6 +421,6 @@ def classify(row):
 
 def matches(entry_file, entry, rows):
     """The rows (of one release) an entry matches."""
-    fn, rx, _cat, _why = entry
+    fn, rx, _cat, _why = entry[:4]
     return [r for r in rows if r.get("file") == entry_file and (not fn or r.get("function") == fn)
             and re.search(rx, r.get("message") or "")]

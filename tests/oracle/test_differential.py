@@ -101,7 +101,8 @@ def run(request, tmp_path_factory):
         static = engine.validate_argv(argv, version, env=case.get("env") or {}, gpus=gpus, read_paths=True)
         rows.append({"case": case, "argv": argv, "answer": answer, "static": static,
                      "why": C.compare(static, answer, lambda a: K.classify(a, src))})
-    # a case only a platform override can present (a device this host lacks) is not judged where the release has none
+    # a case only a platform override can present (a device this host lacks) is not judged where the release has
+    # neither SGLang's override nor the oracle's named GPU stand-in ("stand-in" answers are judged GPU cases)
     judged = [r for r in rows if not (r["case"].get("needs_override") and r["answer"].get("platform") == "unsupported")]
     generated = [r for r in judged if r["case"]["origin"] == "hypothesis"]
     enumerated = R.enumerate_refusals(version)
@@ -114,6 +115,8 @@ def run(request, tmp_path_factory):
         "regression_cases": sum(1 for r in judged if r["case"]["origin"] == "regression"),
         "regression_agreed": sum(1 for r in judged if r["case"]["origin"] == "regression" and r["why"] is None),
         "gpu_cases_without_platform_override": sum(1 for r in rows if r["answer"].get("platform") == "unsupported"),
+        # -- standin (session 16) --: GPU cases judged through the named GPU stand-in (releases before 0.5.19)
+        "gpu_cases_stand_in": sum(1 for r in judged if r["answer"].get("platform") == "stand-in"),
         "sglang_refused": sum(1 for r in judged if r["answer"].get("error")),
         "refusal_codes": dict(collections.Counter(K.classify(r["answer"], src) for r in judged if r["answer"].get("error"))),
         "refusals_enumerated": len(enumerated), "refusals_reached": len(hit),
@@ -124,10 +127,10 @@ def run(request, tmp_path_factory):
                              for f in sorted({r["file"] for r in enumerated})},
         "refusals_excluded_off_path": [r["id"] for r in R.off_path_refusals(version)],
         # unreached refusals no argv reaches here (inexpressible.py: id -> category), and the rest with its text
-        "refusals_inexpressible": {r["id"]: X.classify(r)[0] for r in enumerated if X.classify(r)},
-        "refusals_inexpressible_reached": sorted(r["id"] for r in enumerated if r["id"] in hit and X.classify(r)),
+        "refusals_inexpressible": {r["id"]: X.classify(r, version)[0] for r in enumerated if X.classify(r, version)},
+        "refusals_inexpressible_reached": sorted(r["id"] for r in enumerated if r["id"] in hit and X.classify(r, version)),
         "refusals_unreached": [{"id": r["id"], "function": r.get("function"), "message": r["message"]}
-                               for r in enumerated if r["id"] not in hit and not X.classify(r)],
+                               for r in enumerated if r["id"] not in hit and not X.classify(r, version)],
         "env_read_by_resolution": R.validated_env(version),
         "disagreements": [{"case": r["case"], "why": r["why"]} for r in judged if r["why"]],
     }
@@ -145,8 +148,9 @@ def run(request, tmp_path_factory):
 def test_enough_generated_cases(run):
     n = sum(1 for r in run["rows"] if r["case"]["origin"] == "hypothesis")
     assert n >= (500 if run["version"] == "0.5.23" else 150), n
-    # GPU-host cases either went through SGLang's platform override or are counted as resolved without one
-    assert all(r["answer"].get("platform") in (None, "override", "unsupported") for r in run["rows"])
+    # GPU-host cases went through SGLang's platform override or the named GPU stand-in, or are counted as
+    # resolved without one
+    assert all(r["answer"].get("platform") in (None, "override", "stand-in", "unsupported") for r in run["rows"])
 
 
 def test_cases_cover_both_verdicts(run):

@@ -123,4 +123,8 @@ def test_mamba_radix_cache_on_a_hybrid_gdn_target():
     assert code("0.5.23", "--speculative-num-draft-tokens", "16", "--mamba-track-interval", "8", target_config=NEXT,
                 gpus=H200) == "MAMBA_RADIX_CACHE"
     assert code("0.5.16", target_config=NEXT) == "MAMBA_RADIX_CACHE"
+    # -- standin (session 16) --: extra_buffer_lazy under PD is refused from 0.5.17 only (trait mamba_lazy_pd_refused)
+    lazy_pd = ("--mamba-radix-cache-strategy", "extra_buffer_lazy", "--disaggregation-mode", "prefill")
+    assert code("0.5.16", *lazy_pd, target_config=NEXT, gpus=H200) is None
+    assert code("0.5.17", *lazy_pd, target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
     assert code("0.5.13", target_config=NEXT) is None  # not modelled before 0.5.14

@@ -369,3 +369,24 @@ _TILELANG_FP8 = ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilel
 ])
 def test_dsa_passes_0_5_19_to_0_5_21(extra, target, version, gpus, code):
     assert answer(extra, target, version=version, gpus=gpus) == code
+# -- standin (session 16) --: judged through the oracle's GPU stand-in (releases 0.5.11-0.5.18)
+def test_kimi_k3_sm100_before_0_5_19():
+    """0.5.17-0.5.18 arg_groups/overrides.py _kimi_k3_overrides: trtllm_mla for both phases on SM100 (its DCP branch
+    not modelled); 0.5.11-0.5.16 do not know Kimi-K3 as MLA: the MHA default trtllm_mha, page size 64 either way."""
+    for version in ("0.5.17", "0.5.18"):
+        r = E.validate_argv(BASE, version, gpus=SM100, read_paths=False, target_config=KIMI)
+        assert (r.resolved["prefill_attention_backend"], r.resolved["page_size"]) == ("trtllm_mla", 64), version
+        assert answer(["--dcp-size", "2", "--tp-size", "2"], KIMI, version=version, gpus=SM100) is None
+    r = E.validate_argv(BASE, "0.5.16", gpus=SM100, read_paths=False, target_config=KIMI)
+    assert (r.resolved["attention_backend"], r.resolved["page_size"]) == ("trtllm_mha", 64)
+
+
+def test_nemotron_h_triton_before_0_5_19():
+    """_handle_model_specific_adjustments' Nemotron-H branch (0.5.12-0.5.14: nemotron_h_hook.py) refuses triton
+    through 0.5.18; the Puzzle architecture from 0.5.13."""
+    assert answer(TRITON, NEMO, version="0.5.11") == U
+    assert answer(TRITON, NEMO, version="0.5.18") == U
+    assert answer(TRITON, NEMO, version="0.5.19") != U
+    puzzle = dict(NEMO, architectures=["NemotronHPuzzleForCausalLM"])
+    assert answer(TRITON, puzzle, version="0.5.12") is None
+    assert answer(TRITON, puzzle, version="0.5.13") == U

@@ -53,3 +53,13 @@ def test_device_mps():
         r = S.validate_argv(["--model-path", "/m", "--device", "mps"], version, gpus=[], read_paths=False,
                             target_config={"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3"})
         assert (None if r.sglang_verdict["accepted"] else r.sglang_verdict["code"]) == code, version
+
+
+# -- standin (session 16) --
+def test_sm100_default_attention_before_0_5_19():
+    """server_args.py _get_default_attn_backend (0.5.11-0.5.18): trtllm_mha on SM100 (page size 64) with no
+    speculation, as later; judged through the oracle's GPU stand-in."""
+    for version in ("0.5.11", "0.5.16", "0.5.18"):
+        r = run(version, B200)
+        assert r.resolved["attention_backend"] == "trtllm_mha" and r.resolved["page_size"] == 64, version
+    assert run("0.5.16", []).resolved["page_size"] == 1

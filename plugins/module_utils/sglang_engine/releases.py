@@ -153,6 +153,8 @@ _METRICS_V1 = {
 #   kv4_unified_sm100_checks the KV4 hook refuses --enable-unified-memory and has the SM100 native-NVFP4 checks
 #   int8_mamba_lmcache_check handle_int8_mamba_checkpoint refuses --enable-lmcache
 #   hicache_linker_radix_checks  handle_hicache checks the linker config type and the radix cache the linker needs
+#   mamba_lazy_pd_refused    --mamba-radix-cache-strategy extra_buffer_lazy refused under PD disaggregation (rules_mamba.py)
+#   nemotron_h_triton_archs  the architectures whose model-specific adjustments refuse the triton attention backend
 #   mamba_stochastic_platform_checks  the Mamba hook checks --enable-mamba-cache-stochastic-rounding's platform (CUDA;
 #                            SM100 for the triton Mamba backend) after its dtype (rules_mamba.py)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
@@ -184,8 +186,9 @@ _METRICS_V1 = {
 #                            (else resolves it to write_through, not modelled)
 #   eplb_balancedness_env_refused  SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC in the environment is refused
 #   mm_vmm_refuses_rust_server  --mm-feature-transport=cuda_vmm refuses a truthy SGLANG_RUST_SERVER
-#   sm100_default_attention  None (the SM100 default attention backend not modelled: no platform override to present
-#                            one), or {"dflash_topk_one": DFLASH counts as top-k one} (rules_platform.py)
+#   sm100_default_attention  None (the SM100 default attention backend not modelled), or {"dflash_topk_one": DFLASH
+#                            counts as top-k one, "asymmetric_fa4": fa4 for unequal K/V rows, "mha_archs": MLA
+#                            configs the release's model_config does not know as MLA (MHA defaults)} (rules_platform.py)
 #   deterministic_attention_backends  the attention backends --enable-deterministic-inference accepts
 #   deterministic_mla_backends  the attention backends deterministic inference takes for the DeepSeek family
 #   deterministic_mla_fa4_sm100  deterministic inference on fa4 for the DeepSeek family needs SM100/SM110
@@ -260,6 +263,9 @@ _METRICS_V1 = {
 # one modelled)
 # "deepseek" from 0.5.13: the family's DSA block before 0.5.22's overrides (trait deepseek_family)
 _MODEL_OVERRIDES_0_5_13 = ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "deepseek")
+# -- standin (session 16) --: arg_groups/overrides.py _kimi_k3_overrides from 0.5.17 (its SM100 trtllm_mla fill is
+# modelled there; its DCP branch from 0.5.19, trait kimi_dcp_decode_backends)
+_MODEL_OVERRIDES_0_5_17 = _MODEL_OVERRIDES_0_5_13 + ("kimi_k3",)
 _MODEL_OVERRIDES_0_5_19 = _MODEL_OVERRIDES_0_5_13 + ("minicpm", "kimi_k3", "nemotron_h")
 _MODEL_OVERRIDES_0_5_20 = _MODEL_OVERRIDES_0_5_19 + ("qwen3_moe", "qwen4_exp")  # qwen3_moe.py's first refusal, qwen4_exp.py
 _MODEL_OVERRIDES_0_5_21 = _MODEL_OVERRIDES_0_5_20 + ("iquest_q1",)
@@ -482,6 +488,7 @@ _CHANGES = {
         # -- dsa (session 16) --: model_overrides/deepseek_v2.py's DSA prefill CP asserts and the DSA passes of
         # overrides.py (_dsa_kv_cache_dtype_default, _dsa_split_backend_resolution: _check_tilelang_dsa_fp8_kv)
         "deepseek_family": "dsa_block_v19",
+        "nemotron_h_triton_archs": None,  # -- standin (session 16) --: model_hook.py keeps Lfm2's assert only
         "pd_decode_dcp": {"backends": ("mooncake", "nixl", "fake"), "chunk_cache": True},  # -- old-b (session 15) --
         # -- model (session 14) --
         "model_overrides": _MODEL_OVERRIDES_0_5_19,
@@ -503,7 +510,7 @@ _CHANGES = {
         "dflash_devices": ("cuda", "npu"),
         # arg_groups/model_override_base.py get_default_attn_backend (SM100: trtllm_mha for top-k one);
         # attention_hook.py: trtllm_mha prefill off SM100 refuses --attn-cp-size > 1 or --enable-prefill-cp
-        "sm100_default_attention": {"dflash_topk_one": False},
+        "sm100_default_attention": {"dflash_topk_one": False, "asymmetric_fa4": True, "mha_archs": ()},
         "trtllm_mha_prefill_cp": "cp_size_or_flag",
         "deterministic_attention_backends": ("ascend", "fa3", "fa4", "flashinfer", "intel_xpu", "triton"),
         # --encoder-only: the architectures added
@@ -564,6 +571,9 @@ _CHANGES = {
         "parser_derived": None,
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "draft_trtllm_sets_page_size": True,  # srt/arg_groups/overrides.py (observed in its resolver)
+        "mamba_lazy_pd_refused": True,  # -- standin (session 16) --: _handle_mamba_radix_cache's PD assert appears
+        "sm100_default_attention": {"dflash_topk_one": False, "asymmetric_fa4": True, "mha_archs": ()},  # -- standin --
+        "model_overrides": _MODEL_OVERRIDES_0_5_17,  # -- standin (session 16) --
         "dcp_hip_only": False,
         # server_args.py _handle_eplb_and_dispatch: static / lp dispatch needs an a2a backend
         "ep_dispatch_rank_invariant": True,
@@ -647,6 +657,7 @@ _CHANGES = {
         # -- dsa (session 16) --: server_args.py _handle_context_parallelism (0.5.19 parallel_hook.py) refuses the legacy
         # --enable-prefill-context-parallel with --enable-dsa-prefill-context-parallel (or its NSA alias)
         "cp_legacy_flags_exclusive": True,
+        "nemotron_h_triton_archs": ("NemotronHForCausalLM", "NemotronHPuzzleForCausalLM"),  # -- standin (session 16) --
         # -- model (session 14) --
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_amx", "intel_xpu", "aiter"),
         "model_overrides": _MODEL_OVERRIDES_0_5_13,
@@ -860,7 +871,10 @@ _CHANGES = {
         "ep_dispatch_rank_invariant": False,
         "kv_sharding_spec_arch": None,
         # rules_platform.py: read in each kit's source (server_args.py, from 0.5.19 arg_groups/)
-        "sm100_default_attention": None,
+        # -- standin (session 16) --: server_args.py _get_default_attn_backend (0.5.11-0.5.18), judged through the
+        # oracle's GPU stand-in; trtllm_mha's fa4 for unequal K/V rows from 0.5.17 (model_config.has_asymmetric_kv)
+        "sm100_default_attention": {"dflash_topk_one": False, "asymmetric_fa4": False,
+                                    "mha_archs": ("KimiK3ForConditionalGeneration",)},
         "deterministic_attention_backends": ("flashinfer", "fa3", "triton"),
         "deterministic_before_attention": False,  # 0.5.11's __post_init__ runs it after _handle_cache_compatibility
         # the DeepSeek family's deterministic backends (a literal list until 0.5.16) and the fa4 SM100/SM110 check
@@ -875,6 +889,12 @@ _CHANGES = {
         "pd_role_switch_checks": False,
         # the model hook's Mamba radix cache for these hybrid architectures (rules_mamba.py; 0.5.14 on)
         "mamba_radix_archs": None,
+        # -- standin (session 16) --: server_args.py _handle_mamba_radix_cache refuses extra_buffer_lazy under PD
+        # disaggregation (0.5.17 on; 0.5.14-0.5.16 assert only "extra_buffer_lazy unsupported with spec.")
+        "mamba_lazy_pd_refused": False,
+        # -- standin (session 16) --: _handle_model_specific_adjustments' Nemotron-H triton assert (rules_model.py
+        # check_nemotron_h_triton): NemotronHPuzzleForCausalLM joins in 0.5.13; gone in 0.5.19 (model_hook.py)
+        "nemotron_h_triton_archs": ("NemotronHForCausalLM",),
         "trtllm_mha_prefill_cp": None,
         "rejection_sampling_deterministic": None,
         "dflash_trtllm_draft_sm100_fa4": False,
@@ -1017,7 +1037,7 @@ _CHANGES = {
         # srt/arg_groups/kv_cache_hook.py, mamba_hook.py, hicache_hook.py (rules_cache.py, rules_mamba.py)
         "unified_pool": _UNIFIED_0_5_23, "hicache_linker_radix_checks": True,
         # model_override_base.py _forces_eagle_topk_one: DFLASH counts as top-k one for the SM100 default
-        "sm100_default_attention": {"dflash_topk_one": True},
+        "sm100_default_attention": {"dflash_topk_one": True, "asymmetric_fa4": True, "mha_archs": ()},
         # speculative_hook.py _handle_eagle_family: deterministic rejection sampling needs CUDA;
         # _resolve_dflash_draft_attention_backend: the trtllm_mha draft fallback is fa4 on SM100
         "rejection_sampling_deterministic": "cuda",

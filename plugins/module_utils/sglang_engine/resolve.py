@@ -34,7 +34,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
     check_dsv4_hook, check_encoder_replay_budget, is_dsv4_target)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
     check_dllm_model, check_language_model_only, check_mamba_state, check_model_capability, check_model_overrides,
-    check_mimo_v2_fused_qkv, check_model_specific, check_weight_cache, model_override_family)
+    check_mimo_v2_fused_qkv, check_model_specific, check_nemotron_h_triton, check_weight_cache, model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel, resolved_runner)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
@@ -138,6 +138,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_cuda_graph_settings(args, rules)  # the CUDA graph hook, then the memory settings' CPU graph (after DWDP)
     if not check_model_specific.keys.isdisjoint(args):
         check_model_specific(args, rules, target_cfg)  # the model-specific adjustments, before the attention hook
+    if not check_nemotron_h_triton.keys.isdisjoint(args):
+        check_nemotron_h_triton(args, rules, target_cfg)  # the same adjustments' Nemotron-H branch (before 0.5.19)
     mamba_strategy = None
     if rules["mamba_radix_archs"] and target_cfg and (target_cfg.get("architectures") or [None])[0] in \
             rules["mamba_radix_archs"]:

@@ -68,8 +68,8 @@ def check_mamba_flashinfer(args, platform):
 
 def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
     """The model hook's Mamba radix cache (handle_mamba_radix_cache, mamba_hook.py's validators), for the hybrid
-    architectures of trait mamba_radix_archs (0.5.14 on; None: not modelled; 0.5.14-0.5.18 check lazy slots under PD
-    later, in check_server_args): the radix cache on (not disabled, not
+    architectures of trait mamba_radix_archs (0.5.14 on; None: not modelled; lazy slots under PD refused
+    0.5.17 on, trait mamba_lazy_pd_refused): the radix cache on (not disabled, not
     a PD decode server without its radix cache), --mamba-radix-cache-strategy auto picks extra_buffer with the overlap
     scheduler or paging when the architecture supports it on the triton linear-attention backend, else no_buffer
     (which switches the overlap scheduler off). extra_buffer: the architecture's support, a platform with Mamba
@@ -99,7 +99,7 @@ def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
             raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's extra_buffer strategy (the default for %s with "
                           "the overlap scheduler) needs a CUDA GPU for its state snapshots: use --mamba-radix-cache-"
                           "strategy no_buffer with --disable-overlap-schedule." % arch, "mamba_radix_cache_strategy")
-        if strategy == "extra_buffer_lazy" and mode != "null":
+        if strategy == "extra_buffer_lazy" and mode != "null" and rules["mamba_lazy_pd_refused"]:
             raise Refused("MAMBA_RADIX_CACHE", "extra_buffer_lazy is unsupported under PD disaggregation; use "
                           "--mamba-radix-cache-strategy extra_buffer.", "mamba_radix_cache_strategy")
         interval = get(args, "mamba_track_interval", 256)

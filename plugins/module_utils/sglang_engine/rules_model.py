@@ -74,6 +74,16 @@ def check_mimo_v2_fused_qkv(args, rules, target_cfg):
         raise Refused("MIMO_V2_ATTN_TP", "MiMoV2ForCausalLM requires effective attention TP size %d because its fused "
                       "qkv_proj weights are TP=%d-interleaved; got %d (--tp-size %d, attention DP %d, --attn-cp-size %d)."
                       % (expected, expected, effective, tp, dp, cp), "tp_size")
+# -- standin (session 16) --
+@gate("attention_backend")
+def check_nemotron_h_triton(args, rules, target_cfg):
+    """The Nemotron-H branch of the model-specific adjustments before 0.5.19 (server_args.py
+    _handle_model_specific_adjustments; 0.5.12-0.5.14 arg_groups/nemotron_h_hook.py apply_nemotron_h_defaults): the
+    triton attention backend asserted away for the architectures of trait nemotron_h_triton_archs."""
+    arch = ((target_cfg or {}).get("architectures") or [None])[0]
+    if args.get("attention_backend") == "triton" and arch in (rules["nemotron_h_triton_archs"] or ()):
+        raise _override("NemotronHForCausalLM does not support triton attention backend,as the first layer might not "
+                        "be an attention layer", "attention_backend")
 
 
 # -- model (session 14) --
@@ -746,6 +756,8 @@ def _kimi_k3(args, rules, env, no_gpu, asked, sm):
     """kimi_k3.py _kimi_k3_overrides under decode context parallelism (--dcp-size > 1); the decode backends it takes
     are the release's (trait kimi_dcp_decode_backends). Without DCP, on SM100/SM103: trtllm_mla for both phases when
     no attention backend is given (the same in every release with the file)."""
+    if get(args, "dcp_size", 1) > 1 and rules["kimi_dcp_decode_backends"] is None:
+        return {}  # -- standin (session 16) --: 0.5.17-0.5.18's DCP branch (arg_groups/overrides.py) not modelled
     if get(args, "dcp_size", 1) <= 1:
         if sm in (100, 103) and asked is None and args.get("prefill_attention_backend") is None and \
                 args.get("decode_attention_backend") is None:

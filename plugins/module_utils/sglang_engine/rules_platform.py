@@ -18,8 +18,8 @@ DETERMINISTIC_TRITON_ARCHS = ("DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", 
 
 
 def sm100_default_attention(args, rules, target_cfg):
-    """get_default_attn_backend on an SM100 host for an MHA target (0.5.19 on, where the platform override lets the
-    oracle present one; arg_groups/model_override_base.py): trtllm_mha (fa4 when K and V rows differ) while
+    """get_default_attn_backend on an SM100 host for an MHA target (arg_groups/model_override_base.py; server_args.py
+    _get_default_attn_backend before 0.5.19): trtllm_mha (fa4 when K and V rows differ, 0.5.17 on) while
     speculation is off or its top-k is one (given, with page_size 1; from 0.5.23 DFLASH counts as top-k one), else
     flashinfer. None where it is not claimed: the trait unset, an MLA target (its default is the MLA engineers'
     flashinfer, not modelled here), or a target with attention sinks (triton)."""
@@ -27,14 +27,16 @@ def sm100_default_attention(args, rules, target_cfg):
     if how is None:
         return None
     t = text_cfg(target_cfg) if target_cfg else {}
-    if "kv_lora_rank" in t or t.get("model_type") == "gpt_oss":
+    arch = ((target_cfg or {}).get("architectures") or [None])[0]
+    if ("kv_lora_rank" in t and arch not in how["mha_archs"]) or t.get("model_type") == "gpt_oss":
         return None
     topk, page = args.get("speculative_eagle_topk"), args.get("page_size")
     algo = args.get("speculative_algorithm")
     if (topk is None or (topk == 1 and page in (None, 1))) and (
             algo is None or topk is not None or (how["dflash_topk_one"] and str(algo).upper() == "DFLASH")):
         head, v_head = t.get("head_dim"), t.get("v_head_dim")
-        return "fa4" if v_head is not None and head is not None and v_head != head else "trtllm_mha"
+        asym = how["asymmetric_fa4"] and v_head is not None and head is not None and v_head != head
+        return "fa4" if asym else "trtllm_mha"
     return "flashinfer"
 
 
