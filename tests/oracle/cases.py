@@ -1596,6 +1596,32 @@ OLD_SWEEP_CASE.update({
 })
 
 
+# -- mamba (session 16) --
+# The Mamba / Nemotron-H checks the older releases (no platform override through 0.5.18) run on this host without a
+# GPU, swept with OLD_SWEEP_EXTRA's entries (once, on the DFLASH base without speculation, on the releases `since` /
+# `until` name; 0.5.19 on, ATTN_CHECK_EXTRA's GPU-host entries reach them): srt/server_args.py
+# _validate_mamba_no_buffer / _validate_mamba_extra_buffer's first assert on the hybrid GDN target (0.5.14-0.5.18; the
+# rest of extra_buffer asserts a CUDA host first), _handle_mamba_backend's FlashInfer check (the radix cache off: on
+# this host it refuses extra_buffer first), and the Nemotron-H branch's triton assert (the radix cache off, which
+# 0.5.12-0.5.14 run right before it; sglang_engine/rules_mamba.py, rules_model.check_nemotron_h_triton)
+_M16_NEXT = dict(_NO_SPEC, target="qwen3-next-8l", since="0.5.14", until="0.5.18")
+_M16_MAMBA = {
+    "m16-no-buffer-page16": ["--mamba-radix-cache-strategy", "no_buffer", "--page-size", "16"],
+    "m16-no-buffer-overlap": ["--mamba-radix-cache-strategy", "no_buffer"],
+    "m16-no-buffer-trtllm": ["--mamba-radix-cache-strategy", "no_buffer", "--disable-overlap-schedule"],
+    "m16-no-buffer-ok": ["--mamba-radix-cache-strategy", "no_buffer", "--disable-overlap-schedule"],
+    "m16-extra-buffer-cutedsl": ["--mamba-radix-cache-strategy", "extra_buffer", "--linear-attn-backend", "cutedsl"],
+    "m16-mamba-flashinfer": ["--mamba-backend", "flashinfer", "--disable-radix-cache"],
+    "m16-nemotron-triton": ["--disable-radix-cache"], "m16-nemotron-flashinfer": ["--disable-radix-cache"],
+}
+OLD_SWEEP_EXTRA.update(_M16_MAMBA)
+OLD_SWEEP_CASE.update({k: dict(_M16_NEXT) for k in _M16_MAMBA})
+OLD_SWEEP_CASE["m16-no-buffer-trtllm"] = dict(_M16_NEXT, attention_backend="trtllm_mha")
+OLD_SWEEP_CASE["m16-mamba-flashinfer"] = dict(_M16_NEXT, since=None)
+OLD_SWEEP_CASE["m16-nemotron-triton"] = dict(_NO_SPEC, target="nemotron-h-8l", until="0.5.18")
+OLD_SWEEP_CASE["m16-nemotron-flashinfer"] = dict(_NO_SPEC, target="nemotron-h-8l", attention_backend="flashinfer",
+                                                 until="0.5.18")
+
 def _old_sweep_cases(version):
     """OLD_SWEEP_EXTRA's entries on the DFLASH base, each on the releases its since / until name."""
     out = []

@@ -389,7 +389,7 @@ TABLE = (
      r"Triton kernel MoE is only supported when ep_size == 1|fa3, aiter, triton, ascend, trtllm_mha or intel_xpu is "
      r"required for Llama4 model|Gemma4 only supports [\w, ]+ attention backend, got prefill=|One of the attention "
      r"backends in \[.*\] is required for \w+, but got|FlashInfer backend can significantly degrade the performance of "
-     r"Olmo3|\w+ does not support triton attention backend, as the first layer might not be an attention layer)", None),
+     r"Olmo3|\w+ does not support triton attention backend, ?as the first layer might not be an attention layer)", None),
     ("WEIGHT_CACHE_SPECULATIVE", r"^--weight-cache-mode is not supported together with speculative decoding "
      r"\(--speculative-algorithm\)", None),
     ("LANGUAGE_MODEL_ONLY", r"^--language-model-only (cannot be combined with --|is incompatible with --disaggregation-mode "

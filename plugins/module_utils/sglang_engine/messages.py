@@ -246,7 +246,7 @@ _SGLANG_MESSAGES = (
      r"|currently only supports the mooncake|is not supported with pipeline)|GptOssForCausalLM requires one of|Triton kernel "
      r"MoE is only supported when ep_size == 1|is required for Llama4 model|Gemma4 only supports|One of the attention "
      r"backends in .* is required for|FlashInfer backend can significantly degrade|does not support triton attention "
-     r"backend, as the first layer"),
+     r"backend, ?as the first layer"),
     ("WEIGHT_CACHE_SPECULATIVE", r"--weight-cache-mode is not supported together with speculative decoding"),
     ("ATTN_DP_SIZE", r"data-parallel replicas combined with attention data parallelism are not supported"),
     ("LANGUAGE_MODEL_ONLY", r"--language-model-only (cannot be combined with|is incompatible with --disaggregation-mode|does "

@@ -441,6 +441,23 @@ def check_attention_family(family, args, rules, platform, target_cfg, asked):
     return {}
 
 
+
+# -- mamba (session 16) --
+_NEMOTRON_H_ARCHS = ("NemotronHForCausalLM", "NemotronHPuzzleForCausalLM")
+
+
+def check_nemotron_h_triton(rules, target_cfg, asked):
+    """The model-specific adjustments' Nemotron-H branch asserts the attention backend is not triton (trait
+    nemotron_h_triton_assert, 0.5.11-0.5.18: srt/server_args.py _handle_model_specific_adjustments; 0.5.12-0.5.14 in
+    srt/arg_groups/nemotron_h_hook.py apply_nemotron_h_defaults). `asked`: the backend as the hooks before it left it
+    (the user's). 0.5.12-0.5.14 run the Mamba radix cache right before it, which the engine does not judge for
+    Nemotron-H (trait mamba_radix_archs); 0.5.19 on the branch is gone."""
+    if not rules["nemotron_h_triton_assert"] or asked != "triton" or target_cfg is None:
+        return
+    if (target_cfg.get("architectures") or [None])[0] in _NEMOTRON_H_ARCHS:
+        raise _override("NemotronHForCausalLM does not support triton attention backend, as the first layer might not "
+                        "be an attention layer", "attention_backend")
+
 # -- misc (session 15) --
 @gate("mamba_radix_cache_strategy",
       context=("disable_radix_cache", "disaggregation_mode", "disaggregation_decode_enable_radix_cache"))
