@@ -1602,8 +1602,8 @@ OLD_SWEEP_CASE.update({
 # `until` name; 0.5.19 on, ATTN_CHECK_EXTRA's GPU-host entries reach them): srt/server_args.py
 # _validate_mamba_no_buffer / _validate_mamba_extra_buffer's first assert on the hybrid GDN target (0.5.14-0.5.18; the
 # rest of extra_buffer asserts a CUDA host first), _handle_mamba_backend's FlashInfer check (the radix cache off: on
-# this host it refuses extra_buffer first), and the Nemotron-H branch's triton assert (the radix cache off, which
-# 0.5.12-0.5.14 run right before it; sglang_engine/rules_mamba.py, rules_model.check_nemotron_h_triton)
+# this host it refuses extra_buffer first), and the Nemotron-H branch's relu2 and triton asserts (the radix cache off,
+# which 0.5.12-0.5.14 run between them; sglang_engine/rules_mamba.py, rules_model.check_nemotron_h_branch)
 _M16_NEXT = dict(_NO_SPEC, target="qwen3-next-8l", since="0.5.14", until="0.5.18")
 _M16_MAMBA = {
     "m16-no-buffer-page16": ["--mamba-radix-cache-strategy", "no_buffer", "--page-size", "16"],
@@ -1613,6 +1613,7 @@ _M16_MAMBA = {
     "m16-extra-buffer-cutedsl": ["--mamba-radix-cache-strategy", "extra_buffer", "--linear-attn-backend", "cutedsl"],
     "m16-mamba-flashinfer": ["--mamba-backend", "flashinfer", "--disable-radix-cache"],
     "m16-nemotron-triton": ["--disable-radix-cache"], "m16-nemotron-flashinfer": ["--disable-radix-cache"],
+    "m16-nemotron-fp8-silu": ["--disable-radix-cache"],
 }
 OLD_SWEEP_EXTRA.update(_M16_MAMBA)
 OLD_SWEEP_CASE.update({k: dict(_M16_NEXT) for k in _M16_MAMBA})
@@ -1621,6 +1622,9 @@ OLD_SWEEP_CASE["m16-mamba-flashinfer"] = dict(_M16_NEXT, since=None)
 OLD_SWEEP_CASE["m16-nemotron-triton"] = dict(_NO_SPEC, target="nemotron-h-8l", until="0.5.18")
 OLD_SWEEP_CASE["m16-nemotron-flashinfer"] = dict(_NO_SPEC, target="nemotron-h-8l", attention_backend="flashinfer",
                                                  until="0.5.18")
+# a ModelOpt FP8 checkpoint whose MLP is not relu2 (the branch's first assert; 0.5.19 on, the quant sweep's entry)
+OLD_SWEEP_CASE["m16-nemotron-fp8-silu"] = dict(_NO_SPEC, target="nemotron-h-fp8-silu-8l", attention_backend="flashinfer",
+                                               until="0.5.18")
 
 def _old_sweep_cases(version):
     """OLD_SWEEP_EXTRA's entries on the DFLASH base, each on the releases its since / until name."""

@@ -124,3 +124,21 @@ def test_mamba_radix_cache_on_a_hybrid_gdn_target():
                 gpus=H200) == "MAMBA_RADIX_CACHE"
     assert code("0.5.16", target_config=NEXT) == "MAMBA_RADIX_CACHE"
     assert code("0.5.13", target_config=NEXT) is None  # not modelled before 0.5.14
+
+
+def test_mamba_radix_cache_on_this_host_before_0_5_19():
+    """-- mamba (session 16) --: 0.5.14-0.5.18 (srt/server_args.py _validate_mamba_no_buffer / _validate_mamba_extra_buffer)
+    on a host without a GPU (no platform override there): no_buffer's page size, overlap and trtllm_mha asserts, and
+    extra_buffer's architecture assert before its CUDA one; the FlashInfer Mamba backend refused with no FlashInfer."""
+    no_buffer = ("--mamba-radix-cache-strategy", "no_buffer")
+    for v in ("0.5.14", "0.5.16", "0.5.18"):
+        assert code(v, *no_buffer, "--page-size", "16", "--disable-overlap-schedule", target_config=NEXT) == \
+            "MAMBA_RADIX_CACHE"
+        assert code(v, *no_buffer, target_config=NEXT) == "MAMBA_RADIX_CACHE"
+        assert code(v, *no_buffer, "--disable-overlap-schedule", "--attention-backend", "trtllm_mha",
+                    target_config=NEXT) == "MAMBA_RADIX_CACHE"
+        assert code(v, *no_buffer, "--disable-overlap-schedule", target_config=NEXT) is None
+        assert code(v, "--mamba-radix-cache-strategy", "extra_buffer", "--linear-attn-backend", "cutedsl",
+                    target_config=NEXT) == "MAMBA_RADIX_CACHE"
+    for v in ("0.5.11", "0.5.14", "0.5.18"):
+        assert code(v, "--mamba-backend", "flashinfer", "--disable-radix-cache", target_config=NEXT) == "MAMBA_FLASHINFER"

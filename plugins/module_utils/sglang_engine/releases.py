@@ -233,8 +233,9 @@ _METRICS_V1 = {
 #   kimi_dcp_decode_backends the decode attention backends Kimi-K3 DCP takes (kimi_k3.py; None: no family)
 #   nemotron_h_omni          nemotron_h.py registers NemotronH_Omni_Reasoning_V3 too
 #   nemotron_expert_remap    nemotron_h.py _validate_expert_remap (EPLB / redundant experts / expert location)
-#   nemotron_h_triton_assert the model-specific adjustments' Nemotron-H branch refuses --attention-backend triton
-#                            (0.5.11-0.5.18; rules_model.py check_nemotron_h_triton) -- mamba (session 16) --
+#   nemotron_h_branch        the model-specific adjustments' Nemotron-H branch (0.5.11-0.5.18; rules_model.py
+#                            check_nemotron_h_branch): a ModelOpt checkpoint's relu2 MLP, no triton attention backend
+#                            -- mamba (session 16) --
 #   dsv4_hook                None, or the DeepSeek-V4 model hook's generation modelled (rules_dsv4.py): "v21", "v22", "v23"
 #   -- overrides (session 15) --
 #   mla_backend_checks       None (not modelled), or the attention hook's MLA backend checks (rules_attention.py
@@ -473,7 +474,7 @@ _CHANGES = {
         # -- quant (session 15) --: kimi_k3.py's DCP decode backends (tokenspeed_mla through 0.5.22, aiter 0.5.20 on)
         "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla"),
         "nemotron_h_omni": False,  # nemotron_h.py registers NemotronH_Omni_Reasoning_V3 (0.5.20 on)
-        "nemotron_h_triton_assert": False,  # -- mamba (session 16) --: the Nemotron-H branch's assert is gone
+        "nemotron_h_branch": False,  # -- mamba (session 16) --: model_overrides/nemotron_h.py; no triton assert
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
@@ -795,9 +796,9 @@ _CHANGES = {
         "kimi_dcp_decode_backends": None,
         "nemotron_h_omni": True,
         "nemotron_expert_remap": False,
-        # -- mamba (session 16) --: the model-specific adjustments' Nemotron-H branch asserts a non-triton attention
-        # backend (rules_model.py check_nemotron_h_triton; through 0.5.18)
-        "nemotron_h_triton_assert": True,
+        # -- mamba (session 16) --: the model-specific adjustments' Nemotron-H branch (rules_model.py
+        # check_nemotron_h_branch; through 0.5.18): a ModelOpt checkpoint's relu2 MLP, no triton attention backend
+        "nemotron_h_branch": True,
         "deepseek_family": None,  # 0.5.11-0.5.12: the DSA block has no TBO check (the GPU's capability is read first)
         "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)

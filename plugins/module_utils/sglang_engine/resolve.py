@@ -33,7 +33,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_dsv4 import (
     check_dsv4_hook, check_encoder_replay_budget, is_dsv4_target)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
-    check_dllm_model, check_language_model_only, check_mamba_state, check_nemotron_h_triton, check_model_capability, check_model_overrides,
+    check_dllm_model, check_language_model_only, check_mamba_state, check_nemotron_h_branch, check_model_capability, check_model_overrides,
     check_model_specific, check_weight_cache, model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel, resolved_runner)
@@ -155,8 +155,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                     r[k] = declared[k]
             prefill = r["prefill_attention_backend"] or r["attention_backend"]
             decode = args.get("decode_attention_backend") or r["attention_backend"]
-    if asked_attention == "triton":  # -- mamba (session 16) --: the Nemotron-H branch's assert (0.5.11-0.5.18)
-        check_nemotron_h_triton(rules, target_cfg, asked_attention)
+    if rules["nemotron_h_branch"]:  # -- mamba (session 16) --: the Nemotron-H branch (0.5.11-0.5.18)
+        check_nemotron_h_branch(args, rules, target_cfg, asked_attention)
     if rules["dsv4_hook"] and is_dsv4_target(rules, target_cfg):  # -- dsv4 (session 15) --
         # DeepSeek-V4's override (attention backend dsv4, page 256), then its hook, in the same model hook
         declared = check_dsv4_hook(args, rules, platform, target_cfg, env)
