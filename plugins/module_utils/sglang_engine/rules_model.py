@@ -754,6 +754,7 @@ def _nemotron_h_relu2(args, target_cfg, language):
                         "config (SGLang asserts it); got %r." % (quant, language.get("mlp_hidden_act")), "quantization")
     return quant
 
+
 def _nemotron_h(args, rules, target_cfg):
     """nemotron_h.py _nemotron_h_overrides: a ModelOpt checkpoint's relu2 MLP, the expert-remap checks
     (_validate_expert_remap, trait nemotron_expert_remap), W4A16_NVFP4 experts."""
