@@ -1626,6 +1626,25 @@ OLD_SWEEP_CASE["m16-nemotron-flashinfer"] = dict(_NO_SPEC, target="nemotron-h-8l
 OLD_SWEEP_CASE["m16-nemotron-fp8-silu"] = dict(_NO_SPEC, target="nemotron-h-fp8-silu-8l", attention_backend="flashinfer",
                                                until="0.5.18")
 
+# 0.5.16's --enable-gdn-replayssm-spec (its own dest only there; srt/server_args.py _handle_linear_attn_backend, which
+# runs for any model: the dense base target), each refusal in SGLang's order with the accepted flag alone
+_GDN = ["--enable-gdn-replayssm-spec"]
+_M16_GDN = {
+    "m16-gdn-topk4": _GDN, "m16-gdn-cutedsl": _GDN + ["--linear-attn-decode-backend", "cutedsl"],
+    "m16-gdn-extra-buffer": _GDN + ["--mamba-radix-cache-strategy", "extra_buffer"],
+    "m16-gdn-pd": _GDN + ["--disaggregation-mode", "prefill"],
+    "m16-gdn-len0": _GDN + ["--linear-replayssm-cache-len", "0"], "m16-gdn-both": _GDN + ["--enable-linear-replayssm"],
+    "m16-gdn-len12": _GDN + ["--linear-replayssm-cache-len", "12"], "m16-gdn-bf16": _GDN + ["--mamba-ssm-dtype", "bfloat16"],
+    "m16-gdn": _GDN, "m16-gdn-fp32": _GDN + ["--mamba-ssm-dtype", "float32", "--linear-replayssm-cache-len", "32"],
+}
+OLD_SWEEP_EXTRA.update(_M16_GDN)
+OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, since="0.5.16", until="0.5.16") for k in _M16_GDN})
+OLD_SWEEP_CASE["m16-gdn-topk4"] = dict(_OLD_EAGLE3_TOPK4, since="0.5.16", until="0.5.16")
+# the ring check after the speculative hook (_validate_gdn_replayssm_spec_ring): EAGLE3 with 4 draft tokens
+OLD_SWEEP_EXTRA.update({"m16-gdn-ring-4": _GDN + ["--linear-replayssm-cache-len", "4"],
+                        "m16-gdn-ring-8": _GDN + ["--linear-replayssm-cache-len", "8"]})
+OLD_SWEEP_CASE.update({k: dict(_OLD_EAGLE3_TOPK4, eagle_topk=1, since="0.5.16", until="0.5.16") for k in ("m16-gdn-ring-4", "m16-gdn-ring-8")})
+
 
 def _old_sweep_cases(version):
     """OLD_SWEEP_EXTRA's entries on the DFLASH base, each on the releases its since / until name."""

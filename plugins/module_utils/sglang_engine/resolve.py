@@ -12,7 +12,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import (
     check_int8_mamba_checkpoint, check_mamba_backend_flags, check_mamba_flashinfer, check_mamba_radix_cache)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_attention import (
-    check_linear_attn_backend, check_mla_backends, check_multi_item_scoring, resolve_tokenspeed_alias)
+    check_gdn_replayssm_spec_ring, check_linear_attn_backend, check_mla_backends, check_multi_item_scoring, resolve_tokenspeed_alias)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
     check_encoder_disaggregation, check_pd_host_receive, check_pd_prefill_complete, check_pd_roles)
@@ -330,6 +330,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
+    if args.get("enable_gdn_replayssm_spec"):  # -- mamba (session 16) --: 0.5.16, right after the speculative hook
+        check_gdn_replayssm_spec_ring(args, r)
     if not check_layernorm_sp.keys.isdisjoint(args):
         # right after the speculative hook (0.5.19 on); the Muse Spark checks read the MoE hooks' runner backend
         check_layernorm_sp(args, r, algo, target_cfg, rules, resolved_runner(args, rules, platform), env)
