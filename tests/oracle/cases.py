@@ -1639,6 +1639,14 @@ _M16_GDN = {
 }
 OLD_SWEEP_EXTRA.update(_M16_GDN)
 OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, since="0.5.16", until="0.5.16") for k in _M16_GDN})
+# --enable-linear-replayssm with an explicit extra_buffer strategy on the dense target (no Mamba radix cache hook
+# resolves it there): 0.5.15 (an AttributeError building the message) to 0.5.20; 0.5.21 on the model hook refuses first
+OLD_SWEEP_EXTRA.update({"m16-replayssm-extra-dense": ["--enable-linear-replayssm", "--mamba-radix-cache-strategy",
+                                                      "extra_buffer"],
+                        "m16-replayssm-extra-dense-no-radix": ["--enable-linear-replayssm", "--mamba-radix-cache-strategy",
+                                                               "extra_buffer", "--disable-radix-cache"]})
+OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, since="0.5.15", until="0.5.20") for k in ("m16-replayssm-extra-dense",
+                                                                                   "m16-replayssm-extra-dense-no-radix")})
 OLD_SWEEP_CASE["m16-gdn-topk4"] = dict(_OLD_EAGLE3_TOPK4, since="0.5.16", until="0.5.16")
 # the ring check after the speculative hook (_validate_gdn_replayssm_spec_ring): EAGLE3 with 4 draft tokens
 OLD_SWEEP_EXTRA.update({"m16-gdn-ring-4": _GDN + ["--linear-replayssm-cache-len", "4"],

@@ -315,6 +315,9 @@ TABLE = (
                           r"exclusive|requires --mamba-ssm-dtype float32, got)|--linear-replayssm-cache-len must be a "
                           r"power of two for the circular spec-verify ring|--linear-replayssm-cache-len must be >= 2 \* the maximum "
                           r"speculative draft-token count for the spec-verify ring)", None),
+    # 0.5.15 srt/server_args.py _handle_linear_attn_backend: --enable-linear-replayssm with an extra_buffer strategy
+    # builds its message from self.mamba_scheduler_strategy, which 0.5.15's ServerArgs lacks (the refusal it gives)
+    ("LINEAR_ATTN_FLAGS", r"^'ServerArgs' object has no attribute 'mamba_scheduler_strategy'$", None),
     ("RAGGED_VERIFY_MODE", r"^invalid SGLANG_RAGGED_VERIFY_MODE=", None),
     ("MULTI_ITEM_SCORING_BACKEND", r"^Multi-item scoring requires flashinfer attention backend for custom attention "
                                    r"mask support", None),

@@ -41,10 +41,10 @@ def check_linear_attn_backend(args, platform, env, mamba_strategy=None):
         if decode not in ("triton", "helion"):
             raise Refused("LINEAR_ATTN_FLAGS", "--enable-linear-replayssm requires the Triton (or, for KDA, Helion) "
                           "linear-attn decode backend, got %r." % decode, "linear_attn_decode_backend")
-        if mamba_strategy in ("extra_buffer", "extra_buffer_lazy"):
+        if _mamba_extra_buffer(args, mamba_strategy):
             raise Refused("LINEAR_ATTN_FLAGS", "--enable-linear-replayssm requires --mamba-radix-cache-strategy "
-                          "no_buffer, got %s (the extra_buffer donation path is not supported)." % mamba_strategy,
-                          "mamba_radix_cache_strategy")
+                          "no_buffer, got %s (the extra_buffer donation path is not supported)." % (
+                              mamba_strategy or args.get("mamba_radix_cache_strategy")), "mamba_radix_cache_strategy")
         mode = get(args, "disaggregation_mode", "null")
         if mode != "null":
             raise Refused("LINEAR_ATTN_FLAGS", "--enable-linear-replayssm is not supported under PD disaggregation "
@@ -82,11 +82,19 @@ def check_linear_attn_backend(args, platform, env, mamba_strategy=None):
 
 
 # -- mamba (session 16) --
+def _mamba_extra_buffer(args, mamba_strategy):
+    """SGLang's enable_mamba_extra_buffer() / mamba_extra_buffer_of() as the linear-attention hook reads it: the radix
+    cache on and an extra_buffer strategy, the one the Mamba radix cache resolved, else the one given (a target
+    without that hook keeps it: found by a sweep case, a dense target with --enable-linear-replayssm and
+    --mamba-radix-cache-strategy extra_buffer, which 0.5.16-0.5.20 refuse; 0.5.21 on refuse the strategy first)."""
+    strategy = mamba_strategy or args.get("mamba_radix_cache_strategy")
+    return not args.get("disable_radix_cache") and strategy in ("extra_buffer", "extra_buffer_lazy")
+
+
 def _check_gdn_replayssm_spec(args, decode, mamba_strategy):
     """The --enable-gdn-replayssm-spec of 0.5.16 (its own dest there; 0.5.17 on it is a deprecated alias of
     --enable-linear-replayssm-spec) in srt/server_args.py _handle_linear_attn_backend, in SGLang's order. The extra_buffer
-    refusal reads enable_mamba_extra_buffer(): the radix cache on and the strategy the Mamba radix cache resolved (the
-    given one where that hook is not judged). The ring check after speculative decoding is check_gdn_replayssm_spec_ring."""
+    refusal reads enable_mamba_extra_buffer() (_mamba_extra_buffer). The ring check after speculative decoding is check_gdn_replayssm_spec_ring."""
     topk = args.get("speculative_eagle_topk")
     if topk not in (None, 1):
         raise Refused("LINEAR_ATTN_FLAGS", "--enable-gdn-replayssm-spec requires a linear draft chain "
@@ -94,8 +102,7 @@ def _check_gdn_replayssm_spec(args, decode, mamba_strategy):
     if decode != "triton":
         raise Refused("LINEAR_ATTN_FLAGS", "--enable-gdn-replayssm-spec requires the Triton linear-attn decode "
                       "backend, got %r." % decode, "linear_attn_decode_backend")
-    strategy = mamba_strategy or get(args, "mamba_radix_cache_strategy", "auto")
-    if not args.get("disable_radix_cache") and strategy in ("extra_buffer", "extra_buffer_lazy"):
+    if _mamba_extra_buffer(args, mamba_strategy):
         raise Refused("LINEAR_ATTN_FLAGS", "--enable-gdn-replayssm-spec is not yet compatible with the Mamba "
                       "extra_buffer radix cache: use --disable-radix-cache or --mamba-radix-cache-strategy no_buffer.",
                       "mamba_radix_cache_strategy")
