@@ -1666,6 +1666,64 @@ OLD_SWEEP_CASE.update({
 })
 
 
+# -- mamba (session 16) --
+# The Mamba / Nemotron-H checks the older releases (no platform override through 0.5.18) run on this host without a
+# GPU, swept with OLD_SWEEP_EXTRA's entries (once, on the DFLASH base without speculation, on the releases `since` /
+# `until` name; 0.5.19 on, ATTN_CHECK_EXTRA's GPU-host entries reach them): srt/server_args.py
+# _validate_mamba_no_buffer / _validate_mamba_extra_buffer's first assert on the hybrid GDN target (0.5.14-0.5.18; the
+# rest of extra_buffer asserts a CUDA host first), _handle_mamba_backend's FlashInfer check (the radix cache off: on
+# this host it refuses extra_buffer first), and the Nemotron-H branch's relu2 and triton asserts (the radix cache off,
+# which 0.5.12-0.5.14 run between them; sglang_engine/rules_mamba.py, rules_model.check_nemotron_h_branch)
+_M16_NEXT = dict(_NO_SPEC, target="qwen3-next-8l", since="0.5.14", until="0.5.18")
+_M16_MAMBA = {
+    "m16-no-buffer-page16": ["--mamba-radix-cache-strategy", "no_buffer", "--page-size", "16"],
+    "m16-no-buffer-overlap": ["--mamba-radix-cache-strategy", "no_buffer"],
+    "m16-no-buffer-trtllm": ["--mamba-radix-cache-strategy", "no_buffer", "--disable-overlap-schedule"],
+    "m16-no-buffer-ok": ["--mamba-radix-cache-strategy", "no_buffer", "--disable-overlap-schedule"],
+    "m16-extra-buffer-cutedsl": ["--mamba-radix-cache-strategy", "extra_buffer", "--linear-attn-backend", "cutedsl"],
+    "m16-mamba-flashinfer": ["--mamba-backend", "flashinfer", "--disable-radix-cache"],
+    "m16-nemotron-triton": ["--disable-radix-cache"], "m16-nemotron-flashinfer": ["--disable-radix-cache"],
+    "m16-nemotron-fp8-silu": ["--disable-radix-cache"],
+}
+OLD_SWEEP_EXTRA.update(_M16_MAMBA)
+OLD_SWEEP_CASE.update({k: dict(_M16_NEXT) for k in _M16_MAMBA})
+OLD_SWEEP_CASE["m16-no-buffer-trtllm"] = dict(_M16_NEXT, attention_backend="trtllm_mha")
+OLD_SWEEP_CASE["m16-mamba-flashinfer"] = dict(_M16_NEXT, since=None)
+OLD_SWEEP_CASE["m16-nemotron-triton"] = dict(_NO_SPEC, target="nemotron-h-8l", until="0.5.18")
+OLD_SWEEP_CASE["m16-nemotron-flashinfer"] = dict(_NO_SPEC, target="nemotron-h-8l", attention_backend="flashinfer",
+                                                 until="0.5.18")
+# a ModelOpt FP8 checkpoint whose MLP is not relu2 (the branch's first assert; 0.5.19 on, the quant sweep's entry)
+OLD_SWEEP_CASE["m16-nemotron-fp8-silu"] = dict(_NO_SPEC, target="nemotron-h-fp8-silu-8l", attention_backend="flashinfer",
+                                               until="0.5.18")
+
+# 0.5.16's --enable-gdn-replayssm-spec (its own dest only there; srt/server_args.py _handle_linear_attn_backend, which
+# runs for any model: the dense base target), each refusal in SGLang's order with the accepted flag alone
+_GDN = ["--enable-gdn-replayssm-spec"]
+_M16_GDN = {
+    "m16-gdn-topk4": _GDN, "m16-gdn-cutedsl": _GDN + ["--linear-attn-decode-backend", "cutedsl"],
+    "m16-gdn-extra-buffer": _GDN + ["--mamba-radix-cache-strategy", "extra_buffer"],
+    "m16-gdn-pd": _GDN + ["--disaggregation-mode", "prefill"],
+    "m16-gdn-len0": _GDN + ["--linear-replayssm-cache-len", "0"], "m16-gdn-both": _GDN + ["--enable-linear-replayssm"],
+    "m16-gdn-len12": _GDN + ["--linear-replayssm-cache-len", "12"], "m16-gdn-bf16": _GDN + ["--mamba-ssm-dtype", "bfloat16"],
+    "m16-gdn": _GDN, "m16-gdn-fp32": _GDN + ["--mamba-ssm-dtype", "float32", "--linear-replayssm-cache-len", "32"],
+}
+OLD_SWEEP_EXTRA.update(_M16_GDN)
+OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, since="0.5.16", until="0.5.16") for k in _M16_GDN})
+# --enable-linear-replayssm with an explicit extra_buffer strategy on the dense target (no Mamba radix cache hook
+# resolves it there): 0.5.15 (an AttributeError building the message) to 0.5.20; 0.5.21 on the model hook refuses first
+OLD_SWEEP_EXTRA.update({"m16-replayssm-extra-dense": ["--enable-linear-replayssm", "--mamba-radix-cache-strategy",
+                                                      "extra_buffer"],
+                        "m16-replayssm-extra-dense-no-radix": ["--enable-linear-replayssm", "--mamba-radix-cache-strategy",
+                                                               "extra_buffer", "--disable-radix-cache"]})
+OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, since="0.5.15", until="0.5.20") for k in ("m16-replayssm-extra-dense",
+                                                                                   "m16-replayssm-extra-dense-no-radix")})
+OLD_SWEEP_CASE["m16-gdn-topk4"] = dict(_OLD_EAGLE3_TOPK4, since="0.5.16", until="0.5.16")
+# the ring check after the speculative hook (_validate_gdn_replayssm_spec_ring): EAGLE3 with 4 draft tokens
+OLD_SWEEP_EXTRA.update({"m16-gdn-ring-4": _GDN + ["--linear-replayssm-cache-len", "4"],
+                        "m16-gdn-ring-8": _GDN + ["--linear-replayssm-cache-len", "8"]})
+OLD_SWEEP_CASE.update({k: dict(_OLD_EAGLE3_TOPK4, eagle_topk=1, since="0.5.16", until="0.5.16") for k in ("m16-gdn-ring-4", "m16-gdn-ring-8")})
+
+
 def _old_sweep_cases(version):
     """OLD_SWEEP_EXTRA's entries on the DFLASH base, each on the releases its since / until name."""
     out = []

@@ -317,6 +317,16 @@ TABLE = (
                           r"draft chain|requires the triton or flashinfer linear-attn decode backend|with "
                           r"SGLANG_RAGGED_VERIFY_MODE=[\w-]+ requires the KDA|is not supported on a PD prefill server|"
                           r"and --enable-linear-replayssm are mutually exclusive))", None),
+    # -- mamba (session 16) --: 0.5.16's --enable-gdn-replayssm-spec (srt/server_args.py _handle_linear_attn_backend)
+    ("LINEAR_ATTN_FLAGS", r"^(--enable-gdn-replayssm-spec (requires a linear draft chain \(--speculative-eagle-topk in|"
+                          r"requires the Triton linear-attn decode backend|is not yet compatible with mamba extra_buffer|"
+                          r"is not supported under PD disaggregation yet|and --enable-linear-replayssm are mutually "
+                          r"exclusive|requires --mamba-ssm-dtype float32, got)|--linear-replayssm-cache-len must be a "
+                          r"power of two for the circular spec-verify ring|--linear-replayssm-cache-len must be >= 2 \* the maximum "
+                          r"speculative draft-token count for the spec-verify ring)", None),
+    # 0.5.15 srt/server_args.py _handle_linear_attn_backend: --enable-linear-replayssm with an extra_buffer strategy
+    # builds its message from self.mamba_scheduler_strategy, which 0.5.15's ServerArgs lacks (the refusal it gives)
+    ("LINEAR_ATTN_FLAGS", r"^'ServerArgs' object has no attribute 'mamba_scheduler_strategy'$", None),
     ("RAGGED_VERIFY_MODE", r"^invalid SGLANG_RAGGED_VERIFY_MODE=", None),
     ("MULTI_ITEM_SCORING_BACKEND", r"^Multi-item scoring requires flashinfer attention backend for custom attention "
                                    r"mask support", None),

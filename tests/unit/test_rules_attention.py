@@ -128,3 +128,42 @@ def test_mamba_radix_cache_on_a_hybrid_gdn_target():
     assert code("0.5.16", *lazy_pd, target_config=NEXT, gpus=H200) is None
     assert code("0.5.17", *lazy_pd, target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
     assert code("0.5.13", target_config=NEXT) is None  # not modelled before 0.5.14
+
+
+def test_mamba_radix_cache_on_this_host_before_0_5_19():
+    """-- mamba (session 16) --: 0.5.14-0.5.18 (srt/server_args.py _validate_mamba_no_buffer / _validate_mamba_extra_buffer)
+    on a host without a GPU (no platform override there): no_buffer's page size, overlap and trtllm_mha asserts, and
+    extra_buffer's architecture assert before its CUDA one; the FlashInfer Mamba backend refused with no FlashInfer."""
+    no_buffer = ("--mamba-radix-cache-strategy", "no_buffer")
+    for v in ("0.5.14", "0.5.16", "0.5.18"):
+        assert code(v, *no_buffer, "--page-size", "16", "--disable-overlap-schedule", target_config=NEXT) == \
+            "MAMBA_RADIX_CACHE"
+        assert code(v, *no_buffer, target_config=NEXT) == "MAMBA_RADIX_CACHE"
+        assert code(v, *no_buffer, "--disable-overlap-schedule", "--attention-backend", "trtllm_mha",
+                    target_config=NEXT) == "MAMBA_RADIX_CACHE"
+        assert code(v, *no_buffer, "--disable-overlap-schedule", target_config=NEXT) is None
+        assert code(v, "--mamba-radix-cache-strategy", "extra_buffer", "--linear-attn-backend", "cutedsl",
+                    target_config=NEXT) == "MAMBA_RADIX_CACHE"
+    for v in ("0.5.11", "0.5.14", "0.5.18"):
+        assert code(v, "--mamba-backend", "flashinfer", "--disable-radix-cache", target_config=NEXT) == "MAMBA_FLASHINFER"
+
+
+def test_gdn_replayssm_spec_in_0_5_16():
+    """-- mamba (session 16) --: 0.5.16's --enable-gdn-replayssm-spec (srt/server_args.py _handle_linear_attn_backend,
+    then _validate_gdn_replayssm_spec_ring after the speculative hook), each refusal in SGLang's order."""
+    gdn = ("--enable-gdn-replayssm-spec",)
+    eagle3 = ("--speculative-algorithm", "EAGLE3", "--speculative-draft-model-path", "/d", "--speculative-num-steps", "3",
+              "--speculative-num-draft-tokens", "4")
+    f = "LINEAR_ATTN_FLAGS"
+    assert code("0.5.16", *gdn, *eagle3, "--speculative-eagle-topk", "4") == f
+    assert code("0.5.16", *gdn, "--linear-attn-decode-backend", "cutedsl") == f
+    assert code("0.5.16", *gdn, "--mamba-radix-cache-strategy", "extra_buffer") == f
+    assert code("0.5.16", *gdn, "--mamba-radix-cache-strategy", "extra_buffer", "--disable-radix-cache") is None
+    assert code("0.5.16", *gdn, "--disaggregation-mode", "prefill") == f
+    assert code("0.5.16", *gdn, "--linear-replayssm-cache-len", "0") == f
+    assert code("0.5.16", *gdn, "--enable-linear-replayssm") == f
+    assert code("0.5.16", *gdn, "--linear-replayssm-cache-len", "12") == f
+    assert code("0.5.16", *gdn, "--mamba-ssm-dtype", "bfloat16") == f
+    assert code("0.5.16", *gdn) is None and code("0.5.16", *gdn, "--mamba-ssm-dtype", "float32") is None
+    assert code("0.5.16", *gdn, *eagle3, "--speculative-eagle-topk", "1", "--linear-replayssm-cache-len", "4") == f
+    assert code("0.5.16", *gdn, *eagle3, "--speculative-eagle-topk", "1", "--linear-replayssm-cache-len", "8") is None

@@ -267,6 +267,20 @@ def test_quant_override_refusals(extra, target, gpus, env, code):
     assert answer(extra, target, gpus=gpus, env=env) == code
 
 
+def test_nemotron_h_branch_before_0_5_19():
+    """-- mamba (session 16) --: the model-specific adjustments' Nemotron-H branch (trait nemotron_h_branch,
+    0.5.11-0.5.18): a ModelOpt checkpoint without the relu2 MLP, then the triton attention backend; 0.5.19 on the
+    triton assert is gone (the relu2 one is model_overrides/nemotron_h.py's)."""
+    no_radix = ["--disable-radix-cache"]
+    for v in ("0.5.11", "0.5.13", "0.5.14", "0.5.18"):
+        assert answer(no_radix + TRITON, NEMO, version=v) == U
+        assert answer(no_radix + ["--attention-backend", "flashinfer"], NEMO, version=v) is None
+        assert answer(no_radix + ["--attention-backend", "flashinfer"], NEMO_SILU, version=v) == U
+    assert answer(no_radix + TRITON, NEMO, version="0.5.19") is None
+    r = E.validate_argv(BASE + no_radix + TRITON, "0.5.16", gpus=[], read_paths=False, target_config=NEMO)
+    assert "does not support triton attention backend" in r.sglang_verdict["message"]
+
+
 def test_quant_override_declarations():
     """What the overrides declare that SGLang then resolves: M3.1 NVFP4's page size and attention backend by platform."""
     r = E.validate_argv(BASE + ["--chunked-prefill-size", "8192"], "0.5.23", gpus=SM100, read_paths=False, target_config=M3)

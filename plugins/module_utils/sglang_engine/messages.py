@@ -192,7 +192,13 @@ _SGLANG_MESSAGES = (
      r"(requires (the Triton|Triton, or Helion|--mamba-(radix-cache|scheduler)-strategy no_buffer)|is not supported "
      r"under PD)|--linear-replayssm-cache-len must be >= 1|"
      r"--enable-linear-replayssm-spec (requires a linear draft chain|requires the triton or flashinfer|with "
-     r"SGLANG_RAGGED_VERIFY_MODE|is not supported on a PD prefill|and --enable-linear-replayssm are mutually)"),
+     r"SGLANG_RAGGED_VERIFY_MODE|is not supported on a PD prefill|and --enable-linear-replayssm are mutually)|"
+     # -- mamba (session 16) --: 0.5.16's --enable-gdn-replayssm-spec
+     r"--enable-gdn-replayssm-spec (requires (a linear draft chain|the Triton linear-attn|--mamba-ssm-dtype float32)|"
+     r"is not (yet compatible with mamba extra_buffer|supported under PD)|and --enable-linear-replayssm are mutually)|"
+     r"--linear-replayssm-cache-len must be (a power of two|>= 2 \* the maximum speculative)|"
+     # 0.5.15's message for the extra_buffer refusal reads a field ServerArgs does not have: this AttributeError
+     r"'ServerArgs' object has no attribute 'mamba_scheduler_strategy'"),
     # -- quant (session 15) --: model_overrides/kimi_k3.py, minimax_m3.py, nemotron_h.py, qwen3_moe.py, qwen4_exp.py
     ("MODEL_OVERRIDE_UNSUPPORTED", r"Kimi-K3 DCP (\+ DSPARK currently requires|with decode_attention_backend=)|Decode "
      r"attention backend for Kimi-K3 DCP must be|M3\.1 NVFP4 |flashinfer_trtllm routes inside the kernel and does not "

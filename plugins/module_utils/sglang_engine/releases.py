@@ -154,7 +154,6 @@ _METRICS_V1 = {
 #   int8_mamba_lmcache_check handle_int8_mamba_checkpoint refuses --enable-lmcache
 #   hicache_linker_radix_checks  handle_hicache checks the linker config type and the radix cache the linker needs
 #   mamba_lazy_pd_refused    --mamba-radix-cache-strategy extra_buffer_lazy refused under PD disaggregation (rules_mamba.py)
-#   nemotron_h_triton_archs  the architectures whose model-specific adjustments refuse the triton attention backend
 #   mamba_stochastic_platform_checks  the Mamba hook checks --enable-mamba-cache-stochastic-rounding's platform (CUDA;
 #                            SM100 for the triton Mamba backend) after its dtype (rules_mamba.py)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
@@ -248,6 +247,10 @@ _METRICS_V1 = {
 #   nemotron_expert_remap    nemotron_h.py _validate_expert_remap (EPLB / redundant experts / expert location)
 #   dsv4_hook                None, or the DeepSeek-V4 model hook's generation modelled (rules_dsv4.py): "v15" .. "v20"
 #                            (0.5.15-0.5.20, one a release: see rules_dsv4._OLD_GENS), "v21", "v22", "v23"
+#   nemotron_h_branch        the model-specific adjustments' Nemotron-H branch (0.5.11-0.5.18; rules_model.py
+#                            check_nemotron_h_branch): None, or the architectures it takes (a ModelOpt checkpoint's
+#                            relu2 MLP, no triton attention backend)
+#                            -- mamba (session 16) --
 #   -- overrides (session 15) --
 #   mla_backend_checks       None (not modelled), or the attention hook's MLA backend checks (rules_attention.py
 #                            check_mla_backends): trtllm_kv / tokenspeed_kv (the KV cache dtypes TRTLLM MLA / tokenspeed
@@ -488,13 +491,13 @@ _CHANGES = {
         # -- dsa (session 16) --: model_overrides/deepseek_v2.py's DSA prefill CP asserts and the DSA passes of
         # overrides.py (_dsa_kv_cache_dtype_default, _dsa_split_backend_resolution: _check_tilelang_dsa_fp8_kv)
         "deepseek_family": "dsa_block_v19",
-        "nemotron_h_triton_archs": None,  # -- standin (session 16) --: model_hook.py keeps Lfm2's assert only
         "pd_decode_dcp": {"backends": ("mooncake", "nixl", "fake"), "chunk_cache": True},  # -- old-b (session 15) --
         # -- model (session 14) --
         "model_overrides": _MODEL_OVERRIDES_0_5_19,
         # -- quant (session 15) --: kimi_k3.py's DCP decode backends (tokenspeed_mla through 0.5.22, aiter 0.5.20 on)
         "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla"),
         "nemotron_h_omni": False,  # nemotron_h.py registers NemotronH_Omni_Reasoning_V3 (0.5.20 on)
+        "nemotron_h_branch": None,  # -- mamba (session 16) --: model_overrides/nemotron_h.py; no triton assert
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
@@ -657,7 +660,7 @@ _CHANGES = {
         # -- dsa (session 16) --: server_args.py _handle_context_parallelism (0.5.19 parallel_hook.py) refuses the legacy
         # --enable-prefill-context-parallel with --enable-dsa-prefill-context-parallel (or its NSA alias)
         "cp_legacy_flags_exclusive": True,
-        "nemotron_h_triton_archs": ("NemotronHForCausalLM", "NemotronHPuzzleForCausalLM"),  # -- standin (session 16) --
+        "nemotron_h_branch": ("NemotronHForCausalLM", "NemotronHPuzzleForCausalLM"),  # the Puzzle joins (standin, session 16)
         # -- model (session 14) --
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_amx", "intel_xpu", "aiter"),
         "model_overrides": _MODEL_OVERRIDES_0_5_13,
@@ -838,6 +841,10 @@ _CHANGES = {
         "kimi_dcp_decode_backends": None,
         "nemotron_h_omni": True,
         "nemotron_expert_remap": False,
+        # -- mamba, standin (session 16) --: the model-specific adjustments' Nemotron-H branch (rules_model.py
+        # check_nemotron_h_branch; through 0.5.18), for these architectures: a ModelOpt checkpoint's relu2 MLP, no
+        # triton attention backend
+        "nemotron_h_branch": ("NemotronHForCausalLM",),
         "deepseek_family": None,  # 0.5.11-0.5.12: the DSA block has no TBO check (the GPU's capability is read first)
         "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
@@ -892,9 +899,6 @@ _CHANGES = {
         # -- standin (session 16) --: server_args.py _handle_mamba_radix_cache refuses extra_buffer_lazy under PD
         # disaggregation (0.5.17 on; 0.5.14-0.5.16 assert only "extra_buffer_lazy unsupported with spec.")
         "mamba_lazy_pd_refused": False,
-        # -- standin (session 16) --: _handle_model_specific_adjustments' Nemotron-H triton assert (rules_model.py
-        # check_nemotron_h_triton): NemotronHPuzzleForCausalLM joins in 0.5.13; gone in 0.5.19 (model_hook.py)
-        "nemotron_h_triton_archs": ("NemotronHForCausalLM",),
         "trtllm_mha_prefill_cp": None,
         "rejection_sampling_deterministic": None,
         "dflash_trtllm_draft_sm100_fa4": False,

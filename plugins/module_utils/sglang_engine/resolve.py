@@ -12,7 +12,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import (
     check_int8_mamba_checkpoint, check_mamba_backend_flags, check_mamba_flashinfer, check_mamba_radix_cache)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_attention import (
-    check_linear_attn_backend, check_mla_backends, check_multi_item_scoring, resolve_tokenspeed_alias)
+    check_gdn_replayssm_spec_ring, check_linear_attn_backend, check_mla_backends, check_multi_item_scoring, resolve_tokenspeed_alias)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
     check_encoder_disaggregation, check_pd_host_receive, check_pd_prefill_complete, check_pd_roles)
@@ -33,8 +33,9 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_dsv4 import (
     check_dsv4_hook, check_encoder_replay_budget, is_dsv4_target)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
-    check_dllm_model, check_language_model_only, check_mamba_state, check_model_capability, check_model_overrides,
-    check_mimo_v2_fused_qkv, check_model_specific, check_nemotron_h_triton, check_weight_cache, model_override_family)
+    check_dllm_model, check_language_model_only, check_mamba_state, check_mimo_v2_fused_qkv, check_model_capability,
+    check_model_overrides, check_model_specific, check_nemotron_h_branch, check_weight_cache,
+    model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel, resolved_runner)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
@@ -138,8 +139,6 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_cuda_graph_settings(args, rules)  # the CUDA graph hook, then the memory settings' CPU graph (after DWDP)
     if not check_model_specific.keys.isdisjoint(args):
         check_model_specific(args, rules, target_cfg)  # the model-specific adjustments, before the attention hook
-    if not check_nemotron_h_triton.keys.isdisjoint(args):
-        check_nemotron_h_triton(args, rules, target_cfg)  # the same adjustments' Nemotron-H branch (before 0.5.19)
     mamba_strategy = None
     if rules["mamba_radix_archs"] and target_cfg and (target_cfg.get("architectures") or [None])[0] in \
             rules["mamba_radix_archs"]:
@@ -157,6 +156,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                     r[k] = declared[k]
             prefill = r["prefill_attention_backend"] or r["attention_backend"]
             decode = args.get("decode_attention_backend") or r["attention_backend"]
+    if rules["nemotron_h_branch"]:  # -- mamba (session 16) --: the Nemotron-H branch (0.5.11-0.5.18)
+        check_nemotron_h_branch(args, rules, target_cfg, asked_attention)
     if rules["dsv4_hook"] and is_dsv4_target(rules, target_cfg):  # -- dsv4 (session 15) --
         # DeepSeek-V4's override (attention backend dsv4, page 256), then its hook, in the same model hook
         declared = check_dsv4_hook(args, rules, platform, target_cfg, env)
@@ -332,6 +333,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     elif algo is not None:
         result.warn("ALGORITHM_NOT_MODELLED", "speculative_algorithm %s is passed through: the static rules cover "
                     "DFLASH and the EAGLE family; check it with mode: installed." % algo)
+    if args.get("enable_gdn_replayssm_spec"):  # -- mamba (session 16) --: 0.5.16, right after the speculative hook
+        check_gdn_replayssm_spec_ring(args, r)
     if not check_layernorm_sp.keys.isdisjoint(args):
         # right after the speculative hook (0.5.19 on); the Muse Spark checks read the MoE hooks' runner backend
         check_layernorm_sp(args, r, algo, target_cfg, rules, resolved_runner(args, rules, platform), env)

@@ -15,9 +15,10 @@ RAGGED_VERIFY_ENV = "SGLANG_RAGGED_VERIFY_MODE"
 RAGGED_VERIFY_MODES = ("static", "cap-accept", "compact")
 
 
-@gate("linear_attn_decode_backend", "enable_linear_replayssm", "enable_linear_replayssm_spec",
+@gate("linear_attn_decode_backend", "enable_linear_replayssm", "enable_linear_replayssm_spec", "enable_gdn_replayssm_spec",
       context=("linear_attn_backend", "mamba_ssm_dtype", "disaggregation_mode", "linear_replayssm_cache_len",
-               "speculative_eagle_topk", "speculative_algorithm", "linear_attn_verify_backend"))
+               "speculative_eagle_topk", "speculative_algorithm", "linear_attn_verify_backend", "disable_radix_cache",
+               "mamba_radix_cache_strategy"))
 def check_linear_attn_backend(args, platform, env, mamba_strategy=None):
     """In SGLang's order. The decode backend: --linear-attn-decode-backend, else FlashInfer on an SM100 host with
     --mamba-ssm-dtype bfloat16 (not with the Helion base), else --linear-attn-backend (FlashKDA, prefill-only,
@@ -40,10 +41,10 @@ def check_linear_attn_backend(args, platform, env, mamba_strategy=None):
         if decode not in ("triton", "helion"):
             raise Refused("LINEAR_ATTN_FLAGS", "--enable-linear-replayssm requires the Triton (or, for KDA, Helion) "
                           "linear-attn decode backend, got %r." % decode, "linear_attn_decode_backend")
-        if mamba_strategy in ("extra_buffer", "extra_buffer_lazy"):
+        if _mamba_extra_buffer(args, mamba_strategy):
             raise Refused("LINEAR_ATTN_FLAGS", "--enable-linear-replayssm requires --mamba-radix-cache-strategy "
-                          "no_buffer, got %s (the extra_buffer donation path is not supported)." % mamba_strategy,
-                          "mamba_radix_cache_strategy")
+                          "no_buffer, got %s (the extra_buffer donation path is not supported)." % (
+                              mamba_strategy or args.get("mamba_radix_cache_strategy")), "mamba_radix_cache_strategy")
         mode = get(args, "disaggregation_mode", "null")
         if mode != "null":
             raise Refused("LINEAR_ATTN_FLAGS", "--enable-linear-replayssm is not supported under PD disaggregation "
@@ -52,6 +53,8 @@ def check_linear_attn_backend(args, platform, env, mamba_strategy=None):
         if length < 1:
             raise Refused("LINEAR_ATTN_FLAGS", "--linear-replayssm-cache-len must be >= 1, got %s." % length,
                           "linear_replayssm_cache_len")
+    if args.get("enable_gdn_replayssm_spec"):
+        _check_gdn_replayssm_spec(args, decode, mamba_strategy)
     if not args.get("enable_linear_replayssm_spec"):
         return
     topk = args.get("speculative_eagle_topk")
@@ -76,6 +79,65 @@ def check_linear_attn_backend(args, platform, env, mamba_strategy=None):
     if args.get("enable_linear_replayssm"):
         raise Refused("LINEAR_ATTN_FLAGS", "--enable-linear-replayssm-spec and --enable-linear-replayssm are mutually "
                       "exclusive: drop one of them.", "enable_linear_replayssm")
+
+
+# -- mamba (session 16) --
+def _mamba_extra_buffer(args, mamba_strategy):
+    """SGLang's enable_mamba_extra_buffer() / mamba_extra_buffer_of() as the linear-attention hook reads it: the radix
+    cache on and an extra_buffer strategy, the one the Mamba radix cache resolved, else the one given (a target
+    without that hook keeps it: found by a sweep case, a dense target with --enable-linear-replayssm and
+    --mamba-radix-cache-strategy extra_buffer, which 0.5.16-0.5.20 refuse; 0.5.21 on refuse the strategy first)."""
+    strategy = mamba_strategy or args.get("mamba_radix_cache_strategy")
+    return not args.get("disable_radix_cache") and strategy in ("extra_buffer", "extra_buffer_lazy")
+
+
+def _check_gdn_replayssm_spec(args, decode, mamba_strategy):
+    """The --enable-gdn-replayssm-spec of 0.5.16 (its own dest there; 0.5.17 on it is a deprecated alias of
+    --enable-linear-replayssm-spec) in srt/server_args.py _handle_linear_attn_backend, in SGLang's order. The extra_buffer
+    refusal reads enable_mamba_extra_buffer() (_mamba_extra_buffer). The ring check after speculative decoding is check_gdn_replayssm_spec_ring."""
+    topk = args.get("speculative_eagle_topk")
+    if topk not in (None, 1):
+        raise Refused("LINEAR_ATTN_FLAGS", "--enable-gdn-replayssm-spec requires a linear draft chain "
+                      "(--speculative-eagle-topk 1 or unset), got %s." % topk, "speculative_eagle_topk")
+    if decode != "triton":
+        raise Refused("LINEAR_ATTN_FLAGS", "--enable-gdn-replayssm-spec requires the Triton linear-attn decode "
+                      "backend, got %r." % decode, "linear_attn_decode_backend")
+    if _mamba_extra_buffer(args, mamba_strategy):
+        raise Refused("LINEAR_ATTN_FLAGS", "--enable-gdn-replayssm-spec is not yet compatible with the Mamba "
+                      "extra_buffer radix cache: use --disable-radix-cache or --mamba-radix-cache-strategy no_buffer.",
+                      "mamba_radix_cache_strategy")
+    mode = get(args, "disaggregation_mode", "null")
+    if mode != "null":
+        raise Refused("LINEAR_ATTN_FLAGS", "--enable-gdn-replayssm-spec is not supported under PD disaggregation "
+                      "(--disaggregation-mode %s)." % mode, "enable_gdn_replayssm_spec")
+    length = get(args, "linear_replayssm_cache_len", 16)
+    if length < 1:
+        raise Refused("LINEAR_ATTN_FLAGS", "--linear-replayssm-cache-len must be >= 1, got %s." % length,
+                      "linear_replayssm_cache_len")
+    if args.get("enable_linear_replayssm"):
+        raise Refused("LINEAR_ATTN_FLAGS", "--enable-gdn-replayssm-spec and --enable-linear-replayssm are mutually "
+                      "exclusive: drop one of them.", "enable_linear_replayssm")
+    if length & (length - 1):
+        raise Refused("LINEAR_ATTN_FLAGS", "--linear-replayssm-cache-len must be a power of two for the circular "
+                      "spec-verify ring, got %s." % length, "linear_replayssm_cache_len")
+    dtype = args.get("mamba_ssm_dtype")
+    if dtype is not None and dtype != "float32":
+        raise Refused("LINEAR_ATTN_FLAGS", "--enable-gdn-replayssm-spec requires --mamba-ssm-dtype float32, got %r."
+                      % dtype, "mamba_ssm_dtype")
+
+
+def check_gdn_replayssm_spec_ring(args, r):
+    """In 0.5.16, srt/server_args.py _validate_gdn_replayssm_spec_ring right after the speculative hook: the spec-verify
+    ring (--linear-replayssm-cache-len) holds at least twice the resolved draft-token count. The adaptive maximum
+    (--speculative-adaptive's candidate steps from its config file) is not judged."""
+    drafts = r.get("speculative_num_draft_tokens")
+    if not args.get("enable_gdn_replayssm_spec") or drafts is None or args.get("speculative_adaptive"):
+        return
+    length = get(args, "linear_replayssm_cache_len", 16)
+    if length < 2 * drafts:
+        raise Refused("LINEAR_ATTN_FLAGS", "--linear-replayssm-cache-len must be >= 2 * the maximum speculative "
+                      "draft-token count for the spec-verify ring, got %s < %s." % (length, 2 * drafts),
+                      "linear_replayssm_cache_len")
 
 
 @gate("enable_mis")

@@ -74,18 +74,6 @@ def check_mimo_v2_fused_qkv(args, rules, target_cfg):
         raise Refused("MIMO_V2_ATTN_TP", "MiMoV2ForCausalLM requires effective attention TP size %d because its fused "
                       "qkv_proj weights are TP=%d-interleaved; got %d (--tp-size %d, attention DP %d, --attn-cp-size %d)."
                       % (expected, expected, effective, tp, dp, cp), "tp_size")
-# -- standin (session 16) --
-@gate("attention_backend")
-def check_nemotron_h_triton(args, rules, target_cfg):
-    """The Nemotron-H branch of the model-specific adjustments before 0.5.19 (server_args.py
-    _handle_model_specific_adjustments; 0.5.12-0.5.14 arg_groups/nemotron_h_hook.py apply_nemotron_h_defaults): the
-    triton attention backend asserted away for the architectures of trait nemotron_h_triton_archs."""
-    arch = ((target_cfg or {}).get("architectures") or [None])[0]
-    if args.get("attention_backend") == "triton" and arch in (rules["nemotron_h_triton_archs"] or ()):
-        raise _override("NemotronHForCausalLM does not support triton attention backend,as the first layer might not "
-                        "be an attention layer", "attention_backend")
-
-
 # -- model (session 14) --
 # SGLang's per-architecture model overrides (0.5.23 srt/arg_groups/model_overrides/<family>.py, registered by
 # architecture; collect_model_override_declarations runs them inside handle_model_specific_adjustments, after the
@@ -576,6 +564,24 @@ def check_attention_family(family, args, rules, platform, target_cfg, asked):
     return {}
 
 
+# -- mamba, standin (session 16) --
+def check_nemotron_h_branch(args, rules, target_cfg, asked):
+    """The model-specific adjustments' Nemotron-H branch before model_overrides/nemotron_h.py (trait
+    nemotron_h_branch, 0.5.11-0.5.18: srt/server_args.py _handle_model_specific_adjustments; 0.5.12-0.5.14
+    srt/arg_groups/nemotron_h_hook.py apply_nemotron_h_defaults; 0.5.15-0.5.18 the relu2 assert in
+    arg_groups/overrides.py _nemotron_h_overrides, which runs first): a ModelOpt checkpoint's relu2 MLP, then no triton
+    attention backend. `asked`: the backend as the hooks before it left it (the user's). 0.5.12-0.5.14 run the Mamba
+    radix cache between the two, 0.5.15-0.5.18 after them, which the engine does not judge for Nemotron-H (trait
+    mamba_radix_archs); 0.5.19 on, the relu2 check is _nemotron_h's and the triton assert is gone."""
+    if not rules["nemotron_h_branch"] or target_cfg is None or \
+            (target_cfg.get("architectures") or [None])[0] not in rules["nemotron_h_branch"]:
+        return
+    _nemotron_h_relu2(args, target_cfg, target_cfg)
+    if asked == "triton":
+        raise _override("NemotronHForCausalLM does not support triton attention backend, as the first layer might not "
+                        "be an attention layer", "attention_backend")
+
+
 # -- misc (session 15) --
 @gate("mamba_radix_cache_strategy",
       context=("disable_radix_cache", "disaggregation_mode", "disaggregation_decode_enable_radix_cache"))
@@ -860,20 +866,28 @@ def _minimax_m3(args, platform, target_cfg, env, asked):
     return out
 
 
+def _nemotron_h_relu2(args, target_cfg, language):
+    """A ModelOpt checkpoint of Nemotron-H asserts the relu2 MLP activation of its language config (an
+    AssertionError otherwise): the first check of its override, every release. Returns the quantization as the override
+    resolves it."""
+    quant = _checkpoint_quant(args, target_cfg)[0]
+    if quant in _MODELOPT and language.get("mlp_hidden_act") != "relu2":
+        raise _override("Nemotron-H with ModelOpt quantization (%s) needs mlp_hidden_act relu2 in the target's "
+                        "config (SGLang asserts it); got %r." % (quant, language.get("mlp_hidden_act")), "quantization")
+    return quant
+
+
 def _nemotron_h(args, rules, target_cfg):
     """nemotron_h.py _nemotron_h_overrides: a ModelOpt checkpoint's relu2 MLP, the expert-remap checks
     (_validate_expert_remap, trait nemotron_expert_remap), W4A16_NVFP4 experts."""
     arch = target_cfg["architectures"][0]
     if arch == "NemotronH_Omni_Reasoning_V3" and not rules["nemotron_h_omni"]:
         return {}
-    quant = _checkpoint_quant(args, target_cfg)[0]
+    # the language config's MLP activation (the Omni model's text config)
+    quant = _nemotron_h_relu2(args, target_cfg, text_cfg(target_cfg) if arch == "NemotronH_Omni_Reasoning_V3" else
+                              target_cfg)
     modelopt = quant in _MODELOPT
     if modelopt:
-        # the language config's MLP activation (the Omni model's text config); an AssertionError otherwise
-        language = text_cfg(target_cfg) if arch == "NemotronH_Omni_Reasoning_V3" else target_cfg
-        if language.get("mlp_hidden_act") != "relu2":
-            raise _override("Nemotron-H with ModelOpt quantization (%s) needs mlp_hidden_act relu2 in the target's "
-                            "config (SGLang asserts it); got %r." % (quant, language.get("mlp_hidden_act")), "quantization")
         if quant == "modelopt":
             algo = (target_cfg.get("quantization_config") or {}).get("quant_algo")
             quant = "modelopt_mixed" if algo == "MIXED_PRECISION" else "modelopt_fp4" if algo == "NVFP4" else \
