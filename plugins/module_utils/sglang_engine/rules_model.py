@@ -74,6 +74,8 @@ def check_mimo_v2_fused_qkv(args, rules, target_cfg):
         raise Refused("MIMO_V2_ATTN_TP", "MiMoV2ForCausalLM requires effective attention TP size %d because its fused "
                       "qkv_proj weights are TP=%d-interleaved; got %d (--tp-size %d, attention DP %d, --attn-cp-size %d)."
                       % (expected, expected, effective, tp, dp, cp), "tp_size")
+
+
 # -- model (session 14) --
 # SGLang's per-architecture model overrides (0.5.23 srt/arg_groups/model_overrides/<family>.py, registered by
 # architecture; collect_model_override_declarations runs them inside handle_model_specific_adjustments, after the

@@ -103,13 +103,13 @@ def attn_dp_of(args):
     return attn_dp
 
 
-
 def legacy_cp_flags_conflict(key, why=""):
     """server_args.py _handle_context_parallelism (0.5.13-0.5.19, trait cp_legacy_flags_exclusive): the generic and the
     DSA (NSA) legacy prefill CP flags together are refused. Given by hand, or (0.5.15-0.5.17) set both by the
     DeepSeek-V4 hook (rules_dsv4.py). The one Refused for this SGLang check."""
     return Refused("CP_STRATEGY", "--enable-prefill-context-parallel and --enable-nsa-prefill-context-parallel are "
                    "mutually exclusive%s." % why, key)
+
 
 def attn_dp_enabled(args, rules):
     """Attention DP as the release's hooks read it. With trait attn_dp_resolved (0.5.22 on):
