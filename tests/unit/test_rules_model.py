@@ -209,6 +209,8 @@ def test_dllm_model_check_traits():
     assert answer(DLLM, GEMMA_DIFFUSION, "0.5.20") == "DLLM_MODEL"
     assert answer(DLLM, SDAR, "0.5.20") != "DLLM_MODEL"
     assert answer(DLLM, GEMMA_DIFFUSION, "0.5.21") != "DLLM_MODEL"
+
+
 # -- quant (session 15) --
 # model_overrides/kimi_k3.py, minimax_m3.py, nemotron_h.py, qwen3_moe.py, qwen4_exp.py (cases.QUANT_CHECK_EXTRA)
 SM100 = [{"name": "NVIDIA B200", "compute_capability": "10.0"}] * 2
@@ -320,6 +322,8 @@ def test_kimi_k3_sm100_takes_trtllm_mla_and_its_page_size():
     r = E.validate_argv(BASE + ["--attention-backend", "trtllm_mla", "--page-size", "32"], "0.5.23", gpus=SM90,
                         read_paths=False, target_config=KIMI)
     assert r.resolved["page_size"] == 32
+
+
 # -- old-b (session 15) --
 SHARED_INDEXER = dict(DSA, indexer_types=["full", "shared"])
 
@@ -383,6 +387,8 @@ _TILELANG_FP8 = ["--kv-cache-dtype", "fp8_e4m3", "--dsa-prefill-backend", "tilel
 ])
 def test_dsa_passes_0_5_19_to_0_5_21(extra, target, version, gpus, code):
     assert answer(extra, target, version=version, gpus=gpus) == code
+
+
 # -- standin (session 16) --: judged through the oracle's GPU stand-in (releases 0.5.11-0.5.18)
 def test_kimi_k3_sm100_before_0_5_19():
     """0.5.17-0.5.18 arg_groups/overrides.py _kimi_k3_overrides: trtllm_mla for both phases on SM100 (its DCP branch

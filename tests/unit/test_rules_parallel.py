@@ -161,6 +161,8 @@ def test_dp_lm_head_needs_attention_dp(version, dp2, joiner):
                   version)[0] is None
     if version != "0.5.11":  # no Elastic EP join flags there
         assert refusal(JOINER + ["--enable-dp-lm-head"], version) == joiner
+
+
 # -- old-b (session 15) --
 @pytest.mark.parametrize("extra, version, code", [
     # 0.5.11-0.5.15: --elastic-ep-rejoin requires a backend; 0.5.16-0.5.20: it stands for --elastic-ep-join-mode
@@ -225,6 +227,8 @@ TBO = ["--enable-two-batch-overlap", "--attention-backend", "triton"]
 ])
 def test_attention_dp_read_once(version, extra, dp, code):
     assert answer(PLAIN + extra + dp, version)[0] == code
+
+
 # -- cache (session 16) --: handle_expert_distribution_metrics refuses the old env switch, whatever its value, in
 # 0.5.18-0.5.20 (trait eplb_balancedness_env_refused), with or without any expert-parallel flag
 @pytest.mark.parametrize("version,extra,want", [
@@ -236,6 +240,8 @@ def test_eplb_balancedness_env(version, extra, want):
     r = E.validate_argv(["--model-path", "/m"] + extra, version, env={"SGLANG_ENABLE_EPLB_BALANCEDNESS_METRIC": "0"},
                         gpus=[], target_config=QWEN3, read_paths=False)
     assert r.sglang_verdict["code"] == want
+
+
 # -- dsa (session 16) --
 @pytest.mark.parametrize("version, code", [("0.5.13", "CP_STRATEGY"), ("0.5.16", "CP_STRATEGY"),
                                            ("0.5.19", "CP_STRATEGY")])
