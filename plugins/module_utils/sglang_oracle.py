@@ -139,6 +139,20 @@ def sglang_version():
         return None
 
 
+def patch_torch_capability(cap):
+    """Present `cap` as torch.cuda.get_device_capability() (the hooks that ask torch, not the platform facts, e.g. the
+    DSA KV cache dtype and backend passes). Returns (torch.cuda, the original) for the undo, or None."""
+    if not cap:
+        return None
+    try:
+        import torch
+        saved = (torch.cuda, torch.cuda.get_device_capability)
+        torch.cuda.get_device_capability = lambda *a, **k: tuple(cap)
+        return saved
+    except Exception:  # noqa -- no torch: nothing asks it
+        return None
+
+
 def install_stand_in(platform):
     """The GPU stand-in: the preset's facts through the probes of sglang.srt.utils.common, replaced in every
     sglang.* module that holds them (by identity, so aliases and `from ... import` copies follow), and
@@ -182,15 +196,7 @@ def install_stand_in(platform):
                 if hit is not None:
                     d[attr] = hit
     replace({k: new for k, (orig, new) in swap.items()})
-    torch_cuda = None
-    cap = facts.get("device_capability")
-    if cap:
-        try:
-            import torch
-            torch_cuda = (torch.cuda, torch.cuda.get_device_capability)
-            torch.cuda.get_device_capability = lambda *a, **k: tuple(cap)
-        except Exception:  # noqa -- no torch: nothing asks it
-            torch_cuda = None
+    torch_cuda = patch_torch_capability(facts.get("device_capability"))
 
     def undo():
         # modules imported while the stand-in was up copied the stand-ins too: walk them all again
@@ -235,15 +241,7 @@ def install_platform(platform):
 
     # -- model (session 14) --: the GPU's compute capability, where a hook asks torch for it (the DSA KV cache dtype
     # and backend passes: torch.cuda.get_device_capability())
-    cap = (platform.get("facts") or {}).get("device_capability")
-    torch_cuda = None
-    if cap:
-        try:
-            import torch
-            torch_cuda = (torch.cuda, torch.cuda.get_device_capability)
-            torch.cuda.get_device_capability = lambda *a, **k: tuple(cap)
-        except Exception:  # noqa -- no torch: nothing asks it
-            torch_cuda = None
+    torch_cuda = patch_torch_capability((platform.get("facts") or {}).get("device_capability"))
 
     def undo():
         for mod, fn in patched:

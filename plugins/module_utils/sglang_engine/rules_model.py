@@ -216,6 +216,23 @@ def is_deepseek_dsa(target_cfg):
     return arch in _DSA_ARCHS and text_cfg(target_cfg).get("index_topk") is not None
 
 
+def _dsa_kv_cache_dtype(args, major, sinks):
+    """overrides.py _dsa_kv_cache_dtype_default on CUDA (0.5.19 on; the 0.5.19-0.5.21 DSA block and 0.5.22's family):
+    learnable sinks need a bf16 KV cache, auto is FP8 on SM10x+ (bf16 with sinks), only bf16 / fp8_e4m3 pass. Returns
+    the resolved dtype."""
+    kv = get(args, "kv_cache_dtype", "auto")
+    if sinks and kv not in ("auto", "bf16", "bfloat16"):
+        raise _override("Learnable DSA attention sinks require a bfloat16 KV cache; got kv_cache_dtype=%s." % kv,
+                        "kv_cache_dtype")
+    if kv == "auto":
+        kv = "fp8_e4m3" if major >= 10 and not sinks else "bfloat16"
+    if kv == "bf16":
+        kv = "bfloat16"
+    if kv not in ("bfloat16", "fp8_e4m3"):
+        raise _override("DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype", "kv_cache_dtype")
+    return kv
+
+
 def _dsa_backends(args, arch, kv, major, sinks):
     """overrides.py _dsa_split_backend_resolution on CUDA: the (prefill, decode) DSA backends it checks, or None when
     it returns before the checks (learnable sinks: their own backend). Under DCP the
@@ -297,16 +314,7 @@ def check_deepseek_family(args, rules, platform, target_cfg):
         return  # torch.cuda.get_device_capability(): the host's GPU (none visible, or not known)
     major, minor = sm // 10, sm % 10
     sinks = bool(target_cfg.get("learnable_sink"))
-    kv = get(args, "kv_cache_dtype", "auto")
-    if sinks and kv not in ("auto", "bf16", "bfloat16"):
-        raise _override("Learnable DSA attention sinks require a bfloat16 KV cache; got kv_cache_dtype=%s." % kv,
-                        "kv_cache_dtype")
-    if kv == "auto":
-        kv = "fp8_e4m3" if major >= 10 and not sinks else "bfloat16"
-    if kv == "bf16":
-        kv = "bfloat16"
-    if kv not in ("bfloat16", "fp8_e4m3"):
-        raise _override("DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype", "kv_cache_dtype")
+    kv = _dsa_kv_cache_dtype(args, major, sinks)
     chosen = _dsa_backends(args, arch, kv, major, sinks)
     if chosen is not None:  # _check_dsa_backend_constraints (CUDA)
         prefill, decode = chosen
@@ -438,16 +446,7 @@ def _check_dsa_passes_before_0_5_22(args, how, sm, arch, cfg):
     v20 = how == "dsa_block_v20"
     major = sm // 10
     sinks = v20 and bool(cfg.get("learnable_sink"))
-    kv = get(args, "kv_cache_dtype", "auto")
-    if sinks and kv not in ("auto", "bf16", "bfloat16"):
-        raise _override("Learnable DSA attention sinks require a bfloat16 KV cache; got kv_cache_dtype=%s." % kv,
-                        "kv_cache_dtype")
-    if kv == "auto":
-        kv = "fp8_e4m3" if major >= 10 and not sinks else "bfloat16"
-    if kv == "bf16":
-        kv = "bfloat16"
-    if kv not in ("bfloat16", "fp8_e4m3"):
-        raise _override("DeepSeek DSA only supports bf16/bfloat16 or fp8_e4m3 kv_cache_dtype", "kv_cache_dtype")
+    kv = _dsa_kv_cache_dtype(args, major, sinks)
     prefill, decode = args.get("dsa_prefill_backend"), args.get("dsa_decode_backend")
     if sinks:
         for key, flag, value in (("dsa_prefill_backend", "--dsa-prefill-backend", prefill),
