@@ -374,6 +374,53 @@ def fill_wheelhouse():
             log(f"wheelhouse has SGLang {version}")
 
 
+# The files of a release's argument resolution that tests/oracle/refusals.py enumerates refusals in.
+SOURCE_FILES = re.compile(r"^sglang/srt/(server_args\.py|arg_groups/.*\.py)$")
+MODULE_REF = re.compile(r"\b(sglang(?:\.\w+)+)")
+
+
+def fill_sources():
+    """Every known release's argument-resolution source under .lab/src/<version>/sglang, for the releases
+    with no kit here: the oracle's check that each tests/oracle/inexpressible.py entry still matches a
+    refusal reads every release, while a `make test` run builds only the sampled releases' kits. The
+    sglang wheel alone, pinned by its CPU lock's sha256 (about 1 s and 12-35 MB each)."""
+    for version in known_releases():
+        dest = os.path.join(LAB, "src", version, "sglang")
+        kit_pkg = glob.glob(os.path.join(KITS, version, "lib", "python3*", "site-packages", "sglang"))
+        if os.path.isdir(dest) or kit_pkg:
+            continue
+        lines = open(lock_path(version), encoding="utf-8").read().splitlines()
+        start = [i for i, line in enumerate(lines) if line.startswith(f"sglang=={version} ")]
+        if not start:
+            raise LabError(f"{lock_path(version)} pins no sglang=={version}")
+        req = [lines[start[0]]]
+        for line in lines[start[0] + 1:]:
+            if not line.strip().startswith("--hash="):
+                break
+            req.append(line)
+        with tempfile.TemporaryDirectory(dir=LAB) as tmp:
+            reqfile = os.path.join(tmp, "sglang.lock")
+            with open(reqfile, "w", encoding="utf-8") as f:
+                f.write("\n".join(req) + "\n")
+            run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--require-hashes",
+                 "--only-binary=:all:", "-r", reqfile, "-d", tmp], capture=True,
+                what=f"pip download of the sglang {version} wheel (PyPI needed)")
+            wheel = glob.glob(os.path.join(tmp, "sglang-*.whl"))[0]
+            out = os.path.join(tmp, "out")
+            with zipfile.ZipFile(wheel) as z:
+                names = [n for n in z.namelist() if SOURCE_FILES.match(n)]
+                # and the modules they import from (refusals.py follows calls through them by name)
+                mods = {m for n in names for m in MODULE_REF.findall(z.read(n).decode("utf-8", "replace"))}
+                have = set(z.namelist())
+                names += sorted({p for m in mods for p in (m.replace(".", "/") + ".py",
+                                                           m.replace(".", "/") + "/__init__.py")
+                                 if p in have} - set(names))
+                z.extractall(out, names)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            os.rename(os.path.join(out, "sglang"), dest)
+        log(f"source of sglang {version}: {len(names)} files in {dest}")
+
+
 def uv_bin():
     try:
         from uv import find_uv_bin
@@ -525,6 +572,7 @@ def cmd_kit(args):
     for version in PREBUILT_KITS:
         if version not in failed:
             prebuild_kit(version)
+    fill_sources()
     if releases:
         log(f"per-release kits in {KITS}: {len(releases)} release(s)")
     if failed:
