@@ -30,7 +30,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_en
 # It must run on the Python of any supported SGLang (>= 3.10) with only SGLang installed.
 # --------------------------------------------------------------------------------------------
 # -- standin (session 16) --: the releases the runner's GPU stand-in (install_stand_in) runs for; see the comment there
-STAND_IN_RELEASES = ("0.5.16", "0.5.17", "0.5.18")
+STAND_IN_RELEASES = ("0.5.11", "0.5.12", "0.5.12.post1", "0.5.13", "0.5.13.post1", "0.5.14", "0.5.15", "0.5.15.post1",
+                     "0.5.16", "0.5.17", "0.5.18")
 RUNNER_SOURCE = r'''
 import contextlib, io, json, logging, os, sys, traceback
 

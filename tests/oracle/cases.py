@@ -1696,6 +1696,45 @@ OLD_SWEEP_CASE["m16-nemotron-flashinfer"] = dict(_NO_SPEC, target="nemotron-h-8l
 OLD_SWEEP_CASE["m16-nemotron-fp8-silu"] = dict(_NO_SPEC, target="nemotron-h-fp8-silu-8l", attention_backend="flashinfer",
                                                until="0.5.18")
 
+# -- oldgpu (session 17) --
+# 0.5.11-0.5.13 srt/server_args.py _handle_mamba_radix_cache, from _handle_model_specific_adjustments' Qwen3-Next branch
+# (sglang_engine/rules_mamba.py check_mamba_radix_cache_legacy), judged through the oracle's GPU stand-in: each refusal in
+# SGLang's order, the no_buffer page rewrite and the SM100 default backend; once, on the DFLASH base without
+# speculation (the speculative entries with DFLASH on the hybrid target), on the releases `since` / `until` name
+_OG_NEXT = dict(_NO_SPEC, target="qwen3-next-8l", gpu="sm90", needs_override=True, until="0.5.13")
+_OG_EXTRA = ["--mamba-scheduler-strategy", "extra_buffer"]
+_OG_MAMBA = {
+    "og-mamba-extra-no-radix": _OG_EXTRA + ["--disable-radix-cache"],
+    "og-mamba-extra-cpu": _OG_EXTRA,
+    "og-mamba-extra-track-draft": _OG_EXTRA + ["--speculative-num-draft-tokens", "16", "--mamba-track-interval", "8"],
+    "og-mamba-extra-track-page": _OG_EXTRA + ["--page-size", "16", "--mamba-track-interval", "24"],
+    "og-mamba-extra-chunk-page": _OG_EXTRA + ["--page-size", "96", "--mamba-track-interval", "192"],
+    "og-mamba-extra-ok": _OG_EXTRA + ["--page-size", "16", "--mamba-track-interval", "32"],
+    "og-mamba-lazy-draft": ["--mamba-scheduler-strategy", "extra_buffer_lazy", "--speculative-num-draft-tokens", "16"],
+    "og-mamba-no-buffer-page": ["--page-size", "16"],
+    "og-mamba-no-buffer-spec": [],
+    "og-mamba-no-buffer-spec-no-radix": ["--disable-radix-cache"],
+    "og-mamba-no-buffer-trtllm-sm100": [],
+    "og-mamba-sm100-default": [],
+    "og-mamba-sm100-default-no-radix": ["--disable-radix-cache"],
+    "og-mamba-sm100-default-extra": _OG_EXTRA,
+}
+OLD_SWEEP_EXTRA.update(_OG_MAMBA)
+OLD_SWEEP_CASE.update({k: dict(_OG_NEXT) for k in _OG_MAMBA})
+OLD_SWEEP_CASE["og-mamba-extra-cpu"] = dict(_OG_NEXT, gpu=None, needs_override=False)
+OLD_SWEEP_CASE["og-mamba-lazy-draft"] = dict(_OG_NEXT, since="0.5.13")
+for _k in ("og-mamba-no-buffer-spec", "og-mamba-no-buffer-spec-no-radix"):
+    OLD_SWEEP_CASE[_k] = dict(_OG_NEXT, algorithm="DFLASH", draft="b16")
+OLD_SWEEP_CASE["og-mamba-no-buffer-trtllm-sm100"] = dict(_OG_NEXT, gpu="sm100", attention_backend="trtllm_mha")
+for _k in ("og-mamba-sm100-default", "og-mamba-sm100-default-no-radix", "og-mamba-sm100-default-extra"):
+    OLD_SWEEP_CASE[_k] = dict(_OG_NEXT, gpu="sm100", attention_backend=None)
+# the attention hook's MLA backend checks of srt/server_args.py (0.5.11-0.5.14; arg_groups/overrides.py from 0.5.15,
+# trait mla_backend_checks): the overrides sweep's entries from the release each backend appears in (TRTLLM MLA 0.5.11,
+# tokenspeed MLA 0.5.12, CuteDSL MLA 0.5.13), the GPU ones through the GPU stand-in before 0.5.19
+for _k, _v in OVR_SWEEP_CASE.items():
+    if _k.startswith(("ovr-trtllm-mla-", "ovr-tokenspeed-mla-", "ovr-cutedsl-")):
+        _v["since"] = "0.5.11" if _k.startswith("ovr-trtllm") else "0.5.12" if _k.startswith("ovr-tokenspeed") else "0.5.13"
+
 # 0.5.16's --enable-gdn-replayssm-spec (its own dest only there; srt/server_args.py _handle_linear_attn_backend, which
 # runs for any model: the dense base target), each refusal in SGLang's order with the accepted flag alone
 _GDN = ["--enable-gdn-replayssm-spec"]

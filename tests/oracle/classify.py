@@ -507,6 +507,14 @@ TABLE = (
                    r"enable_(dp_lm_head|tp_lm_head_all_to_all))", None),
     ("MODEL_OVERRIDE_UNSUPPORTED", r"^CUDA TileLang FP8 KV does not support HiSparse", None),
     ("MAMBA_CHUNK_PAGE", r"^For SSM models, either chunk_size or page_size must be divisible by the other", None),
+    # -- oldgpu (session 17) --: 0.5.11-0.5.13 srt/server_args.py _handle_mamba_radix_cache (the Qwen3-Next branch)
+    ("MAMBA_CHUNK_PAGE", r"^For SSM models with extra buffer, either FLA_CHUNK_SIZE or page_size must be divisible by the "
+                         r"other", None),
+    ("MAMBA_RADIX_CACHE", r"^(mamba extra_buffer is not compatible with --disable-radix-cache|Mamba extra_buffer is only "
+                          r"supported on CUDA and MUSA (and NPU )?devices with FLA backend$|extra_buffer_lazy is not yet "
+                          r"supported with speculative decoding\.|mamba_track_interval \d+ must be (greater than or equal "
+                          r"to speculative_num_draft_tokens \d+|divisible by page_size \d+)$|Speculative decoding for \w+ is "
+                          r"not compatible with radix cache when using --mamba-scheduler-strategy no_buffer\.)", None),
     # -- old-a (session 15) --: the older releases' srt/server_args.py (sglang_engine/rules_legacy.py)
     ("INTEL_XPU_MLA_PREFILL", r"^intel_xpu backend is only supported on decode for MLA models", None),
     ("ASCEND_FUSE_MODE", r"^(Wrong value of fuse_mode=-?\d+, the NPU only support 1 or 2|When fuse_mode is set to 2, the "

@@ -127,7 +127,32 @@ def test_mamba_radix_cache_on_a_hybrid_gdn_target():
     lazy_pd = ("--mamba-radix-cache-strategy", "extra_buffer_lazy", "--disaggregation-mode", "prefill")
     assert code("0.5.16", *lazy_pd, target_config=NEXT, gpus=H200) is None
     assert code("0.5.17", *lazy_pd, target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
-    assert code("0.5.13", target_config=NEXT) is None  # not modelled before 0.5.14
+    assert code("0.5.13", target_config=NEXT) is None  # 0.5.11-0.5.13: no_buffer (below)
+
+
+# -- oldgpu (session 17) --
+def test_mamba_radix_cache_before_0_5_14():
+    """0.5.11-0.5.13 srt/server_args.py _handle_mamba_radix_cache (trait mamba_radix_legacy): auto is no_buffer, whose
+    page size becomes 1; extra_buffer's refusals in SGLang's order (answers of each kit through the GPU stand-in)."""
+    extra = ("--mamba-scheduler-strategy", "extra_buffer")
+    for v in ("0.5.11", "0.5.12", "0.5.13"):
+        r = run(v, "--page-size", "16", target_config=NEXT, gpus=H200)
+        assert r.sglang_verdict["accepted"] and r.resolved["page_size"] == 1 and r.resolved["disable_overlap_schedule"]
+        assert code(v, *extra, "--disable-radix-cache", target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
+        assert code(v, *extra, target_config=NEXT, gpus=[]) == "MAMBA_RADIX_CACHE"  # no CUDA GPU
+        assert code(v, *extra, "--page-size", "16", "--mamba-track-interval", "24", target_config=NEXT,
+                    gpus=H200) == "MAMBA_RADIX_CACHE"
+        assert code(v, *extra, "--page-size", "96", "--mamba-track-interval", "192", target_config=NEXT,
+                    gpus=H200) == "MAMBA_CHUNK_PAGE"
+        assert code(v, *extra, "--page-size", "16", "--mamba-track-interval", "32", target_config=NEXT, gpus=H200) is None
+        r = run(v, "--attention-backend", "trtllm_mha", target_config=NEXT, gpus=B200)  # the radix cache goes off
+        assert r.sglang_verdict["accepted"] and r.resolved["page_size"] == 64
+        r = run(v, target_config=NEXT, gpus=B200)  # the branch's SM100 default with the no_buffer radix cache
+        assert r.sglang_verdict["accepted"] and r.resolved["attention_backend"] == "triton"
+        r = run(v, "--disable-radix-cache", target_config=NEXT, gpus=B200)
+        assert r.sglang_verdict["accepted"] and r.resolved["attention_backend"] == "trtllm_mha"
+    lazy = ("--mamba-scheduler-strategy", "extra_buffer_lazy", "--speculative-num-draft-tokens", "16")
+    assert code("0.5.13", *lazy, target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
 
 
 def test_mamba_radix_cache_on_this_host_before_0_5_19():

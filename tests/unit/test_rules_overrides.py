@@ -59,13 +59,16 @@ def test_cutedsl_mla_fills_its_prefill_backend():
 
 
 def test_mla_backend_checks_trait():
-    assert E.RELEASES["0.5.14"]["mla_backend_checks"] is None  # srt/server_args.py: not modelled
+    # -- oldgpu (session 17) --: 0.5.11-0.5.14 srt/server_args.py, each backend from the release it appears in
+    assert E.RELEASES["0.5.11"]["mla_backend_checks"]["tokenspeed_kv"] is None
+    assert E.RELEASES["0.5.12"]["mla_backend_checks"]["cutedsl_kv"] is None
+    assert E.RELEASES["0.5.14"]["mla_backend_checks"] == E.RELEASES["0.5.15"]["mla_backend_checks"]
     assert E.RELEASES["0.5.15"]["mla_backend_checks"] == E.RELEASES["0.5.19"]["mla_backend_checks"]
     assert "fp4_e2m1" in E.RELEASES["0.5.19"]["mla_backend_checks"]["trtllm_kv"]
     assert "fp4_e2m1" not in E.RELEASES["0.5.21"]["mla_backend_checks"]["trtllm_kv"]
     assert E.RELEASES["0.5.22"]["mla_backend_checks"]["tokenspeed_kv"] == ("fp8_e4m3",)
     assert E.RELEASES["0.5.23"]["mla_backend_checks"]["tokenspeed_kv"] is None
-    assert answer(["--attention-backend", "trtllm_mla"], version="0.5.14") is None  # not modelled there
+    assert answer(["--attention-backend", "trtllm_mla"], version="0.5.11") == "MLA_BACKEND_GPU"
     assert answer(["--attention-backend", "trtllm_mla"], version="0.5.15", gpus=[]) == "MLA_BACKEND_GPU"
 
 
@@ -147,3 +150,18 @@ def test_ssm_chunk_and_page_divide_one_another(page, code):
     if code:
         assert answer(["--attention-backend", "triton", "--mamba-radix-cache-strategy", "extra_buffer", "--page-size",
                        page, "--mamba-track-interval", interval], target=dict(NEXT, mamba_chunk_size=32)) is None
+
+
+# -- oldgpu (session 17) --: the same checks in 0.5.11-0.5.14 srt/server_args.py _handle_attention_backend_compatibility
+# (SGLang's answers through the oracle's GPU stand-in, 2026-12-04)
+@pytest.mark.parametrize("version, extra, gpus, code", [
+    ("0.5.11", ["--attention-backend", "trtllm_mla"], H200, "MLA_BACKEND_GPU"),
+    ("0.5.11", ["--attention-backend", "trtllm_mla", "--kv-cache-dtype", "fp8_e5m2"], B200, "MLA_BACKEND_KV_DTYPE"),
+    ("0.5.11", ["--attention-backend", "trtllm_mla", "--kv-cache-dtype", "fp4_e2m1", "--page-size", "64"], B200, None),
+    ("0.5.12", ["--attention-backend", "tokenspeed_mla"], H200, "MLA_BACKEND_GPU"),
+    ("0.5.12", ["--attention-backend", "tokenspeed_mla", "--kv-cache-dtype", "bf16"], B200, "MLA_BACKEND_KV_DTYPE"),
+    ("0.5.13", ["--attention-backend", "triton", "--decode-attention-backend", "cutedsl_mla"], H200, "MLA_BACKEND_GPU"),
+    ("0.5.14", ["--prefill-attention-backend", "cutedsl_mla"], B200, "CUTEDSL_MLA_PREFILL"),
+])
+def test_mla_backend_checks_before_0_5_15(version, extra, gpus, code):
+    assert answer(extra, version=version, gpus=gpus) == code

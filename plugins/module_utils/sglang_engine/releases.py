@@ -153,6 +153,9 @@ _METRICS_V1 = {
 #   kv4_unified_sm100_checks the KV4 hook refuses --enable-unified-memory and has the SM100 native-NVFP4 checks
 #   int8_mamba_lmcache_check handle_int8_mamba_checkpoint refuses --enable-lmcache
 #   hicache_linker_radix_checks  handle_hicache checks the linker config type and the radix cache the linker needs
+#   mamba_radix_legacy       None (the model hook, 0.5.14 on), or 0.5.11-0.5.13 server_args.py _handle_mamba_radix_cache
+#                            (rules_mamba.py check_mamba_radix_cache_legacy): "fla_chunk" (the page size checked against
+#                            FLA's chunk of 64) or "model_chunk" (the model's mamba_chunk_size, else 64; extra_buffer_lazy)
 #   mamba_lazy_pd_refused    --mamba-radix-cache-strategy extra_buffer_lazy refused under PD disaggregation (rules_mamba.py)
 #   mamba_stochastic_platform_checks  the Mamba hook checks --enable-mamba-cache-stochastic-rounding's platform (CUDA;
 #                            SM100 for the triton Mamba backend) after its dtype (rules_mamba.py)
@@ -232,10 +235,10 @@ _METRICS_V1 = {
 #   cp_legacy_flags_exclusive the context-parallel check refusing both legacy prefill CP flags (0.5.13-0.5.19)
 #   deepseek_family          how the "deepseek" family judges a DSA target: "overrides" (0.5.22 on: the family's override
 #                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific
-#                            adjustments: "dsa_block_v13" (0.5.13-0.5.15: its TBO check only), "dsa_block_v16"
-#                            (0.5.16-0.5.18: TBO with index_topk_freq / pattern, then the passes after the GPU's
-#                            compute capability, not modelled), "dsa_block_v19" (0.5.19: and the family override's DSA
-#                            prefill CP asserts, the KV cache dtype / backend passes) or "dsa_block_v20" (0.5.20-0.5.21:
+#                            adjustments: "dsa_block_v13" (0.5.13: its TBO check only), "dsa_block_v14"
+#                            (0.5.14-0.5.15) and "dsa_block_v16" (0.5.16-0.5.18): TBO with index_topk_freq / pattern,
+#                            then the passes after the GPU's compute capability (not modelled), prefill CP on decode;
+#                            "dsa_block_v19" (0.5.19: and the family override's DSA prefill CP asserts, the KV cache dtype / backend passes) or "dsa_block_v20" (0.5.20-0.5.21:
 #                            indexer_types too, HYV4's refusals, the learnable-sink and triton checks); None: no check
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
@@ -623,8 +626,12 @@ _CHANGES = {
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
         # -- dsa (session 16) --: the DSA block's prefill CP asserts, the legacy CP flags as aliases of --enable-prefill-cp
         "dsa_prefill_cp_flags": "legacy_aliases",
+        # -- oldgpu (session 17) --: the DSA block of _handle_model_specific_adjustments on to its end (page 64, the KV
+        # dtype / backend passes after torch's compute capability, prefill CP on decode), as 0.5.16-0.5.18's
+        "deepseek_family": "dsa_block_v14",
         "pd_radix_fake_check": True,  # the PD hook: decode radix cache with the fake backend
         "mamba_radix_archs": ("Qwen3NextForCausalLM",),  # the model hook's Mamba radix cache (rules_mamba.py)
+        "mamba_radix_legacy": None,  # -- oldgpu (session 17) --: server_args.py's model hook rewrite
         "pd_radix_backends": None,
         # server_args.py _handle_moe_kernel_config: --quantization nvfp4_online (SM100 only) and its runners
         "moe_nvfp4_online_runners": ("flashinfer_trtllm", "flashinfer_trtllm_routed"),
@@ -657,6 +664,13 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.13": {  # parser captured; traits as the release before it
+        # -- oldgpu (session 17) --: _handle_mamba_radix_cache reads the model's mamba_chunk_size (mamba_cache_chunk_size)
+        # and takes extra_buffer_lazy (refused with draft tokens given)
+        "mamba_radix_legacy": "model_chunk",
+        # -- oldgpu (session 17) --: server_args.py _handle_attention_backend_compatibility gains CuteDSL MLA (decode only,
+        # SM100, its KV dtypes; 0.5.15 moves the three checks to arg_groups/overrides.py unchanged)
+        "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
+                               "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
         # -- dsa (session 16) --: server_args.py _handle_context_parallelism (0.5.19 parallel_hook.py) refuses the legacy
         # --enable-prefill-context-parallel with --enable-dsa-prefill-context-parallel (or its NSA alias)
         "cp_legacy_flags_exclusive": True,
@@ -704,6 +718,10 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.12": {  # srt/arg_groups/ appears; free-form --speculative-algorithm; new meta_info names
+        # -- oldgpu (session 17) --: server_args.py _handle_attention_backend_compatibility gains tokenspeed MLA (Blackwell,
+        # FP8 KV only)
+        "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
+                               "cutedsl_kv": None},
         "lora_virtual_experts_triton": False,  # -- old-a (session 15) --: check_lora_server_args drops the check
         "pd_staging_backends": ("mooncake", "nixl"),  # the PD hook: SGLANG_DISAGG_STAGING_BUFFER
         "pd_radix_backends": ("nixl", "mooncake"),  # the PD hook: a decode server's radix cache (0.5.12-0.5.13)
@@ -752,8 +770,11 @@ _CHANGES = {
         # -- engfix (session 15) --: _handle_dllm_inference (server_args.py) reads DllmConfig only with the radix cache on
         "dllm_archs": ("LLaDA2MoeModelLM", "SDARForCausalLM", "SDARMoeForCausalLM"),
         "dllm_model_check": "radix",
-        # -- overrides (session 15) --: the MLA backend checks not modelled in srt/server_args.py (0.5.11-0.5.14)
-        "mla_backend_checks": None,
+        # -- overrides (session 15) --, oldgpu (session 17): the MLA backend checks of srt/server_args.py
+        # _handle_attention_backend_compatibility (0.5.11-0.5.14; judged through the oracle's GPU stand-in): TRTLLM MLA
+        # only in 0.5.11, tokenspeed MLA from 0.5.12, CuteDSL MLA from 0.5.13
+        "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": None,
+                               "cutedsl_kv": None},
         # server_args.py _handle_data_parallelism (overrides.py _dp_lm_head_validation from 0.5.15): no TP LM-head flag
         "lm_head_dp_checks": "dp_lm_head",
         "tokenspeed_mla_alias": False,
@@ -894,8 +915,11 @@ _CHANGES = {
         "pd_rust_bootstrap": False,
         "pd_staging_backends": ("mooncake",),
         "pd_role_switch_checks": False,
-        # the model hook's Mamba radix cache for these hybrid architectures (rules_mamba.py; 0.5.14 on)
-        "mamba_radix_archs": None,
+        # the model hook's Mamba radix cache for these hybrid architectures (rules_mamba.py; 0.5.14 on); -- oldgpu
+        # (session 17) --: 0.5.11-0.5.13 server_args.py _handle_mamba_radix_cache from the Qwen3-Next branch
+        # (trait mamba_radix_legacy: "fla_chunk" 0.5.11-0.5.12, "model_chunk" 0.5.13, None from 0.5.14)
+        "mamba_radix_archs": ("Qwen3NextForCausalLM",),
+        "mamba_radix_legacy": "fla_chunk",
         # -- standin (session 16) --: server_args.py _handle_mamba_radix_cache refuses extra_buffer_lazy under PD
         # disaggregation (0.5.17 on; 0.5.14-0.5.16 assert only "extra_buffer_lazy unsupported with spec.")
         "mamba_lazy_pd_refused": False,

@@ -10,7 +10,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cache import (
     check_cache_compatibility, check_early_cache_flags)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import (
-    check_int8_mamba_checkpoint, check_mamba_backend_flags, check_mamba_flashinfer, check_mamba_radix_cache)
+    check_int8_mamba_checkpoint, check_mamba_backend_flags, check_mamba_flashinfer, check_mamba_radix_cache,
+    check_mamba_radix_cache_legacy)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_attention import (
     check_gdn_replayssm_spec_ring, check_linear_attn_backend, check_mla_backends, check_multi_item_scoring, resolve_tokenspeed_alias)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
@@ -142,7 +143,12 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     mamba_strategy = None
     if rules["mamba_radix_archs"] and target_cfg and (target_cfg.get("architectures") or [None])[0] in \
             rules["mamba_radix_archs"]:
-        mamba_strategy = check_mamba_radix_cache(args, rules, r, platform, target_cfg)  # the model hook, before overrides
+        if rules["mamba_radix_legacy"]:  # -- oldgpu (session 17) --: 0.5.11-0.5.13 server_args.py
+            args = check_mamba_radix_cache_legacy(args, rules, r, platform, target_cfg, asked_attention, result)
+            prefill = r["prefill_attention_backend"] or r["attention_backend"]
+            decode = args.get("decode_attention_backend") or r["attention_backend"]
+        else:
+            mamba_strategy = check_mamba_radix_cache(args, rules, r, platform, target_cfg)  # the model hook, before overrides
     # -- model (session 14) --
     family = model_override_family(rules, target_cfg)
     if family is not None:

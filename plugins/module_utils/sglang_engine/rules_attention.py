@@ -155,8 +155,9 @@ def check_multi_item_scoring(args, prefill, decode):
 @gate("attention_backend", "decode_attention_backend", "prefill_attention_backend", context=("kv_cache_dtype",))
 def check_mla_backends(args, rules, platform):
     """The attention hook's MLA backend checks, right after the page-size snaps (overrides.py
-    _mla_kv_cache_dtype_checks, then _cutedsl_prefill_backend_fill; trait mla_backend_checks, 0.5.19 on where the
-    platform override presents a GPU): TRTLLM MLA (and, where the release has it, tokenspeed MLA) as the attention or
+    _mla_kv_cache_dtype_checks, then _cutedsl_prefill_backend_fill; 0.5.11-0.5.14 srt/server_args.py
+    _handle_attention_backend_compatibility; trait mla_backend_checks: tokenspeed MLA from 0.5.12, CuteDSL MLA from
+    0.5.13): TRTLLM MLA (and, where the release has it, tokenspeed MLA) as the attention or
     decode backend needs a Blackwell GPU (SM10x-SM12x) and one of its KV cache dtypes; CuteDSL MLA as any of the three
     is decode-only, SM10x-only, with its own dtypes. A host without a visible GPU is no Blackwell one; with no GPU facts
     the GPU checks are left to the host. Returns the prefill backend CuteDSL fills in (trtllm_mla), else None."""
@@ -181,7 +182,7 @@ def check_mla_backends(args, rules, platform):
         if kv not in kvs:
             raise Refused("MLA_BACKEND_KV_DTYPE", "%s backend only supports kv-cache-dtype of %s; got %s." % (
                 label, ", ".join(kvs), kv), "kv_cache_dtype")
-    if "cutedsl_mla" not in (attn, decode, prefill):
+    if how["cutedsl_kv"] is None or "cutedsl_mla" not in (attn, decode, prefill):
         return None
     if prefill == "cutedsl_mla":
         raise Refused("CUTEDSL_MLA_PREFILL", "CuteDSL MLA only supports decoding for now: pick another "

@@ -8,6 +8,7 @@ attention backend hook; each check exists where its flag does (--mamba-cache-phi
 from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import sm100_default_attention
 
 
 @gate("mamba_cache_philox_rounds", "mamba_max_states_per_path", "enable_mamba_cache_stochastic_rounding",
@@ -111,13 +112,8 @@ def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
             raise Refused("MAMBA_RADIX_CACHE", "--mamba-track-interval %s must be a multiple of --page-size %s with the "
                           "extra_buffer Mamba radix cache." % (interval, page), "mamba_track_interval")
         if page is not None:
-            # mamba_cache_chunk_size, read next: the model's mamba_chunk_size (else FLA's chunk of 64) and the page
-            # size must divide one another (-- overrides (session 15) --)
-            chunk = (target_cfg or {}).get("mamba_chunk_size", 64)
-            if is_int(chunk) and chunk > 0 and page > 0 and max(chunk, page) % min(chunk, page):
-                raise Refused("MAMBA_CHUNK_PAGE", "For SSM models, either chunk_size or page_size must be divisible by "
-                              "the other, got chunk_size=%s, page_size=%s: pick a page size that divides or is a multiple "
-                              "of %s." % (chunk, page, chunk), "page_size")
+            # mamba_cache_chunk_size, read next (-- overrides (session 15) --)
+            _check_chunk_page((target_cfg or {}).get("mamba_chunk_size", 64), page)
         return strategy
     if page not in (None, 1):
         raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's no_buffer strategy supports page_size 1 only, got "
@@ -129,3 +125,76 @@ def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
         raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's no_buffer strategy does not support the "
                       "trtllm_mha attention backend.", "attention_backend")
     return strategy
+
+
+def _check_chunk_page(chunk, page):
+    """The extra_buffer Mamba radix cache's chunk: the model's mamba_chunk_size (else FLA's chunk of 64; 0.5.11-0.5.12
+    FLA's always) and the page size must divide one another."""
+    if is_int(chunk) and chunk > 0 and page > 0 and max(chunk, page) % min(chunk, page):
+        raise Refused("MAMBA_CHUNK_PAGE", "For SSM models, either chunk_size or page_size must be divisible by "
+                      "the other, got chunk_size=%s, page_size=%s: pick a page size that divides or is a multiple "
+                      "of %s." % (chunk, page, chunk), "page_size")
+
+
+# -- oldgpu (session 17) --
+def check_mamba_radix_cache_legacy(args, rules, r, platform, target_cfg, asked, result):
+    """The Mamba radix cache of 0.5.11-0.5.13 (srt/server_args.py _handle_mamba_radix_cache), from _handle_model_specific_adjustments' Qwen3-Next
+    branch (trait mamba_radix_legacy; the architectures of mamba_radix_archs): __post_init__ has already turned
+    --mamba-scheduler-strategy auto into no_buffer. extra_buffer (extra_buffer_lazy from 0.5.13): refused with
+    --disable-radix-cache, off a CUDA GPU, (0.5.13) lazy with draft tokens given, a --mamba-track-interval below the
+    draft tokens given or not a multiple of the page size, a page size and the SSM chunk (0.5.11-0.5.12 FLA's 64; 0.5.13
+    the model's mamba_chunk_size, else 64) not dividing one another. no_buffer with the radix cache on: the page size
+    becomes 1 (a warning), the overlap scheduler goes off, trtllm_mha (the user's backend: `asked`) switches the
+    radix cache off instead; any speculative algorithm is refused there (off ROCm). First, on SM100 with no backend
+    given, the branch's default: trtllm_mha where the release's default would be trtllm_mha and the no_buffer radix
+    cache without speculation (which needs page size 1) is not in use, else triton (in r). Returns the args as the
+    later hooks read them (page size, radix cache)."""
+    arch = ((target_cfg or {}).get("architectures") or [None])[0]
+    how = rules["mamba_radix_legacy"]
+    strategy = get(args, "mamba_scheduler_strategy", "auto")
+    extra = strategy in ("extra_buffer", "extra_buffer_lazy")
+    if platform.get("sm") == 100 and asked is None:
+        paged_one = not extra and not args.get("disable_radix_cache") and args.get("speculative_algorithm") is None
+        r["attention_backend"] = "trtllm_mha" if not paged_one and \
+            sm100_default_attention(args, rules, target_cfg) == "trtllm_mha" else "triton"
+    if extra:
+        if args.get("disable_radix_cache"):
+            raise Refused("MAMBA_RADIX_CACHE", "mamba extra_buffer is not compatible with --disable-radix-cache: use "
+                          "--mamba-scheduler-strategy no_buffer (overlap scheduling works with no_buffer and "
+                          "--disable-radix-cache).", "mamba_scheduler_strategy")
+        if platform.get("gpus_known") and platform.get("sm") is None:
+            raise Refused("MAMBA_RADIX_CACHE", "Mamba extra_buffer is only supported on CUDA and MUSA devices with the "
+                          "FLA backend (this host has no visible GPU).", "mamba_scheduler_strategy")
+        interval = get(args, "mamba_track_interval", 256)
+        draft = args.get("speculative_num_draft_tokens")
+        if draft is not None:
+            if strategy == "extra_buffer_lazy":
+                raise Refused("MAMBA_RADIX_CACHE", "extra_buffer_lazy is not yet supported with speculative decoding: use "
+                              "--mamba-scheduler-strategy extra_buffer.", "mamba_scheduler_strategy")
+            if interval < draft:
+                raise Refused("MAMBA_RADIX_CACHE", "--mamba-track-interval %s must be at least "
+                              "--speculative-num-draft-tokens %s with the extra_buffer Mamba radix cache." % (
+                                  interval, draft), "mamba_track_interval")
+        page = args.get("page_size")
+        if page is not None:
+            if interval % page:
+                raise Refused("MAMBA_RADIX_CACHE", "--mamba-track-interval %s must be a multiple of --page-size %s with "
+                              "the extra_buffer Mamba radix cache." % (interval, page), "mamba_track_interval")
+            _check_chunk_page((target_cfg or {}).get("mamba_chunk_size", 64) if how == "model_chunk" else 64, page)
+        return args
+    if args.get("disable_radix_cache"):
+        return args
+    page = args.get("page_size")
+    if page not in (None, 1):
+        result.warn("SGLANG_OVERRIDE", "%s with the radix cache needs page_size 1 in the no_buffer Mamba scheduling mode: "
+                    "SGLang sets page_size %s to 1." % (arch, page))
+        args = dict(args, page_size=1)
+    if args.get("speculative_algorithm") is None:
+        r["disable_overlap_schedule"] = True
+        if asked == "trtllm_mha":  # the radix cache goes off instead
+            r["disable_overlap_schedule"] = False
+            args = dict(args, disable_radix_cache=True)
+        return args
+    raise Refused("MAMBA_RADIX_CACHE", "Speculative decoding for %s is not compatible with the radix cache under "
+                  "--mamba-scheduler-strategy no_buffer: use extra_buffer with SGLANG_ENABLE_SPEC_V2=1, or "
+                  "--disable-radix-cache." % arch, "mamba_scheduler_strategy")

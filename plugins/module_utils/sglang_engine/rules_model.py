@@ -397,7 +397,8 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=Non
     ("dsa_block_v16" / "dsa_block_v19": index_topk_freq / index_topk_pattern; "dsa_block_v20": indexer_types too,
     model_hook.py _validate_dsa_tbo_index_sharing), then on CUDA the KV cache dtype and DSA backend passes, which read
     torch.cuda.get_device_capability() (a host without a known GPU stops there; _check_dsa_passes_before_0_5_22), then
-    prefill CP on decode and the cache layer split. 0.5.16-0.5.18's passes are not modelled: there the engine judges
+    prefill CP on decode and the cache layer split (0.5.16 on). 0.5.14-0.5.18's passes ("dsa_block_v14",
+    "dsa_block_v16") are not modelled: there the engine judges
     past the TBO check only a configuration that gives neither --kv-cache-dtype, a DSA backend, --dcp-size above 1
     nor HiSparse (the passes then refuse nothing), on a target without learnable sinks."""
     passes = how in ("dsa_block_v19", "dsa_block_v20")
@@ -426,7 +427,7 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=Non
     if not passes and cp_on:  # 0.5.14-0.5.18: the block's prefill CP asserts (0.5.15 on: overrides.py), before the GPU
         _check_dsa_prefill_cp_asserts(args, cp_strategy)
     if how == "dsa_block_v13" or not is_int(platform.get("sm")):
-        # 0.5.13-0.5.15: the rest of that block (its DSA prefill CP asserts) is not modelled; else
+        # 0.5.13: the rest of that block (its DSA prefill CP asserts) is not modelled; else
         return  # torch.cuda.get_device_capability(): the host's GPU (none visible, or not known)
     if passes:
         _check_dsa_passes_before_0_5_22(args, how, platform["sm"], (target_cfg.get("architectures") or [None])[0], cfg)
