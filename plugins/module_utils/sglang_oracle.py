@@ -29,7 +29,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_en
 # Code executed by the host's SGLang python (python -c RUNNER_SOURCE < request.json).
 # It must run on the Python of any supported SGLang (>= 3.10) with only SGLang installed.
 # --------------------------------------------------------------------------------------------
-# -- standin (session 16) --: the releases the runner's GPU stand-in (install_stand_in) runs for; see the comment there
+# -- standin (session 16), oldgpu (session 17) --: the releases the runner's GPU stand-in (install_stand_in) runs for
+# (every release without SGLang's platform override); see the comment there
 STAND_IN_RELEASES = ("0.5.11", "0.5.12", "0.5.12.post1", "0.5.13", "0.5.13.post1", "0.5.14", "0.5.15", "0.5.15.post1",
                      "0.5.16", "0.5.17", "0.5.18")
 RUNNER_SOURCE = r'''
@@ -121,10 +122,10 @@ STAND_IN_PROBES = {
 }
 
 STAND_IN_PREIMPORTS = ("sglang.srt.configs.model_config", "sglang.srt.layers.quantization")
-# the releases whose differential run agrees on every case through the stand-in (session 16); the others resolve
-# GPU-host cases as this host, as before ("platform": "unsupported"). Through the stand-in 0.5.11 disagreed on Qwen3-Next
-# paging (its _handle_mamba_radix_cache, not modelled there), 0.5.14-0.5.15 on the DSA block's prefill CP on decode
-# (and 0.5.14 tokenspeed_mla's Blackwell check, 0.5.15 an AttributeError of SGLang's own)
+# the releases whose differential run agrees on every case through the stand-in (0.5.16-0.5.18 from session 16,
+# 0.5.11-0.5.15.post1 from session 17, once the engine modelled what it showed: the MLA backend checks of server_args.py,
+# 0.5.11-0.5.13's Qwen3-Next Mamba radix cache, 0.5.14-0.5.15's DSA prefill CP on decode); a release left out resolves
+# GPU-host cases as this host ("platform": "unsupported")
 STAND_IN_RELEASES = __STAND_IN_RELEASES__  # sglang_oracle.STAND_IN_RELEASES, filled in below
 
 

@@ -1728,6 +1728,38 @@ for _k in ("og-mamba-no-buffer-spec", "og-mamba-no-buffer-spec-no-radix"):
 OLD_SWEEP_CASE["og-mamba-no-buffer-trtllm-sm100"] = dict(_OG_NEXT, gpu="sm100", attention_backend="trtllm_mha")
 for _k in ("og-mamba-sm100-default", "og-mamba-sm100-default-no-radix", "og-mamba-sm100-default-extra"):
     OLD_SWEEP_CASE[_k] = dict(_OG_NEXT, gpu="sm100", attention_backend=None)
+# _handle_kv4_compatibility's backend lists for the FP4 KV cache (fp4_e2m1 through 0.5.15.post1: trait kv4_dtypes;
+# rules_cache.check_kv_dtype_platform), inside `if is_cuda()`: an MHA and an MLA target, the attention backend or, under
+# an fa4 prefill, the decode one; and _handle_speculative_decoding's trtllm_mha top-k check (0.5.11-0.5.12
+# srt/server_args.py; arg_groups/speculative_hook.py after), on SM100 where the attention hook takes trtllm_mha
+_OG_KV4 = ["--kv-cache-dtype", "fp4_e2m1"]
+_OG_KV4_CASE = dict(_NO_SPEC, gpu="sm90", needs_override=True, until="0.5.15.post1")
+_OG_KV4_MLA = dict(_OG_KV4_CASE, target="deepseek-v3-8l")
+_OG_GPU = {
+    "og-kv4-mha-flashinfer": _OG_KV4, "og-kv4-mha-triton": _OG_KV4,
+    "og-kv4-mha-fa4-flashinfer": _OG_KV4 + ["--prefill-attention-backend", "fa4", "--decode-attention-backend",
+                                            "flashinfer"],
+    "og-kv4-mha-fa4-triton": _OG_KV4 + ["--prefill-attention-backend", "fa4", "--decode-attention-backend", "triton"],
+    "og-kv4-mla-triton": _OG_KV4, "og-kv4-mla-flashinfer": _OG_KV4,
+    "og-kv4-mla-fa4-triton": _OG_KV4 + ["--prefill-attention-backend", "fa4", "--decode-attention-backend", "triton"],
+    "og-kv4-mla-fa4-flashinfer": _OG_KV4 + ["--prefill-attention-backend", "fa4", "--decode-attention-backend",
+                                            "flashinfer"],
+    "og-eagle-trtllm-topk2-sm100": [], "og-eagle-trtllm-topk1-sm100": [],
+}
+OLD_SWEEP_EXTRA.update(_OG_GPU)
+OLD_SWEEP_CASE.update({
+    "og-kv4-mha-flashinfer": dict(_OG_KV4_CASE, attention_backend="flashinfer"),
+    "og-kv4-mha-triton": dict(_OG_KV4_CASE, attention_backend="triton"),
+    "og-kv4-mha-fa4-flashinfer": dict(_OG_KV4_CASE, attention_backend=None, gpu="sm100"),
+    "og-kv4-mha-fa4-triton": dict(_OG_KV4_CASE, attention_backend=None, gpu="sm100"),
+    "og-kv4-mla-triton": dict(_OG_KV4_MLA, attention_backend="triton"),
+    "og-kv4-mla-flashinfer": dict(_OG_KV4_MLA, attention_backend="flashinfer"),
+    "og-kv4-mla-fa4-triton": dict(_OG_KV4_MLA, attention_backend=None, gpu="sm100"),
+    "og-kv4-mla-fa4-flashinfer": dict(_OG_KV4_MLA, attention_backend=None, gpu="sm100"),
+    "og-eagle-trtllm-topk2-sm100": dict(_EAGLE_TOPK2, gpu="sm100", needs_override=True, until="0.5.12", **_TRTLLM),
+    "og-eagle-trtllm-topk1-sm100": dict(_EAGLE_TOPK2, gpu="sm100", needs_override=True, until="0.5.12", eagle_topk=1,
+                                        **_TRTLLM),
+})
 # the attention hook's MLA backend checks of srt/server_args.py (0.5.11-0.5.14; arg_groups/overrides.py from 0.5.15,
 # trait mla_backend_checks): the overrides sweep's entries from the release each backend appears in (TRTLLM MLA 0.5.11,
 # tokenspeed MLA 0.5.12, CuteDSL MLA 0.5.13), the GPU ones through the GPU stand-in before 0.5.19

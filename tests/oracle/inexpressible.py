@@ -369,15 +369,10 @@ ENTRIES = {
         ('check_lora_server_args', "each dict should contain 'lora_name' and 'lora_path'", "shadowed",
          "LoRAPathAction refuses a JSON item without both keys at parsing"),
         # -- old-b (session 15) --
-        # -- standin (session 16) --: STAND_IN marks an entry that holds only where the release has no GPU stand-in
-        # (sglang_oracle.STAND_IN_RELEASES): there it reaches the refusal
-        ('_handle_model_specific_adjustments', r'^(CP is only supported for prefill when PD disaggregation|'
-         r'--enable-dsa-cache-layer-split (is not supported on decode|is only supported on PD prefill|requires '
-         r'--enable-prefill-cp|currently only supports the mooncake|is not supported with pipeline))', "host",
-         "the DSA block calls torch.cuda.get_device_capability() on every CUDA or ROCm platform right before these: "
-         "through 0.5.18 there is no platform override, and this host's CPU torch raises 'Torch not compiled with CUDA "
-         "enabled' (0.5.19 on, model_hook.py's copies are reached with the override's GPU; the releases with the "
-         "oracle's GPU stand-in reach these)", STAND_IN),
+        # -- oldgpu (session 17) --: the entries marked STAND_IN (the DSA block's prefill CP on decode and cache
+        # layer split, _handle_kv4_compatibility's KV4 checks, _handle_speculative_decoding's trtllm_mha top-k
+        # check, the TRTLLM MLA KV dtype check) are gone: every release with these srt/server_args.py checks
+        # (0.5.11-0.5.18) runs the oracle's GPU stand-in (sglang_oracle.STAND_IN_RELEASES), which reaches them
         ('check_lora_server_args', 'Invalid type for item in --lora-paths list', "internal",
          "LoRAPathAction only yields str items and dicts (json.loads of a '{...}' item): no other type"),
         ('check_lora_server_args', 'Invalid type for --lora-paths:', "internal",
@@ -392,17 +387,6 @@ ENTRIES = {
         ('_handle_linear_attn_backend', r'flashinfer on SM100\+ requires', "host",
          "reads torch.cuda.is_available() of the host itself (no platform override before 0.5.19, and the oracle's "
          "GPU stand-in does not present is_available): this CPU torch has no CUDA device"),
-        ('_handle_kv4_compatibility', r'^KV4 (FA4 )?(MLA|MHA) expects', "host",
-         "inside `if is_cuda()`, the host's own torch (no platform override before 0.5.19): on this CPU host an FP4 KV "
-         "cache is refused as not tested on non-CUDA platforms instead (the releases with the GPU stand-in reach these)",
-         STAND_IN),
-        ('_handle_speculative_decoding', r'^trtllm_mha backend only supports topk = 1', "host",
-         "any trtllm_mha backend (attention, prefill or decode) is refused first by the attention hook's SM check on a "
-         "host without an SM90/SM100/SM120 GPU (no platform override before 0.5.19; not where the GPU stand-in is)",
-         STAND_IN),
-        ('_handle_attention_backend_compatibility', r'^TensorRT-LLM MLA backend only supports kv-cache-dtype', "host",
-         "after is_blackwell_supported() on the host itself (no platform override before 0.5.19; not where the GPU "
-         "stand-in is): the Blackwell refusal right before it always answers on this CPU host", STAND_IN),
     ],
 }
 
