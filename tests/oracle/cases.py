@@ -1697,9 +1697,9 @@ OLD_SWEEP_CASE["m16-nemotron-fp8-silu"] = dict(_NO_SPEC, target="nemotron-h-fp8-
                                                until="0.5.18")
 
 # -- oldgpu (session 17) --
-# 0.5.11-0.5.13 srt/server_args.py _handle_mamba_radix_cache, from _handle_model_specific_adjustments' Qwen3-Next branch
-# (sglang_engine/rules_mamba.py check_mamba_radix_cache_legacy), judged through the oracle's GPU stand-in: each refusal in
-# SGLang's order, the no_buffer page rewrite and the SM100 default backend; once, on the DFLASH base without
+# 0.5.11-0.5.13 srt/server_args.py _handle_mamba_radix_cache, from _handle_model_specific_adjustments' Qwen3-Next and
+# Lfm2 branches (sglang_engine/rules_mamba.py check_mamba_radix_cache_legacy), judged through the oracle's GPU stand-in:
+# each refusal in SGLang's order, the no_buffer page rewrite and the SM100 default backend; once, on the DFLASH base without
 # speculation (the speculative entries with DFLASH on the hybrid target), on the releases `since` / `until` name
 _OG_NEXT = dict(_NO_SPEC, target="qwen3-next-8l", gpu="sm90", needs_override=True, until="0.5.13")
 _OG_EXTRA = ["--mamba-scheduler-strategy", "extra_buffer"]
@@ -1718,6 +1718,7 @@ _OG_MAMBA = {
     "og-mamba-sm100-default": [],
     "og-mamba-sm100-default-no-radix": ["--disable-radix-cache"],
     "og-mamba-sm100-default-extra": _OG_EXTRA,
+    "og-mamba-lfm2-extra": _OG_EXTRA, "og-mamba-lfm2-page": ["--page-size", "16"],
 }
 OLD_SWEEP_EXTRA.update(_OG_MAMBA)
 OLD_SWEEP_CASE.update({k: dict(_OG_NEXT) for k in _OG_MAMBA})
@@ -1728,10 +1729,13 @@ for _k in ("og-mamba-no-buffer-spec", "og-mamba-no-buffer-spec-no-radix"):
 OLD_SWEEP_CASE["og-mamba-no-buffer-trtllm-sm100"] = dict(_OG_NEXT, gpu="sm100", attention_backend="trtllm_mha")
 for _k in ("og-mamba-sm100-default", "og-mamba-sm100-default-no-radix", "og-mamba-sm100-default-extra"):
     OLD_SWEEP_CASE[_k] = dict(_OG_NEXT, gpu="sm100", attention_backend=None)
+for _k in ("og-mamba-lfm2-extra", "og-mamba-lfm2-page"):  # the Lfm2 branch (no extra_buffer)
+    OLD_SWEEP_CASE[_k] = dict(_OG_NEXT, target="lfm2-hybrid-8l", attention_backend="flashinfer")
 # _handle_kv4_compatibility's backend lists for the FP4 KV cache (fp4_e2m1 through 0.5.15.post1: trait kv4_dtypes;
 # rules_cache.check_kv_dtype_platform), inside `if is_cuda()`: an MHA and an MLA target, the attention backend or, under
-# an fa4 prefill, the decode one; and _handle_speculative_decoding's trtllm_mha top-k check (0.5.11-0.5.12
-# srt/server_args.py; arg_groups/speculative_hook.py after), on SM100 where the attention hook takes trtllm_mha
+# an fa4 prefill, the decode one; and the trtllm_mha top-k check (0.5.11-0.5.12 srt/server_args.py
+# _handle_speculative_decoding, 0.5.13-0.5.15.post1 arg_groups/speculative_hook.py), on SM100 where the attention hook
+# takes trtllm_mha
 _OG_KV4 = ["--kv-cache-dtype", "fp4_e2m1"]
 _OG_KV4_CASE = dict(_NO_SPEC, gpu="sm90", needs_override=True, until="0.5.15.post1")
 _OG_KV4_MLA = dict(_OG_KV4_CASE, target="deepseek-v3-8l")
@@ -1756,9 +1760,10 @@ OLD_SWEEP_CASE.update({
     "og-kv4-mla-flashinfer": dict(_OG_KV4_MLA, attention_backend="flashinfer"),
     "og-kv4-mla-fa4-triton": dict(_OG_KV4_MLA, attention_backend=None, gpu="sm100"),
     "og-kv4-mla-fa4-flashinfer": dict(_OG_KV4_MLA, attention_backend=None, gpu="sm100"),
-    "og-eagle-trtllm-topk2-sm100": dict(_EAGLE_TOPK2, gpu="sm100", needs_override=True, until="0.5.12", **_TRTLLM),
-    "og-eagle-trtllm-topk1-sm100": dict(_EAGLE_TOPK2, gpu="sm100", needs_override=True, until="0.5.12", eagle_topk=1,
+    "og-eagle-trtllm-topk2-sm100": dict(_EAGLE_TOPK2, gpu="sm100", needs_override=True, until="0.5.15.post1",
                                         **_TRTLLM),
+    "og-eagle-trtllm-topk1-sm100": dict(_EAGLE_TOPK2, gpu="sm100", needs_override=True, until="0.5.15.post1",
+                                        eagle_topk=1, **_TRTLLM),
 })
 # the attention hook's MLA backend checks of srt/server_args.py (0.5.11-0.5.14; arg_groups/overrides.py from 0.5.15,
 # trait mla_backend_checks): the overrides sweep's entries from the release each backend appears in (TRTLLM MLA 0.5.11,
@@ -1766,6 +1771,10 @@ OLD_SWEEP_CASE.update({
 for _k, _v in OVR_SWEEP_CASE.items():
     if _k.startswith(("ovr-trtllm-mla-", "ovr-tokenspeed-mla-", "ovr-cutedsl-")):
         _v["since"] = "0.5.11" if _k.startswith("ovr-trtllm") else "0.5.12" if _k.startswith("ovr-tokenspeed") else "0.5.13"
+# and the SSM chunk / page check of the Mamba radix cache's extra_buffer strategy from the model hook's first release
+# (0.5.14 srt/server_args.py mamba_cache_chunk_size; rules_mamba.check_mamba_radix_cache)
+for _k in ("ovr-mamba-chunk-page-96", "ovr-mamba-chunk-page-128"):
+    OVR_SWEEP_CASE[_k]["since"] = "0.5.14"
 
 # 0.5.16's --enable-gdn-replayssm-spec (its own dest only there; srt/server_args.py _handle_linear_attn_backend, which
 # runs for any model: the dense base target), each refusal in SGLang's order with the accepted flag alone

@@ -151,6 +151,11 @@ def test_mamba_radix_cache_before_0_5_14():
         assert r.sglang_verdict["accepted"] and r.resolved["attention_backend"] == "triton"
         r = run(v, "--disable-radix-cache", target_config=NEXT, gpus=B200)
         assert r.sglang_verdict["accepted"] and r.resolved["attention_backend"] == "trtllm_mha"
+    lfm2 = {"architectures": ["Lfm2ForCausalLM"], "model_type": "lfm2", "num_hidden_layers": 8}
+    assert code("0.5.11", *extra, "--attention-backend", "flashinfer", target_config=lfm2, gpus=H200) == \
+        "MAMBA_RADIX_CACHE"  # the Lfm2 branch takes no extra_buffer
+    r = run("0.5.12", "--page-size", "16", "--attention-backend", "flashinfer", target_config=lfm2, gpus=H200)
+    assert r.sglang_verdict["accepted"] and r.resolved["page_size"] == 1
     lazy = ("--mamba-scheduler-strategy", "extra_buffer_lazy", "--speculative-num-draft-tokens", "16")
     assert code("0.5.13", *lazy, target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
 

@@ -238,8 +238,9 @@ _METRICS_V1 = {
 #                            adjustments: "dsa_block_v13" (0.5.13: its TBO check only), "dsa_block_v14"
 #                            (0.5.14-0.5.15) and "dsa_block_v16" (0.5.16-0.5.18): TBO with index_topk_freq / pattern,
 #                            then the passes after the GPU's compute capability (not modelled), prefill CP on decode;
-#                            "dsa_block_v19" (0.5.19: and the family override's DSA prefill CP asserts, the KV cache dtype / backend passes) or "dsa_block_v20" (0.5.20-0.5.21:
-#                            indexer_types too, HYV4's refusals, the learnable-sink and triton checks); None: no check
+#                            "dsa_block_v19" (0.5.19: and the family override's DSA prefill CP asserts, the KV cache
+#                            dtype / backend passes) or "dsa_block_v20" (0.5.20-0.5.21: indexer_types too, HYV4's
+#                            refusals, the learnable-sink and triton checks); None: no check
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
@@ -916,9 +917,9 @@ _CHANGES = {
         "pd_staging_backends": ("mooncake",),
         "pd_role_switch_checks": False,
         # the model hook's Mamba radix cache for these hybrid architectures (rules_mamba.py; 0.5.14 on); -- oldgpu
-        # (session 17) --: 0.5.11-0.5.13 server_args.py _handle_mamba_radix_cache from the Qwen3-Next branch
+        # (session 17) --: 0.5.11-0.5.13 server_args.py _handle_mamba_radix_cache from the Qwen3-Next and Lfm2 branches
         # (trait mamba_radix_legacy: "fla_chunk" 0.5.11-0.5.12, "model_chunk" 0.5.13, None from 0.5.14)
-        "mamba_radix_archs": ("Qwen3NextForCausalLM",),
+        "mamba_radix_archs": ("Qwen3NextForCausalLM", "Lfm2ForCausalLM"),
         "mamba_radix_legacy": "fla_chunk",
         # -- standin (session 16) --: server_args.py _handle_mamba_radix_cache refuses extra_buffer_lazy under PD
         # disaggregation (0.5.17 on; 0.5.14-0.5.16 assert only "extra_buffer_lazy unsupported with spec.")

@@ -137,9 +137,15 @@ def _check_chunk_page(chunk, page):
 
 
 # -- oldgpu (session 17) --
+# the architectures of trait mamba_radix_archs whose branch takes the extra_buffer strategy (0.5.11-0.5.13
+# _handle_model_specific_adjustments: Qwen3-Next's does, with its own SM100 default; Lfm2's does not)
+_LEGACY_EXTRA_BUFFER_ARCHS = ("Qwen3NextForCausalLM",)
+
+
 def check_mamba_radix_cache_legacy(args, rules, r, platform, target_cfg, asked, result):
-    """The Mamba radix cache of 0.5.11-0.5.13 (srt/server_args.py _handle_mamba_radix_cache), from _handle_model_specific_adjustments' Qwen3-Next
-    branch (trait mamba_radix_legacy; the architectures of mamba_radix_archs): __post_init__ has already turned
+    """The Mamba radix cache of 0.5.11-0.5.13 (srt/server_args.py _handle_mamba_radix_cache), from
+    _handle_model_specific_adjustments' Qwen3-Next and Lfm2 branches (trait mamba_radix_legacy; the architectures of
+    mamba_radix_archs; Lfm2's refuses extra_buffer first, _LEGACY_EXTRA_BUFFER_ARCHS): __post_init__ has already turned
     --mamba-scheduler-strategy auto into no_buffer. extra_buffer (extra_buffer_lazy from 0.5.13): refused with
     --disable-radix-cache, off a CUDA GPU, (0.5.13) lazy with draft tokens given, a --mamba-track-interval below the
     draft tokens given or not a multiple of the page size, a page size and the SSM chunk (0.5.11-0.5.12 FLA's 64; 0.5.13
@@ -153,7 +159,12 @@ def check_mamba_radix_cache_legacy(args, rules, r, platform, target_cfg, asked, 
     how = rules["mamba_radix_legacy"]
     strategy = get(args, "mamba_scheduler_strategy", "auto")
     extra = strategy in ("extra_buffer", "extra_buffer_lazy")
-    if platform.get("sm") == 100 and asked is None:
+    if arch not in _LEGACY_EXTRA_BUFFER_ARCHS:
+        # the Lfm2 branch: no extra_buffer (its SM100 default, flashinfer, is the lfm2 model override's)
+        if extra:
+            raise Refused("MAMBA_RADIX_CACHE", "mamba extra_buffer is not supported for %s: use "
+                          "--mamba-scheduler-strategy no_buffer." % arch, "mamba_scheduler_strategy")
+    elif platform.get("sm") == 100 and asked is None:
         paged_one = not extra and not args.get("disable_radix_cache") and args.get("speculative_algorithm") is None
         r["attention_backend"] = "trtllm_mha" if not paged_one and \
             sm100_default_attention(args, rules, target_cfg) == "trtllm_mha" else "triton"
