@@ -1743,7 +1743,9 @@ _OG_GPU = {
     "og-kv4-mha-flashinfer": _OG_KV4, "og-kv4-mha-triton": _OG_KV4,
     "og-kv4-mha-fa4-flashinfer": _OG_KV4 + ["--prefill-attention-backend", "fa4", "--decode-attention-backend",
                                             "flashinfer"],
-    "og-kv4-mha-fa4-triton": _OG_KV4 + ["--prefill-attention-backend", "fa4", "--decode-attention-backend", "triton"],
+    # the page size given: an FA4 prefill on SM100 sets 128 for a non-MLA target (not modelled)
+    "og-kv4-mha-fa4-triton": _OG_KV4 + ["--prefill-attention-backend", "fa4", "--decode-attention-backend", "triton",
+                                        "--page-size", "128"],
     "og-kv4-mla-triton": _OG_KV4, "og-kv4-mla-flashinfer": _OG_KV4,
     "og-kv4-mla-fa4-triton": _OG_KV4 + ["--prefill-attention-backend", "fa4", "--decode-attention-backend", "triton"],
     "og-kv4-mla-fa4-flashinfer": _OG_KV4 + ["--prefill-attention-backend", "fa4", "--decode-attention-backend",

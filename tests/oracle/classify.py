@@ -510,7 +510,8 @@ TABLE = (
     # -- oldgpu (session 17) --: 0.5.11-0.5.13 srt/server_args.py _handle_mamba_radix_cache (the Qwen3-Next branch)
     ("MAMBA_CHUNK_PAGE", r"^For SSM models with extra buffer, either FLA_CHUNK_SIZE or page_size must be divisible by the "
                          r"other", None),
-    ("MAMBA_RADIX_CACHE", r"^(mamba extra_buffer is not compatible with --disable-radix-cache|Mamba extra_buffer is only "
+    ("MAMBA_RADIX_CACHE", r"^(mamba extra_buffer is not supported for \w+ model$|mamba extra_buffer is not compatible "
+                          r"with --disable-radix-cache|Mamba extra_buffer is only "
                           r"supported on CUDA and MUSA (and NPU )?devices with FLA backend$|extra_buffer_lazy is not yet "
                           r"supported with speculative decoding\.|mamba_track_interval \d+ must be (greater than or equal "
                           r"to speculative_num_draft_tokens \d+|divisible by page_size \d+)$|Speculative decoding for \w+ is "

@@ -326,7 +326,8 @@ _SGLANG_MESSAGES = (
     ("MAMBA_CHUNK_PAGE", r"For SSM models, either chunk_size or page_size must be divisible"),
     # -- oldgpu (session 17) --: 0.5.11-0.5.13 srt/server_args.py _handle_mamba_radix_cache
     ("MAMBA_CHUNK_PAGE", r"For SSM models with extra buffer, either FLA_CHUNK_SIZE or page_size must be divisible"),
-    ("MAMBA_RADIX_CACHE", r"mamba extra_buffer is not compatible with --disable-radix-cache|Mamba extra_buffer is only "
+    ("MAMBA_RADIX_CACHE", r"mamba extra_buffer is not (compatible with --disable-radix-cache|supported for \w+ model)|"
+     r"Mamba extra_buffer is only "
      r"supported on CUDA|extra_buffer_lazy is not yet supported with speculative|mamba_track_interval \d+ must be "
      r"(greater than or equal to|divisible by)|Speculative decoding for \w+ is not compatible with radix cache"),
 )
