@@ -2005,10 +2005,10 @@ MODEL_CHECK_CASE = {
     "moss-flashinfer": dict(_NO_SPEC, target="moss-vl-8l", window=None, sink=None, attention_backend="flashinfer"),
 }
 _DSA_CASE = dict(_NO_SPEC, target="deepseek-v32-dsa-8l", window=None, sink=None, attention_backend=None)
-# -- oldgpu (session 17) --: 0.5.14's DSA block checks the KV cache dtype (_set_default_dsa_kv_cache_dtype, after the
-# GPU's compute capability: through the GPU stand-in)
+# -- oldgpu (session 17) --: 0.5.14-0.5.15.post1's DSA block checks the KV cache dtype (_set_default_dsa_kv_cache_dtype,
+# after the GPU's compute capability: through the GPU stand-in)
 OLD_SWEEP_EXTRA.update({"og-dsa-kv-e5m2": ["--kv-cache-dtype", "fp8_e5m2"], "og-dsa-kv-bf16": ["--kv-cache-dtype", "bf16"]})
-OLD_SWEEP_CASE.update({k: dict(_DSA_CASE, gpu="sm90", needs_override=True, since="0.5.14", until="0.5.14")
+OLD_SWEEP_CASE.update({k: dict(_DSA_CASE, gpu="sm90", needs_override=True, since="0.5.14", until="0.5.15.post1")
                        for k in ("og-dsa-kv-e5m2", "og-dsa-kv-bf16")})
 MODEL_CHECK_CASE.update({k: dict(_DSA_CASE) for k in MODEL_CHECK_EXTRA if k.startswith("dsa-")})
 MODEL_CHECK_CASE.update({

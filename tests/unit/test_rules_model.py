@@ -343,11 +343,12 @@ SHARED_INDEXER = dict(DSA, indexer_types=["full", "shared"])
       "interleave", "--tp-size", "2", "--pp-size", "2"], DSA, "0.5.20", SM90, U),
     (["--enable-prefill-cp", "--tp-size", "2", "--disaggregation-mode", "decode"], DSA, "0.5.19", SM90, U),
     # -- oldgpu (session 17) --: 0.5.14-0.5.15 go on to the block's prefill CP on decode (through the GPU stand-in);
-    # 0.5.14 checks the KV cache dtype there first, 0.5.15 in a later overrides.py pass (not modelled)
+    # both check the KV cache dtype there first (0.5.15 through an overrides.py pass at that slot)
     (["--enable-prefill-cp", "--tp-size", "2", "--disaggregation-mode", "decode"], DSA, "0.5.14", SM90, U),
     (["--enable-prefill-cp", "--tp-size", "2", "--disaggregation-mode", "decode"], DSA, "0.5.15", SM90, U),
     (["--kv-cache-dtype", "fp8_e5m2"], DSA, "0.5.14", SM90, U),
     (["--kv-cache-dtype", "bf16"], DSA, "0.5.14", SM90, None),
+    (["--kv-cache-dtype", "fp8_e5m2"], DSA, "0.5.15", SM90, U),
 ])
 def test_dsa_block_before_0_5_22(extra, target, version, gpus, code):
     assert answer(extra, target, version=version, gpus=gpus) == code

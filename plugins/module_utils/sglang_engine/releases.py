@@ -237,8 +237,8 @@ _METRICS_V1 = {
 #                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific
 #                            adjustments: "dsa_block_v13" (0.5.13: its TBO check only), "dsa_block_v14" (0.5.14),
 #                            "dsa_block_v15" (0.5.15-0.5.15.post1) and "dsa_block_v16" (0.5.16-0.5.18): TBO with
-#                            index_topk_freq / pattern, then the passes after the GPU's compute capability (0.5.14: its
-#                            KV cache dtype; else not modelled), prefill CP on decode;
+#                            index_topk_freq / pattern, then the passes after the GPU's compute capability (0.5.14-0.5.15:
+#                            the KV cache dtype; else not modelled), prefill CP on decode;
 #                            "dsa_block_v19" (0.5.19: and the family override's DSA prefill CP asserts, the KV cache
 #                            dtype / backend passes) or "dsa_block_v20" (0.5.20-0.5.21: indexer_types too, HYV4's
 #                            refusals, the learnable-sink and triton checks); None: no check
@@ -599,8 +599,8 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
-        # -- oldgpu (session 17) --: the DSA KV cache dtype default leaves the block for arg_groups/overrides.py
-        # _dsa_kv_cache_dtype_default (not modelled there)
+        # -- oldgpu (session 17) --: the DSA KV cache dtype default and the backends become arg_groups/overrides.py
+        # passes run at the block's slot (_dsa_kv_cache_dtype_default, _dsa_split_backend_resolution)
         "deepseek_family": "dsa_block_v15",
         "dsv4_hook": "v15",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: EAGLE only, interleave CP
         # -- engfix (session 15) --: overrides.py _dllm_page_size reads DllmConfig outside the radix gate

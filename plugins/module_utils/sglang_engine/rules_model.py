@@ -397,8 +397,8 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=Non
     ("dsa_block_v16" / "dsa_block_v19": index_topk_freq / index_topk_pattern; "dsa_block_v20": indexer_types too,
     model_hook.py _validate_dsa_tbo_index_sharing), then on CUDA the KV cache dtype and DSA backend passes, which read
     torch.cuda.get_device_capability() (a host without a known GPU stops there; _check_dsa_passes_before_0_5_22), then
-    prefill CP on decode and the cache layer split (0.5.16 on). 0.5.14 checks its KV cache dtype there ("dsa_block_v14");
-    0.5.15-0.5.18's passes ("dsa_block_v15", "dsa_block_v16") are not modelled: there the engine judges
+    prefill CP on decode and the cache layer split (0.5.16 on). 0.5.14-0.5.15.post1 check the KV cache dtype there
+    ("dsa_block_v14", "dsa_block_v15"); 0.5.16-0.5.18's passes ("dsa_block_v16") are not modelled: there the engine judges
     past the TBO check only a configuration that gives neither --kv-cache-dtype, a DSA backend, --dcp-size above 1
     nor HiSparse (the passes then refuse nothing), on a target without learnable sinks."""
     passes = how in ("dsa_block_v19", "dsa_block_v20")
@@ -431,9 +431,12 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=Non
         return  # torch.cuda.get_device_capability(): the host's GPU (none visible, or not known)
     if passes:
         _check_dsa_passes_before_0_5_22(args, how, platform["sm"], (target_cfg.get("architectures") or [None])[0], cfg)
-    elif how == "dsa_block_v14" and not args.get("enable_hisparse") and not cfg.get("learnable_sink"):
-        # -- oldgpu (session 17) --: 0.5.14's _set_default_dsa_kv_cache_dtype in the block (its backend defaults refuse
-        # nothing without HiSparse); 0.5.15 moved it to an overrides.py pass after the block ("dsa_block_v15")
+    elif how in ("dsa_block_v14", "dsa_block_v15") and not args.get("enable_hisparse") and not cfg.get("learnable_sink") \
+            and (how == "dsa_block_v14" or not (args.get("dsa_prefill_backend") or args.get("dsa_decode_backend") or
+                                                get(args, "dcp_size", 1) > 1)):
+        # -- oldgpu (session 17) --: _set_default_dsa_kv_cache_dtype in the block (0.5.14; 0.5.15 runs overrides.py's
+        # _dsa_kv_cache_dtype_default pass at that slot), then the backend defaults: 0.5.14's refuse nothing without
+        # HiSparse, 0.5.15's split-backend pass (not modelled) nothing without a DSA backend or DCP given
         _dsa_kv_cache_dtype(args, platform["sm"] // 10, False)
     elif any(args.get(k) is not None for k in ("kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend")) or \
             get(args, "dcp_size", 1) > 1 or args.get("enable_hisparse") or cfg.get("learnable_sink"):
