@@ -2007,7 +2007,9 @@ MODEL_CHECK_CASE = {
 _DSA_CASE = dict(_NO_SPEC, target="deepseek-v32-dsa-8l", window=None, sink=None, attention_backend=None)
 # -- oldgpu (session 17) --: 0.5.14-0.5.15.post1's DSA block checks the KV cache dtype (_set_default_dsa_kv_cache_dtype,
 # after the GPU's compute capability: through the GPU stand-in)
-OLD_SWEEP_EXTRA.update({"og-dsa-kv-e5m2": ["--kv-cache-dtype", "fp8_e5m2"], "og-dsa-kv-bf16": ["--kv-cache-dtype", "bf16"]})
+# (the accepted one with --page-size 64 given: the block sets 64 on CUDA, the DSA page size the engine does not model here)
+OLD_SWEEP_EXTRA.update({"og-dsa-kv-e5m2": ["--kv-cache-dtype", "fp8_e5m2"],
+                        "og-dsa-kv-bf16": ["--kv-cache-dtype", "bf16", "--page-size", "64"]})
 OLD_SWEEP_CASE.update({k: dict(_DSA_CASE, gpu="sm90", needs_override=True, since="0.5.14", until="0.5.15.post1")
                        for k in ("og-dsa-kv-e5m2", "og-dsa-kv-bf16")})
 MODEL_CHECK_CASE.update({k: dict(_DSA_CASE) for k in MODEL_CHECK_EXTRA if k.startswith("dsa-")})
