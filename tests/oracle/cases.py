@@ -1751,6 +1751,8 @@ _OG_GPU = {
     "og-kv4-mla-fa4-flashinfer": _OG_KV4 + ["--prefill-attention-backend", "fa4", "--decode-attention-backend",
                                             "flashinfer"],
     "og-eagle-trtllm-topk2-sm100": [], "og-eagle-trtllm-topk1-sm100": [],
+    # 0.5.15's _handle_dcp_validation on a CUDA GPU: no speculative algorithm (trait dcp_hip_only; rules_parallel.py)
+    "og-dcp-spec-sm90": ["--tp-size", "2", "--dcp-size", "2"],
 }
 OLD_SWEEP_EXTRA.update(_OG_GPU)
 OLD_SWEEP_CASE.update({
@@ -1762,6 +1764,7 @@ OLD_SWEEP_CASE.update({
     "og-kv4-mla-flashinfer": dict(_OG_KV4_MLA, attention_backend="flashinfer"),
     "og-kv4-mla-fa4-triton": dict(_OG_KV4_MLA, attention_backend=None, gpu="sm100"),
     "og-kv4-mla-fa4-flashinfer": dict(_OG_KV4_MLA, attention_backend=None, gpu="sm100"),
+    "og-dcp-spec-sm90": dict(gpu="sm90", needs_override=True, since="0.5.15", until="0.5.15.post1"),
     "og-eagle-trtllm-topk2-sm100": dict(_EAGLE_TOPK2, gpu="sm100", needs_override=True, until="0.5.15.post1",
                                         **_TRTLLM),
     "og-eagle-trtllm-topk1-sm100": dict(_EAGLE_TOPK2, gpu="sm100", needs_override=True, until="0.5.15.post1",
