@@ -1701,7 +1701,7 @@ OLD_SWEEP_CASE["m16-nemotron-fp8-silu"] = dict(_NO_SPEC, target="nemotron-h-fp8-
 # Lfm2 branches (sglang_engine/rules_mamba.py check_mamba_radix_cache_legacy), judged through the oracle's GPU stand-in:
 # each refusal in SGLang's order, the no_buffer page rewrite and the SM100 default backend; once, on the DFLASH base without
 # speculation (the speculative entries with DFLASH on the hybrid target), on the releases `since` / `until` name
-_OG_NEXT = dict(_NO_SPEC, target="qwen3-next-8l", gpu="sm90", needs_override=True, until="0.5.13")
+_OG_NEXT = dict(_NO_SPEC, target="qwen3-next-8l", gpu="sm90", needs_override=True, until="0.5.13.post1")
 _OG_EXTRA = ["--mamba-scheduler-strategy", "extra_buffer"]
 _OG_MAMBA = {
     "og-mamba-extra-no-radix": _OG_EXTRA + ["--disable-radix-cache"],
