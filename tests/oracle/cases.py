@@ -2202,7 +2202,8 @@ OLD_SWEEP_EXTRA.update({
     "dsa16-legacy-mla-cp-dp2-tp16": ["--enable-prefill-context-parallel", "--tp-size", "16", "--dp-size", "2"],
     "dsa16-cp14-interleave-dp2": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--tp-size", "2", "--dp-size", "2"],
 })
-# page 64: what the family override declares for DSA on CUDA (the engine does not model that page size)
+# page 64: what the family override declares for DSA on CUDA anyway (rules_model.dsa_page_size; the dsa17-page-* entries
+# give none)
 _DSA16 = dict(_DSA_CASE, gpu="sm90", needs_override=True, since="0.5.19", until="0.5.21", page_size=64)
 OLD_SWEEP_CASE.update({k: dict(_DSA16) for k in OLD_SWEEP_EXTRA if k.startswith("dsa16-")})
 OLD_SWEEP_CASE.update({
