@@ -2294,7 +2294,8 @@ OLD_SWEEP_EXTRA.update({
     "dsa16-legacy-mla-cp-dp2-tp16": ["--enable-prefill-context-parallel", "--tp-size", "16", "--dp-size", "2"],
     "dsa16-cp14-interleave-dp2": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--tp-size", "2", "--dp-size", "2"],
 })
-# page 64: what the family override declares for DSA on CUDA (the engine does not model that page size)
+# page 64: what the family override declares for DSA on CUDA anyway (rules_model.dsa_page_size; the dsa17-page-* entries
+# give none)
 _DSA16 = dict(_DSA_CASE, gpu="sm90", needs_override=True, since="0.5.19", until="0.5.21", page_size=64)
 OLD_SWEEP_CASE.update({k: dict(_DSA16) for k in OLD_SWEEP_EXTRA if k.startswith("dsa16-")})
 OLD_SWEEP_CASE.update({
@@ -2386,6 +2387,35 @@ MOE16_SWEEP_CASE.update({k: dict(_MISC_NO_SPEC, since="0.5.21", until="0.5.21") 
                          if k.startswith("elastic-recapture-")})
 MOE16_SWEEP_CASE["deepep-v2-deterministic"] = dict(_MISC_NO_SPEC, target="qwen3-moe-8l", since="0.5.19", until="0.5.20")
 MOE16_SWEEP_CASE["uno-dp-attn-dp1"] = dict(_MISC_NO_SPEC, algorithm="UNO", attention_backend="fa3", since="0.5.20")
+
+# -- lora (session 17) --
+# The DSA page size: on a CUDA GPU the DeepSeek DSA branch sets page_size over any --page-size given (0.5.11-0.5.12
+# server_args.py _handle_model_specific_adjustments for its architectures, trait dsa_page_block_archs; 0.5.13 on the
+# "deepseek" family): 64, from 0.5.22 64 x index_kpool (model_overrides/deepseek_v2.py). Once each, without an explicit
+# page size unless the entry gives one, on a GPU only SGLang's platform override or the named stand-in presents
+# (0.5.13 on: 0.5.11-0.5.12 read DeepseekV32ForCausalLM's block only from 0.5.12; the DeepseekV3ForCausalLM DSA target
+# stands for the architecture both take). The page is compared (COMPARED), and read by check_server_args' chunked
+# prefill divisibility and the paged EAGLE tree check.
+TARGETS["deepseek-v3-dsa-8l"] = ("DeepseekV3ForCausalLM", 8, 129280, 163840)
+TARGET_FIELDS["deepseek-v3-dsa-8l"] = _DSA_FIELDS
+_DSA17 = dict(_DSA_CASE, gpu="sm90", needs_override=True, since="0.5.13")
+OLD_SWEEP_EXTRA.update({
+    "dsa17-page-default": [], "dsa17-page-given-16": ["--page-size", "16"], "dsa17-page-sm100": [],
+    "dsa17-page-kpool": [], "dsa17-page-kpool-chunk192": ["--chunked-prefill-size", "192"],
+    "dsa17-page-kpool-trtllm-mla": ["--attention-backend", "trtllm_mla"],
+    "dsa17-page-chunk100": ["--chunked-prefill-size", "100"], "dsa17-page-fa3": ["--attention-backend", "fa3"],
+    "dsa17-page-eagle-topk2": [], "dsa17-page-v3-arch": [], "dsa17-page-v3-arch-given-16": ["--page-size", "16"],
+})
+OLD_SWEEP_CASE.update({
+    "dsa17-page-default": dict(_DSA17), "dsa17-page-given-16": dict(_DSA17), "dsa17-page-sm100": dict(_DSA17, gpu="sm100"),
+    "dsa17-page-kpool": dict(_DSA17, target="deepseek-v32-kpool-8l"),
+    "dsa17-page-kpool-chunk192": dict(_DSA17, target="deepseek-v32-kpool-8l"),  # refused from 0.5.22 (page 128)
+    "dsa17-page-kpool-trtllm-mla": dict(_DSA17, target="deepseek-v32-kpool-8l", gpu="sm100"),  # TRTLLM MLA: back to 64
+    "dsa17-page-chunk100": dict(_DSA17), "dsa17-page-fa3": dict(_DSA17),
+    "dsa17-page-eagle-topk2": dict(_DSA17, algorithm="EAGLE", draft="b16", num_steps=3, eagle_topk=2, num_draft_tokens=4),
+    "dsa17-page-v3-arch": dict(_DSA17, target="deepseek-v3-dsa-8l", since="0.5.11"),
+    "dsa17-page-v3-arch-given-16": dict(_DSA17, target="deepseek-v3-dsa-8l", since="0.5.11"),
+})
 
 
 def sweep_cases(version=None):

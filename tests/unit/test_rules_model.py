@@ -417,3 +417,30 @@ def test_nemotron_h_triton_before_0_5_19():
     puzzle = dict(NEMO, architectures=["NemotronHPuzzleForCausalLM"])
     assert answer(TRITON, puzzle, version="0.5.12") is None
     assert answer(TRITON, puzzle, version="0.5.13") == U
+
+
+# -- lora (session 17) --: the DSA page size (rules_model.dsa_page_size)
+@pytest.mark.parametrize("version, target, extra, page", [
+    ("0.5.23", DSA, [], 64), ("0.5.23", DSA, ["--page-size", "16"], 64), ("0.5.23", KPOOL, [], 128),
+    ("0.5.22", KPOOL, [], 128), ("0.5.21", KPOOL, [], 64), ("0.5.19", DSA, ["--page-size", "1"], 64),
+    ("0.5.17", DSA, [], 64), ("0.5.13", KPOOL, [], 64), ("0.5.12", DSA, ["--page-size", "16"], 64),
+    # 0.5.11's DSA block does not take DeepseekV32ForCausalLM: the page stays; it takes DeepseekV3ForCausalLM
+    ("0.5.11", DSA, ["--page-size", "16"], 16), ("0.5.11", dict(DSA, architectures=["DeepseekV3ForCausalLM"]), [], 64),
+    ("0.5.23", dict(DSA, index_topk=None), [], 1), ("0.5.23", KPOOL, ["--attention-backend", "trtllm_mla"], 64),
+])
+def test_dsa_page_size(version, target, extra, page):
+    """On a CUDA GPU the DeepSeek DSA branch sets the page size over --page-size: 64, from 0.5.22 64 x index_kpool
+    (model_overrides/deepseek_v2.py); before 0.5.13 _handle_model_specific_adjustments' DSA block, for its
+    architectures. TRTLLM MLA then takes 32 or 64 only (back to 64)."""
+    gpus = SM100 if "trtllm_mla" in extra else SM90
+    r = E.validate_argv(BASE + extra, version, gpus=gpus, read_paths=False, target_config=target)
+    assert r.resolved["page_size"] == page
+
+
+def test_dsa_page_size_reaches_check_server_args():
+    """check_server_args reads the DSA page: a chunked prefill size it does not divide is refused (128 from 0.5.22 on
+    an index_kpool 2 target), and the paged EAGLE tree check sees page 64."""
+    assert answer(["--chunked-prefill-size", "100"], DSA, gpus=SM90) == "CHUNKED_PREFILL_PAGE"
+    assert answer(["--chunked-prefill-size", "192"], KPOOL, gpus=SM90) == "CHUNKED_PREFILL_PAGE"
+    assert answer(["--chunked-prefill-size", "192"], KPOOL, version="0.5.21", gpus=SM90) is None
+    assert answer(EAGLE + ["--speculative-eagle-topk", "2"], DSA, gpus=SM90) == "EAGLE_PAGE_TREE"

@@ -242,6 +242,15 @@ _METRICS_V1 = {
 #                            "dsa_block_v19" (0.5.19: and the family override's DSA prefill CP asserts, the KV cache
 #                            dtype / backend passes) or "dsa_block_v20" (0.5.20-0.5.21: indexer_types too, HYV4's
 #                            refusals, the learnable-sink and triton checks); None: no check
+#                            adjustments: "dsa_block_v13" (0.5.13-0.5.15: its TBO check only), "dsa_block_v16"
+#                            (0.5.16-0.5.18: TBO with index_topk_freq / pattern, then the passes after the GPU's
+#                            compute capability, not modelled), "dsa_block_v19" (0.5.19: and the family override's DSA
+#                            prefill CP asserts, the KV cache dtype / backend passes) or "dsa_block_v20" (0.5.20-0.5.21:
+#                            indexer_types too, HYV4's refusals, the learnable-sink and triton checks); None: no check
+#                            The page size the DSA branch sets on CUDA (rules_model.dsa_page_size) is 64 through
+#                            0.5.21, 64 x the config's index_kpool with "overrides" (0.5.22 on)
+#   dsa_page_block_archs     0.5.11-0.5.12 (no "deepseek" family yet): the architectures whose DSA block (with index_topk)
+#                            sets page 64 on CUDA in _handle_model_specific_adjustments; None from 0.5.13 (the family does)
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
@@ -686,6 +695,7 @@ _CHANGES = {
         # server_args.py _handle_model_specific_adjustments' DSA block gains the TBO index-topk sharing check (the rest
         # of it, before 0.5.16's rewrite, is not modelled: trait deepseek_family)
         "deepseek_family": "dsa_block_v13",
+        "dsa_page_block_archs": None,  # -- lora (session 17) --: the "deepseek" family sets the DSA page size
         "gemma4_attention": ("trtllm_mha", "triton", "intel_xpu"),
         # arg_groups/speculative_hook.py: the window is validated once, for any algorithm, before the algorithm hooks
         "window_check_in_dflash": False,
@@ -727,6 +737,9 @@ _CHANGES = {
         # FP8 KV only)
         "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
                                "cutedsl_kv": None},
+        # -- lora (session 17) --: the DSA block of _handle_model_specific_adjustments takes DeepseekV32ForCausalLM too
+        "dsa_page_block_archs": ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "MistralLarge3ForCausalLM",
+                                 "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM"),
         "lora_virtual_experts_triton": False,  # -- old-a (session 15) --: check_lora_server_args drops the check
         "pd_staging_backends": ("mooncake", "nixl"),  # the PD hook: SGLANG_DISAGG_STAGING_BUFFER
         "pd_radix_backends": ("nixl", "mooncake"),  # the PD hook: a decode server's radix cache (0.5.12-0.5.13)
@@ -872,6 +885,10 @@ _CHANGES = {
         # triton attention backend
         "nemotron_h_branch": ("NemotronHForCausalLM",),
         "deepseek_family": None,  # 0.5.11-0.5.12: the DSA block has no TBO check (the GPU's capability is read first)
+        # -- lora (session 17) --: server_args.py _handle_model_specific_adjustments' DSA block sets page 64 on CUDA
+        # for these architectures (with index_topk); from 0.5.13 the "deepseek" family does (rules_model.dsa_page_size)
+        "dsa_page_block_archs": ("DeepseekV3ForCausalLM", "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration",
+                                 "GlmMoeDsaForCausalLM"),
         "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_xpu", "aiter"),

@@ -36,7 +36,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
     check_dllm_model, check_language_model_only, check_mamba_state, check_mimo_v2_fused_qkv, check_model_capability,
     check_model_overrides, check_model_specific, check_nemotron_h_branch, check_weight_cache,
-    model_override_family)
+    dsa_page_size, model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel, resolved_runner)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
@@ -162,6 +162,10 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                     r[k] = declared[k]
             prefill = r["prefill_attention_backend"] or r["attention_backend"]
             decode = args.get("decode_attention_backend") or r["attention_backend"]
+    if rules["dsa_page_block_archs"] and target_cfg:  # -- lora (session 17) --: 0.5.11-0.5.12's DSA block: page 64
+        dsa_page = dsa_page_size(args, rules, target_cfg)
+        if dsa_page is not None:
+            args = dict(args, page_size=dsa_page)
     if rules["nemotron_h_branch"]:  # -- mamba (session 16) --: the Nemotron-H branch (0.5.11-0.5.18)
         check_nemotron_h_branch(args, rules, target_cfg, asked_attention)
     if rules["dsv4_hook"] and is_dsv4_target(rules, target_cfg):  # -- dsv4 (session 15) --

@@ -136,7 +136,8 @@ def check_model_overrides(family, args, rules, platform, target_cfg, env, asked)
         return check_attention_family(family, args, rules, platform, target_cfg, asked)
     if family == "deepseek":
         check_deepseek_family(args, rules, platform, target_cfg)
-        return out
+        page = dsa_page_size(args, rules, target_cfg)
+        return {"page_size": page} if page is not None else out
     if family == "iquest_q1":  # model_overrides/iquest_q1.py _iquest_q1_overrides
         if any(b not in (None, "fa3") for b in backends):
             raise _override("IQuestQ1 applies its attention sink from the softmax LSE and requires FA3 attention for "
@@ -214,6 +215,24 @@ _HYV4_ARCHS = ("HYV4ForCausalLM", "HYV4ForCausalLMNextN")
 def is_deepseek_dsa(target_cfg):
     arch = (target_cfg.get("architectures") or [None])[0]
     return arch in _DSA_ARCHS and text_cfg(target_cfg).get("index_topk") is not None
+
+
+def dsa_page_size(args, rules, target_cfg):
+    """The page size the DeepSeek family's DSA branch sets on a CUDA GPU, over any --page-size given, or None (not a
+    DSA target, or not CUDA): 64 (0.5.11-0.5.14 srt/server_args.py _handle_model_specific_adjustments, 0.5.15-0.5.18
+    arg_groups/overrides.py, 0.5.19-0.5.21 model_overrides/deepseek_v2.py _deepseek_family_overrides); from 0.5.22
+    (deepseek_family "overrides") 64 x the config's index_kpool, so a page owns a whole pooled index group. SGLang sets
+    it before it reads the GPU's compute capability (ROCm's page 1, NPU's and XPU's are not modelled); the
+    attention hook's page constraints (trtllm_mla / trtllm_mha) read it afterwards. 0.5.11-0.5.12 have no DeepSeek
+    family: there the model-specific adjustments' DSA block sets 64 for the architectures of trait dsa_page_block_archs
+    (resolve.py enters it there)."""
+    archs = rules["dsa_page_block_archs"]
+    if archs is not None and (target_cfg.get("architectures") or [None])[0] not in archs:
+        return None
+    if not is_deepseek_dsa(target_cfg) or str(args.get("device") or "cuda") != "cuda":
+        return None
+    kpool = get(text_cfg(target_cfg), "index_kpool", 1) if rules["deepseek_family"] == "overrides" else 1
+    return 64 * kpool if is_int(kpool) and kpool >= 1 else 64
 
 
 def _dsa_kv_cache_dtype(args, major, sinks):
