@@ -2296,6 +2296,31 @@ MOE16_SWEEP_CASE["deepep-v2-deterministic"] = dict(_MISC_NO_SPEC, target="qwen3-
 MOE16_SWEEP_CASE["uno-dp-attn-dp1"] = dict(_MISC_NO_SPEC, algorithm="UNO", attention_backend="fa3", since="0.5.20")
 
 
+# -- gpu16 (session 17) --
+# 0.5.16-0.5.18 resolve GPU-host cases through the oracle's GPU stand-in (sglang_oracle.STAND_IN_RELEASES), so the
+# sweep's GPU entries of the checks those releases already have are swept there too: the attention hook's MLA backend
+# checks (trait mla_backend_checks, arg_groups/overrides.py _mla_kv_cache_dtype_checks / _cutedsl_prefill_backend_fill
+# from 0.5.15), --quantization nvfp4_online's MoE runners (0.5.18 overrides.py _moe_runner_backend_quant_constraints)
+# and the SSM cache chunk size (server_args.py mamba_cache_chunk_size); the DSA ones stay where the engine models them
+for _k, _v in OVR_SWEEP_CASE.items():
+    if _v["since"] == "0.5.19":
+        _v["since"] = "0.5.16"
+# server_args.py _handle_multimodal_feature_transport: cuda_vmm under the Rust server (0.5.18, whose parser first has
+# cuda_vmm), with the stand-in's SM90
+OLD_SWEEP_CASE["cache16-vmm-rust-server-sm90"]["since"] = "0.5.18"
+# the EAGLE family's trtllm_mha topk check (0.5.16-0.5.18 arg_groups/speculative_hook.py _handle_eagle_family): past
+# the attention hook's trtllm_mha prefill check, which takes SM100 only there (0.5.19 on, the platform entry's SM120)
+OLD_SWEEP_EXTRA["gpu16-eagle-trtllm-topk2-sm100"] = []
+OLD_SWEEP_CASE["gpu16-eagle-trtllm-topk2-sm100"] = dict(_EAGLE_TOPK2, gpu="sm100", needs_override=True, since="0.5.16",
+                                                        until="0.5.18", **_TRTLLM)
+# Kimi-K3's DCP branch (0.5.17-0.5.18 arg_groups/overrides.py _kimi_k3_overrides, as 0.5.19's kimi_k3.py; 0.5.16
+# refuses DCP off HIP first) and Nemotron-H's W4A16_NVFP4 experts (0.5.18 overrides.py _nemotron_h_overrides)
+for _k in ("quant-kimi-dcp-triton", "quant-kimi-dcp-cutedsl", "quant-kimi-dcp-aiter", "quant-kimi-dcp-dspark"):
+    MODEL_CHECK_CASE[_k] = dict(MODEL_CHECK_CASE[_k], since="0.5.17")
+for _k in ("quant-nemotron-w4a16-deepep", "quant-nemotron-w4a16-triton", "quant-nemotron-w4a16-marlin"):
+    MODEL_CHECK_CASE[_k] = dict(MODEL_CHECK_CASE[_k], since="0.5.18")
+
+
 def sweep_cases(version=None):
     """Every value of EXTRA, CHECK_SERVER_ARGS_EXTRA, SSL_EXTRA, PARALLEL, STYLES, ENVS and PARALLEL_CHECK_EXTRA on each
     of SWEEP_BASES; then HOOK_CHECK_EXTRA's and KV_POOL_EXTRA's, each with what the entry changes in the case."""

@@ -251,6 +251,8 @@ _METRICS_V1 = {
 #                            check_nemotron_h_branch): None, or the architectures it takes (a ModelOpt checkpoint's
 #                            relu2 MLP, no triton attention backend)
 #                            -- mamba (session 16) --
+#   nemotron_h_branch_w4a16  that branch refuses W4A16_NVFP4 experts with an a2a backend or a runner other than auto /
+#                            marlin after the relu2 check (0.5.18's overrides.py) -- gpu16 (session 17) --
 #   -- overrides (session 15) --
 #   mla_backend_checks       None (not modelled), or the attention hook's MLA backend checks (rules_attention.py
 #                            check_mla_backends): trtllm_kv / tokenspeed_kv (the KV cache dtypes TRTLLM MLA / tokenspeed
@@ -266,8 +268,8 @@ _METRICS_V1 = {
 # one modelled)
 # "deepseek" from 0.5.13: the family's DSA block before 0.5.22's overrides (trait deepseek_family)
 _MODEL_OVERRIDES_0_5_13 = ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "deepseek")
-# -- standin (session 16) --: arg_groups/overrides.py _kimi_k3_overrides from 0.5.17 (its SM100 trtllm_mla fill is
-# modelled there; its DCP branch from 0.5.19, trait kimi_dcp_decode_backends)
+# -- standin (session 16) --: arg_groups/overrides.py _kimi_k3_overrides from 0.5.17 (its SM100 trtllm_mla fill; its DCP
+# branch, trait kimi_dcp_decode_backends, from 0.5.17 too: gpu16, session 17)
 _MODEL_OVERRIDES_0_5_17 = _MODEL_OVERRIDES_0_5_13 + ("kimi_k3",)
 _MODEL_OVERRIDES_0_5_19 = _MODEL_OVERRIDES_0_5_13 + ("minicpm", "kimi_k3", "nemotron_h")
 _MODEL_OVERRIDES_0_5_20 = _MODEL_OVERRIDES_0_5_19 + ("qwen3_moe", "qwen4_exp")  # qwen3_moe.py's first refusal, qwen4_exp.py
@@ -495,9 +497,9 @@ _CHANGES = {
         # -- model (session 14) --
         "model_overrides": _MODEL_OVERRIDES_0_5_19,
         # -- quant (session 15) --: kimi_k3.py's DCP decode backends (tokenspeed_mla through 0.5.22, aiter 0.5.20 on)
-        "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla"),
         "nemotron_h_omni": False,  # nemotron_h.py registers NemotronH_Omni_Reasoning_V3 (0.5.20 on)
         "nemotron_h_branch": None,  # -- mamba (session 16) --: model_overrides/nemotron_h.py; no triton assert
+        "nemotron_h_branch_w4a16": False,  # -- gpu16 (session 17) --: the W4A16 checks are _nemotron_h's
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
@@ -529,6 +531,9 @@ _CHANGES = {
         "expert_pack": "v19",  # -- parallel (session 14) --: srt/arg_groups/expert_pack_hook.py appears
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
+        # -- gpu16 (session 17) --: arg_groups/overrides.py _nemotron_h_overrides refuses W4A16_NVFP4 experts with an
+        # a2a backend or a runner other than auto / marlin (before the arch branch's triton assert)
+        "nemotron_h_branch_w4a16": True,
         "eplb_balancedness_env_refused": True,  # -- cache (session 16) --
         "mm_vmm_refuses_rust_server": True,  # -- cache (session 16) --
         "dsv4_hook": "v18",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE from the A2A flag only, budget 8192
@@ -557,6 +562,9 @@ _CHANGES = {
                          "dp_a2a": ("none", "megamoe"), "npu_exempt": True, "ragged": "a2a"},
     },
     "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
+        # -- gpu16 (session 17) --: arg_groups/overrides.py _kimi_k3_overrides' DCP branch, as 0.5.19's kimi_k3.py (0.5.16
+        # refuses DCP off HIP first: dcp_hip_only)
+        "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla"),
         # -- moe (session 16) --: the MiMo V2 fused qkv_proj check takes a divisor of the checkpoint's TP
         "mimo_v2_fused_qkv_tp": "divisor",
         "dsv4_hook": "v17",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE prefill budget, CP MoE A2A list
@@ -845,6 +853,7 @@ _CHANGES = {
         # check_nemotron_h_branch; through 0.5.18), for these architectures: a ModelOpt checkpoint's relu2 MLP, no
         # triton attention backend
         "nemotron_h_branch": ("NemotronHForCausalLM",),
+        "nemotron_h_branch_w4a16": False,  # -- gpu16 (session 17) --: and W4A16_NVFP4 experts' a2a / runner (0.5.18)
         "deepseek_family": None,  # 0.5.11-0.5.12: the DSA block has no TBO check (the GPU's capability is read first)
         "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)

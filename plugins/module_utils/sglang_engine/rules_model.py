@@ -577,7 +577,9 @@ def check_nemotron_h_branch(args, rules, target_cfg, asked):
     if not rules["nemotron_h_branch"] or target_cfg is None or \
             (target_cfg.get("architectures") or [None])[0] not in rules["nemotron_h_branch"]:
         return
-    _nemotron_h_relu2(args, target_cfg, target_cfg)
+    quant = _nemotron_h_relu2(args, target_cfg, target_cfg)
+    if rules["nemotron_h_branch_w4a16"]:  # -- gpu16 (session 17) --: 0.5.18's overrides.py _nemotron_h_overrides
+        _nemotron_h_w4a16(args, quant, target_cfg)
     if asked == "triton":
         raise _override("NemotronHForCausalLM does not support triton attention backend, as the first layer might not "
                         "be an attention layer", "attention_backend")
@@ -763,8 +765,6 @@ def _kimi_k3(args, rules, env, no_gpu, asked, sm):
     """kimi_k3.py _kimi_k3_overrides under decode context parallelism (--dcp-size > 1); the decode backends it takes
     are the release's (trait kimi_dcp_decode_backends). Without DCP, on SM100/SM103: trtllm_mla for both phases when
     no attention backend is given (the same in every release with the file)."""
-    if get(args, "dcp_size", 1) > 1 and rules["kimi_dcp_decode_backends"] is None:
-        return {}  # -- standin (session 16) --: 0.5.17-0.5.18's DCP branch (arg_groups/overrides.py) not modelled
     if get(args, "dcp_size", 1) <= 1:
         if sm in (100, 103) and asked is None and args.get("prefill_attention_backend") is None and \
                 args.get("decode_attention_backend") is None:
@@ -910,9 +910,18 @@ def _nemotron_h(args, rules, target_cfg):
             if len(counts) > 1:
                 raise _override("EPLB and redundant experts need the same routed expert count on every MoE layer, got "
                                 "%s." % counts, "enable_eplb")
-    if modelopt and quant == "modelopt_mixed" and "W4A16_NVFP4" in _expert_quant_algos(target_cfg, False):
+    _nemotron_h_w4a16(args, quant, target_cfg)
+    return {}
+
+
+def _nemotron_h_w4a16(args, quant, target_cfg):
+    """_nemotron_h_overrides after its relu2 assert (0.5.18's arg_groups/overrides.py, then nemotron_h.py): a ModelOpt
+    MIXED_PRECISION checkpoint with W4A16_NVFP4 expert layers takes no a2a backend and the marlin runner (or auto)."""
+    if quant == "modelopt":
+        algo = (target_cfg.get("quantization_config") or {}).get("quant_algo")
+        quant = "modelopt_mixed" if algo == "MIXED_PRECISION" else None
+    if quant == "modelopt_mixed" and "W4A16_NVFP4" in _expert_quant_algos(target_cfg, False):
         if get(args, "moe_a2a_backend", "none") != "none":
             raise _override("W4A16_NVFP4 MoE layers require --moe-a2a-backend=none.", "moe_a2a_backend")
         if get(args, "moe_runner_backend", "auto") not in ("auto", "marlin"):
             raise _override("W4A16_NVFP4 MoE layers require --moe-runner-backend=marlin.", "moe_runner_backend")
-    return {}
