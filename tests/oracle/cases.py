@@ -2319,6 +2319,12 @@ for _k in ("quant-kimi-dcp-triton", "quant-kimi-dcp-cutedsl", "quant-kimi-dcp-ai
     MODEL_CHECK_CASE[_k] = dict(MODEL_CHECK_CASE[_k], since="0.5.17")
 for _k in ("quant-nemotron-w4a16-deepep", "quant-nemotron-w4a16-triton", "quant-nemotron-w4a16-marlin"):
     MODEL_CHECK_CASE[_k] = dict(MODEL_CHECK_CASE[_k], since="0.5.18")
+# prepare_server_args' SGLANG_NPU_FUSED_MOE_MODE after the parse (0.5.16-0.5.17 server_args.py
+# _apply_fuseep_mode_env_compat, on any device), with the accepted value and the flag that overrides it; 0.5.18 no
+# longer reads it
+OLD_SWEEP_EXTRA.update({"gpu16-fuseep-env-3": [], "gpu16-fuseep-env-2": [], "gpu16-fuseep-env-3-flag": ["--fuseep-mode", "2"]})
+OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, env={"SGLANG_NPU_FUSED_MOE_MODE": k.split("-")[3]}, since="0.5.16",
+                               until="0.5.18") for k in ("gpu16-fuseep-env-3", "gpu16-fuseep-env-2", "gpu16-fuseep-env-3-flag")})
 
 
 def sweep_cases(version=None):

@@ -510,7 +510,8 @@ TABLE = (
     # -- old-a (session 15) --: the older releases' srt/server_args.py (sglang_engine/rules_legacy.py)
     ("INTEL_XPU_MLA_PREFILL", r"^intel_xpu backend is only supported on decode for MLA models", None),
     ("ASCEND_FUSE_MODE", r"^(Wrong value of fuse_mode=-?\d+, the NPU only support 1 or 2|When fuse_mode is set to 2, the "
-                         r"NPU supports only ModelSlim quantization)", None),
+                         r"NPU supports only ModelSlim quantization|Wrong value of SGLANG_NPU_FUSED_MOE_MODE=-?\d+, the NPU "
+                         r"only supports 1 or 2)", None),  # the last: -- gpu16 (session 17) --
     ("ELASTIC_EP", r"^(Elastic EP rejoin requires elastic_ep_backend to be set|--elastic-ep-rejoin \(deprecated\) "
                    r"conflicts with --elastic-ep-join-mode)", None),
     ("LORA_VIRTUAL_EXPERTS", r"^--lora-use-virtual-experts requires --lora-backend triton", None),

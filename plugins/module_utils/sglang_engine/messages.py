@@ -305,7 +305,8 @@ _SGLANG_MESSAGES = (
     ("MOE_A2A_MEGAMOE_ENV", r"FlashInfer MegaMOE NVFP4 W4A16 requires|SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE"),
     # -- old-a (session 15) --: the older releases' srt/server_args.py (rules_legacy.py)
     ("INTEL_XPU_MLA_PREFILL", r"intel_xpu backend is only supported on decode for MLA models"),
-    ("ASCEND_FUSE_MODE", r"Wrong value of fuse_mode=|When fuse_mode is set to 2, the NPU supports only ModelSlim"),
+    ("ASCEND_FUSE_MODE", r"Wrong value of (fuse_mode|SGLANG_NPU_FUSED_MOE_MODE)=|When fuse_mode is set to 2, the NPU "
+                         r"supports only ModelSlim"),
     ("ELASTIC_EP", r"Elastic EP rejoin requires elastic_ep_backend|--elastic-ep-rejoin \(deprecated\) conflicts"),
     ("LORA_VIRTUAL_EXPERTS", r"--lora-use-virtual-experts requires --lora-backend triton"),
     ("GRPC_PORT", r"SGLANG_GRPC_PORT \(\d+\) must differ from --port"),

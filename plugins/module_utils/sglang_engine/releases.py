@@ -253,6 +253,8 @@ _METRICS_V1 = {
 #                            -- mamba (session 16) --
 #   nemotron_h_branch_w4a16  that branch refuses W4A16_NVFP4 experts with an a2a backend or a runner other than auto /
 #                            marlin after the relu2 check (0.5.18's overrides.py) -- gpu16 (session 17) --
+#   fuseep_mode_env_at_parse prepare_server_args refuses a set SGLANG_NPU_FUSED_MOE_MODE other than 1 or 2 unless the
+#                            argv gives --fuseep-mode (0.5.16-0.5.17; rules_legacy.check_fuseep_mode_env)
 #   -- overrides (session 15) --
 #   mla_backend_checks       None (not modelled), or the attention hook's MLA backend checks (rules_attention.py
 #                            check_mla_backends): trtllm_kv / tokenspeed_kv (the KV cache dtypes TRTLLM MLA / tokenspeed
@@ -534,6 +536,7 @@ _CHANGES = {
         # -- gpu16 (session 17) --: arg_groups/overrides.py _nemotron_h_overrides refuses W4A16_NVFP4 experts with an
         # a2a backend or a runner other than auto / marlin (before the arch branch's triton assert)
         "nemotron_h_branch_w4a16": True,
+        "fuseep_mode_env_at_parse": False,  # _apply_fuseep_mode_env_compat is gone (--fuseep-mode alone)
         "eplb_balancedness_env_refused": True,  # -- cache (session 16) --
         "mm_vmm_refuses_rust_server": True,  # -- cache (session 16) --
         "dsv4_hook": "v18",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE from the A2A flag only, budget 8192
@@ -854,6 +857,9 @@ _CHANGES = {
         # triton attention backend
         "nemotron_h_branch": ("NemotronHForCausalLM",),
         "nemotron_h_branch_w4a16": False,  # -- gpu16 (session 17) --: and W4A16_NVFP4 experts' a2a / runner (0.5.18)
+        # -- gpu16 (session 17) --: prepare_server_args checks SGLANG_NPU_FUSED_MOE_MODE after the parse (0.5.16-0.5.17,
+        # rules_legacy.check_fuseep_mode_env)
+        "fuseep_mode_env_at_parse": False,
         "deepseek_family": None,  # 0.5.11-0.5.12: the DSA block has no TBO check (the GPU's capability is read first)
         "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
@@ -989,6 +995,8 @@ _CHANGES = {
     "0.5.16": {
         "dsv4_hook": "v16",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: DSPARK joins EAGLE
         "a2a_ascend_fuse_mode": False,  # -- old-a (session 15) --: _handle_a2a_moe no longer reads the fuse mode
+        # -- gpu16 (session 17) --: prepare_server_args reads it after the parse instead (_apply_fuseep_mode_env_compat)
+        "fuseep_mode_env_at_parse": True,
         "elastic_ep_rejoin": "recover",  # -- old-a (session 15) --: _handle_elastic_ep maps it to join mode recover
         "kv4_dtypes": ("nvfp4", "fp4_mx_block16"),  # -- old-a (session 15) --: _handle_kv4_compatibility's new dtypes
         "kv4_mla_attention_extra": (),  # -- old-a (session 15) --: flashmla leaves its MLA attention list

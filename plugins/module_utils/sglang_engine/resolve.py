@@ -62,6 +62,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                           "the replacement)." % (dest.replace("_", "-"), version), dest)
     if not L.check_lora_paths_action.keys.isdisjoint(args):
         L.check_lora_paths_action(args)  # --lora-paths' argparse action, at parsing (every release)
+    if rules["fuseep_mode_env_at_parse"] and "SGLANG_NPU_FUSED_MOE_MODE" in env:
+        LG.check_fuseep_mode_env(result.argv, env)  # -- gpu16 (session 17) --: prepare_server_args, after the parse
     if rules["mps_runtime_check"] and str(args.get("device") or "").partition(":")[0] == "mps":
         # -- engfix (session 15) --: resolve_once, before the pipeline (0.5.22 on): validate_mps_runtime needs an
         # available PyTorch MPS device, which a Linux host (every host this collection deploys to) never has
