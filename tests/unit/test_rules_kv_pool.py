@@ -83,3 +83,19 @@ def test_installed_mode_reads_the_messages():
                        ("--prefill-only-disable-kv-cache currently requires --is-embedding.",
                         "PREFILL_ONLY_NO_KV_CACHE")):
         assert messages.code_for_sglang_message(text) == code
+
+
+# -- gpu16 (session 17) --
+@pytest.mark.parametrize("version, extra, gpus, code", [
+    # 0.5.15-0.5.18 server_args.py _handle_unified_memory_pool: the prefill CUDA graph may not be tc_piecewise, the
+    # default on a host without CUDA (cuda_graph_config.py default_prefill_backend); breakable (CUDA) and disabled pass
+    ("0.5.16", [], (), "UNIFIED_MEMORY"), ("0.5.18", [], H200, None),
+    ("0.5.17", ["--cuda-graph-backend-prefill", "disabled"], (), None),
+    ("0.5.17", ["--disable-prefill-cuda-graph"], (), None),
+    ("0.5.18", ["--cuda-graph-backend-prefill", "tc_piecewise"], H200, "UNIFIED_MEMORY"),
+    ("0.5.16", ["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise"}}'], H200, "UNIFIED_MEMORY"),
+    ("0.5.15", ["--cuda-graph-backend-prefill", "tc_piecewise"], H200, "UNIFIED_MEMORY"),
+    ("0.5.19", [], (), None),  # its own variant (an explicit --cuda-graph-backend-prefill) is not modelled
+])
+def test_unified_memory_piecewise_prefill_graph(version, extra, gpus, code):
+    assert verdict(version, "--enable-unified-memory", *extra, gpus=gpus) == code

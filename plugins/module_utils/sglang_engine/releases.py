@@ -303,12 +303,15 @@ ORDER = (
 # srt/arg_groups/kv_cache_hook.py), read in each kit
 _UNIFIED_0_5_15 = {"page_major_needs_unified": False, "page_major_backends": ("triton",),
                    "page_major_linear_prefill": None, "pd": None, "algorithms": (None,), "eagle": None, "tbo": False,
-                   "hicache": True, "linker": False, "trtllm_decode_graph": False, "page_major_mla_own_list": False}
+                   "hicache": True, "linker": False, "trtllm_decode_graph": False, "page_major_mla_own_list": False,
+                   # -- gpu16 (session 17) --: refuses a tc_piecewise prefill CUDA graph (rules_cache.py
+                   # check_unified_memory_pool; 0.5.19's own variant is not modelled)
+                   "piecewise_prefill": True}
 # from 0.5.17 an MLA target on the unified pool has its own page-major backend list (not modelled); 0.5.15-0.5.16 hold
 # every target to triton
 _UNIFIED_0_5_17 = dict(_UNIFIED_0_5_15, page_major_linear_prefill=("triton", "flashkda"), page_major_mla_own_list=True)
 _UNIFIED_0_5_18 = dict(_UNIFIED_0_5_17, pd="v18", algorithms=(None, "DSPARK"))
-_UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True,
+_UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True, piecewise_prefill=False,
                        page_major_backends=("triton", "fa3", "fa4", "flashinfer", "trtllm_mha"))
 _UNIFIED_0_5_20 = dict(_UNIFIED_0_5_19, tbo=True)
 _UNIFIED_0_5_21 = dict(_UNIFIED_0_5_20, pd="v21", hicache=False)
