@@ -2332,6 +2332,17 @@ OLD_SWEEP_EXTRA.update({
 _G16_UM_CASE = dict(_NO_SPEC, attention_backend="triton", since="0.5.16", until="0.5.18")
 OLD_SWEEP_CASE.update({k: dict(_G16_UM_CASE, **({"gpu": "sm90", "needs_override": True} if "-sm90" in k else {}))
                        for k in OLD_SWEEP_EXTRA if k.startswith("gpu16-unified-")})
+# the MiMo V2 branch's HiCache check (0.5.14-0.5.18 server_args.py _handle_model_specific_adjustments), on both MiMo V2
+# architectures, with the env that lets it pass
+OLD_SWEEP_EXTRA.update({"gpu16-mimo-v2-hicache": ["--enable-hierarchical-cache", "--tp-size", "2"],
+                        "gpu16-mimo-v2-flash-hicache": ["--enable-hierarchical-cache"],
+                        "gpu16-mimo-v2-hicache-env": ["--enable-hierarchical-cache"]})
+OLD_SWEEP_CASE.update({
+    "gpu16-mimo-v2-hicache": dict(_NO_SPEC, target="mimo-v2-fused-8l", since="0.5.16", until="0.5.18"),
+    "gpu16-mimo-v2-flash-hicache": dict(_NO_SPEC, target="mimo-v2-flash-8l", since="0.5.16", until="0.5.18"),
+    "gpu16-mimo-v2-hicache-env": dict(_NO_SPEC, target="mimo-v2-flash-8l", env={"SGLANG_ENABLE_UNIFIED_RADIX_TREE": "1"},
+                                      since="0.5.16", until="0.5.18"),
+})
 # prepare_server_args' SGLANG_NPU_FUSED_MOE_MODE after the parse (0.5.16-0.5.17 server_args.py
 # _apply_fuseep_mode_env_compat, on any device), with the accepted value and the flag that overrides it; 0.5.18 no
 # longer reads it

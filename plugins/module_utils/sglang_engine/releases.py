@@ -253,6 +253,8 @@ _METRICS_V1 = {
 #                            -- mamba (session 16) --
 #   nemotron_h_branch_w4a16  that branch refuses W4A16_NVFP4 experts with an a2a backend or a runner other than auto /
 #                            marlin after the relu2 check (0.5.18's overrides.py) -- gpu16 (session 17) --
+#   mimo_v2_hicache_env      the MiMo V2 branch refuses --enable-hierarchical-cache without SGLANG_ENABLE_UNIFIED_RADIX_TREE
+#                            (0.5.14-0.5.18; rules_model.check_mimo_v2_hicache) -- gpu16 (session 17) --
 #   fuseep_mode_env_at_parse prepare_server_args refuses a set SGLANG_NPU_FUSED_MOE_MODE other than 1 or 2 unless the
 #                            argv gives --fuseep-mode (0.5.16-0.5.17; rules_legacy.check_fuseep_mode_env)
 #   -- overrides (session 15) --
@@ -505,6 +507,7 @@ _CHANGES = {
         "nemotron_h_omni": False,  # nemotron_h.py registers NemotronH_Omni_Reasoning_V3 (0.5.20 on)
         "nemotron_h_branch": None,  # -- mamba (session 16) --: model_overrides/nemotron_h.py; no triton assert
         "nemotron_h_branch_w4a16": False,  # -- gpu16 (session 17) --: the W4A16 checks are _nemotron_h's
+        "mimo_v2_hicache_env": False,  # -- gpu16 (session 17) --: the MiMo V2 branch's HiCache check is gone
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
@@ -635,6 +638,7 @@ _CHANGES = {
         "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V14, "prefill": _GRAPH_BACKENDS_V14},
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
+        "mimo_v2_hicache_env": True,  # -- gpu16 (session 17) --: server_args.py's MiMo V2 branch, HiCache needs the env
         # -- dsa (session 16) --: the DSA block's prefill CP asserts, the legacy CP flags as aliases of --enable-prefill-cp
         "dsa_prefill_cp_flags": "legacy_aliases",
         "pd_radix_fake_check": True,  # the PD hook: decode radix cache with the fake backend
@@ -863,6 +867,9 @@ _CHANGES = {
         # -- gpu16 (session 17) --: prepare_server_args checks SGLANG_NPU_FUSED_MOE_MODE after the parse (0.5.16-0.5.17,
         # rules_legacy.check_fuseep_mode_env)
         "fuseep_mode_env_at_parse": False,
+        # -- gpu16 (session 17) --: the model-specific adjustments' MiMo V2 branch refuses --enable-hierarchical-cache
+        # without SGLANG_ENABLE_UNIFIED_RADIX_TREE (0.5.14-0.5.18; rules_model.check_mimo_v2_hicache)
+        "mimo_v2_hicache_env": False,
         "deepseek_family": None,  # 0.5.11-0.5.12: the DSA block has no TBO check (the GPU's capability is read first)
         "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)

@@ -33,7 +33,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_dsv4 import (
     check_dsv4_hook, check_encoder_replay_budget, is_dsv4_target)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
-    check_dllm_model, check_language_model_only, check_mamba_state, check_mimo_v2_fused_qkv, check_model_capability,
+    check_dllm_model, check_language_model_only, check_mamba_state, check_mimo_v2_fused_qkv, check_mimo_v2_hicache,
+    check_model_capability,
     check_model_overrides, check_model_specific, check_nemotron_h_branch, check_weight_cache,
     model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
@@ -168,8 +169,10 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         r.update((k, declared[k]) for k in ("attention_backend", "max_running_requests") if k in declared)
         prefill = r["prefill_attention_backend"] or r["attention_backend"]
         decode = args.get("decode_attention_backend") or r["attention_backend"]
-    if target_cfg and (target_cfg.get("architectures") or [None])[0] == "MiMoV2ForCausalLM":
-        check_mimo_v2_fused_qkv(args, rules, target_cfg)  # -- moe (session 16) --: the hook's MiMo V2 branch
+    if target_cfg and (target_cfg.get("architectures") or [None])[0] in ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"):
+        if target_cfg["architectures"][0] == "MiMoV2ForCausalLM":
+            check_mimo_v2_fused_qkv(args, rules, target_cfg)  # -- moe (session 16) --: the hook's MiMo V2 branch
+        check_mimo_v2_hicache(args, rules, env)  # -- gpu16 (session 17) --: then its HiCache check (0.5.14-0.5.18)
     if not check_mamba_state.keys.isdisjoint(args):  # -- misc (session 15) --: the model hook's last Mamba check
         check_mamba_state(args, rules, target_cfg)
     if not KV.check_nvfp4_prefill_dequant.keys.isdisjoint(args):

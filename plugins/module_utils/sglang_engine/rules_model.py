@@ -13,6 +13,7 @@ from __future__ import annotations
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int, truthy_env
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_enabled, attn_dp_of
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_speculative import _env_bool
 
 # srt/layers/cp/cp_decode_attn_tp.py CP_DECODE_ATTN_TP_SUPPORTED_ARCHS (the same in every release with the flag,
 # 0.5.17-0.5.23)
@@ -74,6 +75,18 @@ def check_mimo_v2_fused_qkv(args, rules, target_cfg):
         raise Refused("MIMO_V2_ATTN_TP", "MiMoV2ForCausalLM requires effective attention TP size %d because its fused "
                       "qkv_proj weights are TP=%d-interleaved; got %d (--tp-size %d, attention DP %d, --attn-cp-size %d)."
                       % (expected, expected, effective, tp, dp, cp), "tp_size")
+
+
+# -- gpu16 (session 17) --
+def check_mimo_v2_hicache(args, rules, env):
+    """The same MiMo V2 branch after the fused-qkv check, for MiMoV2ForCausalLM and MiMoV2FlashForCausalLM (trait
+    mimo_v2_hicache_env, 0.5.14-0.5.18 srt/server_args.py _handle_model_specific_adjustments; gone from 0.5.19):
+    --enable-hierarchical-cache needs the unified radix tree (EnvBool SGLANG_ENABLE_UNIFIED_RADIX_TREE)."""
+    if rules["mimo_v2_hicache_env"] and args.get("enable_hierarchical_cache") and \
+            not _env_bool(env, "SGLANG_ENABLE_UNIFIED_RADIX_TREE"):
+        raise Refused("MIMO_V2_HICACHE", "Hierarchical cache for MiMoV2 requires the unified radix tree: set "
+                      "SGLANG_ENABLE_UNIFIED_RADIX_TREE=1 to enable --enable-hierarchical-cache for this model.",
+                      "enable_hierarchical_cache")
 
 
 # -- model (session 14) --
