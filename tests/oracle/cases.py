@@ -2343,6 +2343,22 @@ OLD_SWEEP_CASE.update({
     "gpu16-mimo-v2-hicache-env": dict(_NO_SPEC, target="mimo-v2-flash-8l", env={"SGLANG_ENABLE_UNIFIED_RADIX_TREE": "1"},
                                       since="0.5.16", until="0.5.18"),
 })
+# _handle_cache_compatibility's session radix cache check (0.5.15-0.5.16 server_args.py; gone in 0.5.17) and its
+# accepted neighbour; DCP on the stand-in's CUDA GPU with speculation (0.5.16 _handle_dcp_validation) and under the
+# unified pool (its DCP assert: an MHA target)
+OLD_SWEEP_EXTRA.update({
+    "gpu16-session-radix": ["--enable-session-radix-cache"],
+    "gpu16-session-radix-priority": ["--enable-session-radix-cache", "--radix-eviction-policy", "priority"],
+    "gpu16-dcp-spec-sm90": ["--dcp-size", "2", "--tp-size", "2"],
+    "gpu16-unified-dcp-sm90": _G16_UM + ["--dcp-size", "2", "--tp-size", "2"],
+})
+OLD_SWEEP_CASE.update({
+    "gpu16-session-radix": dict(_NO_SPEC, since="0.5.16", until="0.5.17"),
+    "gpu16-session-radix-priority": dict(_NO_SPEC, since="0.5.16", until="0.5.17"),
+    "gpu16-dcp-spec-sm90": dict(gpu="sm90", needs_override=True, attention_backend="triton", since="0.5.16",
+                                until="0.5.16"),
+    "gpu16-unified-dcp-sm90": dict(_G16_UM_CASE, gpu="sm90", needs_override=True),
+})
 # prepare_server_args' SGLANG_NPU_FUSED_MOE_MODE after the parse (0.5.16-0.5.17 server_args.py
 # _apply_fuseep_mode_env_compat, on any device), with the accepted value and the flag that overrides it; 0.5.18 no
 # longer reads it

@@ -99,3 +99,12 @@ def test_installed_mode_reads_the_messages():
 ])
 def test_unified_memory_piecewise_prefill_graph(version, extra, gpus, code):
     assert verdict(version, "--enable-unified-memory", *extra, gpus=gpus) == code
+
+
+@pytest.mark.parametrize("version, extra, code", [
+    # 0.5.15-0.5.16 server_args.py _handle_cache_compatibility: the session radix cache evicts by priority only
+    ("0.5.16", [], "SESSION_RADIX_CACHE"), ("0.5.15", [], "SESSION_RADIX_CACHE"),
+    ("0.5.16", ["--radix-eviction-policy", "priority"], None), ("0.5.17", [], None),
+])
+def test_session_radix_cache_needs_priority_eviction(version, extra, code):
+    assert verdict(version, "--enable-session-radix-cache", *extra) == code

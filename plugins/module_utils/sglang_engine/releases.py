@@ -255,6 +255,8 @@ _METRICS_V1 = {
 #                            marlin after the relu2 check (0.5.18's overrides.py) -- gpu16 (session 17) --
 #   mimo_v2_hicache_env      the MiMo V2 branch refuses --enable-hierarchical-cache without SGLANG_ENABLE_UNIFIED_RADIX_TREE
 #                            (0.5.14-0.5.18; rules_model.check_mimo_v2_hicache) -- gpu16 (session 17) --
+#   session_radix_needs_priority  --enable-session-radix-cache needs --radix-eviction-policy priority (0.5.15-0.5.16;
+#                            rules_cache.check_cache_compatibility) -- gpu16 (session 17) --
 #   fuseep_mode_env_at_parse prepare_server_args refuses a set SGLANG_NPU_FUSED_MOE_MODE other than 1 or 2 unless the
 #                            argv gives --fuseep-mode (0.5.16-0.5.17; rules_legacy.check_fuseep_mode_env)
 #   -- overrides (session 15) --
@@ -574,6 +576,7 @@ _CHANGES = {
         # -- gpu16 (session 17) --: arg_groups/overrides.py _kimi_k3_overrides' DCP branch, as 0.5.19's kimi_k3.py (0.5.16
         # refuses DCP off HIP first: dcp_hip_only)
         "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla"),
+        "session_radix_needs_priority": False,  # -- gpu16 (session 17) --: the session radix cache check is gone
         # -- moe (session 16) --: the MiMo V2 fused qkv_proj check takes a divisor of the checkpoint's TP
         "mimo_v2_fused_qkv_tp": "divisor",
         "dsv4_hook": "v17",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE prefill budget, CP MoE A2A list
@@ -611,6 +614,7 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
     },
     "0.5.15": {  # DFLASH's draft attention backend resolved (with its fallback) at argument time
+        "session_radix_needs_priority": True,  # -- gpu16 (session 17) --: server_args.py _handle_cache_compatibility
         "dsv4_hook": "v15",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: EAGLE only, interleave CP
         # -- engfix (session 15) --: overrides.py _dllm_page_size reads DllmConfig outside the radix gate
         "dllm_model_check": "always",
@@ -870,6 +874,9 @@ _CHANGES = {
         # -- gpu16 (session 17) --: the model-specific adjustments' MiMo V2 branch refuses --enable-hierarchical-cache
         # without SGLANG_ENABLE_UNIFIED_RADIX_TREE (0.5.14-0.5.18; rules_model.check_mimo_v2_hicache)
         "mimo_v2_hicache_env": False,
+        # -- gpu16 (session 17) --: _handle_cache_compatibility refuses --enable-session-radix-cache without
+        # --radix-eviction-policy priority (0.5.15-0.5.16; rules_cache.check_cache_compatibility)
+        "session_radix_needs_priority": False,
         "deepseek_family": None,  # 0.5.11-0.5.12: the DSA block has no TBO check (the GPU's capability is read first)
         "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)

@@ -20,15 +20,21 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 
 @gate("disaggregation_decode_retraction_backup", "disaggregation_decode_host_receive_threshold",
       "radix_eviction_policy", "enable_hierarchical_cache", "disaggregation_decode_enable_offload_kvcache",
-      "swa_full_tokens_ratio", "swa_prefix_tails", "enable_lmcache",
+      "swa_full_tokens_ratio", "swa_prefix_tails", "enable_lmcache", "enable_session_radix_cache",
       context=("disaggregation_mode", "dcp_size", "enable_priority_scheduling", "disable_priority_preemption",
                "radix_eviction_policy_config", "disable_radix_cache", "hicache_storage_backend",
                "enable_unified_cache_external_linker", "enable_dp_attention", "dp_size", "attn_dp_size",
                "enable_streaming_session", "hicache_host_memory_mode",
                "disaggregation_decode_enable_radix_cache"))
 def check_cache_compatibility(args, rules, algo):
-    """In SGLang's order: the host-pool retraction backup, the T-LRU eviction config, hierarchical cache
+    """In SGLang's order: the session radix cache's eviction policy (trait session_radix_needs_priority,
+    0.5.15-0.5.16), the host-pool retraction backup, the T-LRU eviction config, hierarchical cache
     without a radix cache, decode KV offload, the SWA ratio and prefix tails, LMCache."""
+    if rules["session_radix_needs_priority"] and args.get("enable_session_radix_cache") and \
+            get(args, "radix_eviction_policy", "lru") != "priority":
+        # -- gpu16 (session 17) --: 0.5.15-0.5.16 srt/server_args.py _handle_cache_compatibility, its first check
+        raise Refused("SESSION_RADIX_CACHE", "--enable-session-radix-cache requires --radix-eviction-policy priority.",
+                      "radix_eviction_policy")
     mode = get(args, "disaggregation_mode", "null")
     # a decode host-receive threshold below 1 sets the host-pool backup (the PD hook, 0.5.21 on)
     host_pool = args.get("disaggregation_decode_retraction_backup") == "host_pool" or \
