@@ -2359,6 +2359,13 @@ OLD_SWEEP_CASE.update({
                                 until="0.5.16"),
     "gpu16-unified-dcp-sm90": dict(_G16_UM_CASE, gpu="sm90", needs_override=True),
 })
+# the deprecated SGLANG_CUTLASS_MOE (handle_moe_kernel_config through 0.5.17; 0.5.15-0.5.17 arg_groups/overrides.py
+# _cutlass_moe_env_override): an fp8 / mxfp8 quantization only, then the cutlass runner's FP8 EP check; 0.5.18 ignores it
+OLD_SWEEP_EXTRA.update({"gpu16-cutlass-moe-env": [], "gpu16-cutlass-moe-env-fp8": ["--quantization", "fp8"],
+                        "gpu16-cutlass-moe-env-fp8-ep2": ["--quantization", "fp8", "--tp-size", "2", "--ep-size", "2"]})
+OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, target="qwen3-moe-8l", env={"SGLANG_CUTLASS_MOE": "1"}, since="0.5.16",
+                               until="0.5.18") for k in ("gpu16-cutlass-moe-env", "gpu16-cutlass-moe-env-fp8",
+                                                         "gpu16-cutlass-moe-env-fp8-ep2")})
 # prepare_server_args' SGLANG_NPU_FUSED_MOE_MODE after the parse (0.5.16-0.5.17 server_args.py
 # _apply_fuseep_mode_env_compat, on any device), with the accepted value and the flag that overrides it; 0.5.18 no
 # longer reads it

@@ -275,6 +275,8 @@ TABLE = (
     ("MIMO_V2_ATTN_TP", r"^MiMoV2ForCausalLM requires effective attention TP size \d+ because its fused qkv_proj weights "
                         r"are TP=\d+-interleaved; got \d+ \(tp_size=\d+, (dp_size=\d+, enable_dp_attention=(True|False)|"
                         r"attn_dp_size=\d+), attn_cp_size=\d+\)", None),
+    # -- gpu16 (session 17) --: the deprecated SGLANG_CUTLASS_MOE's assert (0.5.11-0.5.17 handle_moe_kernel_config)
+    ("CUTLASS_MOE_ENV", r"^cutlass MoE is only supported with fp8/mxfp8 quantization$", None),
     # -- gpu16 (session 17) --: _handle_cache_compatibility's first check (0.5.15-0.5.16 server_args.py)
     ("SESSION_RADIX_CACHE", r"^--enable-session-radix-cache requires --radix-eviction-policy priority$", None),
     # -- gpu16 (session 17) --: the same branch's HiCache check (0.5.14-0.5.18 server_args.py)

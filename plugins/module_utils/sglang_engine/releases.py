@@ -257,6 +257,8 @@ _METRICS_V1 = {
 #                            (0.5.14-0.5.18; rules_model.check_mimo_v2_hicache) -- gpu16 (session 17) --
 #   session_radix_needs_priority  --enable-session-radix-cache needs --radix-eviction-policy priority (0.5.15-0.5.16;
 #                            rules_cache.check_cache_compatibility) -- gpu16 (session 17) --
+#   cutlass_moe_env          SGLANG_CUTLASS_MOE asserts an fp8 / mxfp8 quantization and sets the cutlass MoE runner
+#                            (0.5.11-0.5.17; rules_moe.check_moe_kernel) -- gpu16 (session 17) --
 #   fuseep_mode_env_at_parse prepare_server_args refuses a set SGLANG_NPU_FUSED_MOE_MODE other than 1 or 2 unless the
 #                            argv gives --fuseep-mode (0.5.16-0.5.17; rules_legacy.check_fuseep_mode_env)
 #   -- overrides (session 15) --
@@ -545,6 +547,7 @@ _CHANGES = {
         # a2a backend or a runner other than auto / marlin (before the arch branch's triton assert)
         "nemotron_h_branch_w4a16": True,
         "fuseep_mode_env_at_parse": False,  # _apply_fuseep_mode_env_compat is gone (--fuseep-mode alone)
+        "cutlass_moe_env": False,  # -- gpu16 (session 17) --: _cutlass_moe_env_override is gone
         "eplb_balancedness_env_refused": True,  # -- cache (session 16) --
         "mm_vmm_refuses_rust_server": True,  # -- cache (session 16) --
         "dsv4_hook": "v18",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE from the A2A flag only, budget 8192
@@ -877,6 +880,9 @@ _CHANGES = {
         # -- gpu16 (session 17) --: _handle_cache_compatibility refuses --enable-session-radix-cache without
         # --radix-eviction-policy priority (0.5.15-0.5.16; rules_cache.check_cache_compatibility)
         "session_radix_needs_priority": False,
+        # -- gpu16 (session 17) --: handle_moe_kernel_config reads the deprecated SGLANG_CUTLASS_MOE (through 0.5.17;
+        # rules_moe.check_moe_kernel)
+        "cutlass_moe_env": True,
         "deepseek_family": None,  # 0.5.11-0.5.12: the DSA block has no TBO check (the GPU's capability is read first)
         "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)

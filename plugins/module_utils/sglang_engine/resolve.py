@@ -38,7 +38,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
     check_model_overrides, check_model_specific, check_nemotron_h_branch, check_weight_cache,
     model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
-    check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel, resolved_runner)
+    CUTLASS_MOE_ENV, check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel,
+    resolved_runner)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
     check_deterministic_attention, sm100_default_attention)
 
@@ -251,7 +252,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         # the chunk size it rounds up to the page is what check_server_args then reads
         args = check_kv_cache_sharding(args, rules, target_cfg, env, platform, prefill) or args
     runner = None
-    if not check_moe_kernel.keys.isdisjoint(args):
+    if not check_moe_kernel.keys.isdisjoint(args) or (rules["cutlass_moe_env"] and CUTLASS_MOE_ENV in env):
         runner = check_moe_kernel(args, rules, platform, target_cfg, env)
     if not check_a2a_moe.keys.isdisjoint(args):
         ep = check_a2a_moe(args, rules, platform, target_cfg, runner or get(args, "moe_runner_backend", "auto"), env)
