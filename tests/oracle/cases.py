@@ -2366,6 +2366,20 @@ OLD_SWEEP_EXTRA.update({"gpu16-cutlass-moe-env": [], "gpu16-cutlass-moe-env-fp8"
 OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, target="qwen3-moe-8l", env={"SGLANG_CUTLASS_MOE": "1"}, since="0.5.16",
                                until="0.5.18") for k in ("gpu16-cutlass-moe-env", "gpu16-cutlass-moe-env-fp8",
                                                          "gpu16-cutlass-moe-env-fp8-ep2")})
+# the attention hook's dual-chunk pass (0.5.11-0.5.19; from 0.5.15 arg_groups/overrides.py _attention_backend_dual_chunk):
+# a Qwen3 config with dual_chunk_attention_config, on another backend (given, or the default), and on its own
+TARGETS["qwen3-dual-chunk-8l"] = ("Qwen3ForCausalLM", 8, 151936, 40960)
+TARGET_FIELDS["qwen3-dual-chunk-8l"] = {"dual_chunk_attention_config": {
+    "chunk_size": 8192, "local_size": 1024, "original_max_position_embeddings": 40960}}
+OLD_SWEEP_EXTRA.update({"gpu16-dual-chunk-triton": [], "gpu16-dual-chunk-default": [], "gpu16-dual-chunk-own": []})
+OLD_SWEEP_CASE.update({
+    "gpu16-dual-chunk-triton": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend="triton", since="0.5.16",
+                                    until="0.5.18"),
+    "gpu16-dual-chunk-default": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend=None, since="0.5.16",
+                                     until="0.5.18"),
+    "gpu16-dual-chunk-own": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend="dual_chunk_flash_attn",
+                                 since="0.5.16", until="0.5.18"),
+})
 # prepare_server_args' SGLANG_NPU_FUSED_MOE_MODE after the parse (0.5.16-0.5.17 server_args.py
 # _apply_fuseep_mode_env_compat, on any device), with the accepted value and the flag that overrides it; 0.5.18 no
 # longer reads it

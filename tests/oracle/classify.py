@@ -277,6 +277,8 @@ TABLE = (
                         r"attn_dp_size=\d+), attn_cp_size=\d+\)", None),
     # -- gpu16 (session 17) --: the deprecated SGLANG_CUTLASS_MOE's assert (0.5.11-0.5.17 handle_moe_kernel_config)
     ("CUTLASS_MOE_ENV", r"^cutlass MoE is only supported with fp8/mxfp8 quantization$", None),
+    ("DUAL_CHUNK_ATTENTION", r"^Dual chunk attention is enabled, but attention backend is set to \w+\. Please set it to "
+                             r"'dual_chunk_flash_attn'\.$", None),  # the attention hook's dual-chunk pass (0.5.11-0.5.19)
     # -- gpu16 (session 17) --: _handle_cache_compatibility's first check (0.5.15-0.5.16 server_args.py)
     ("SESSION_RADIX_CACHE", r"^--enable-session-radix-cache requires --radix-eviction-policy priority$", None),
     # -- gpu16 (session 17) --: the same branch's HiCache check (0.5.14-0.5.18 server_args.py)

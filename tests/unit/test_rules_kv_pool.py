@@ -108,3 +108,14 @@ def test_unified_memory_piecewise_prefill_graph(version, extra, gpus, code):
 ])
 def test_session_radix_cache_needs_priority_eviction(version, extra, code):
     assert verdict(version, "--enable-session-radix-cache", *extra) == code
+
+
+@pytest.mark.parametrize("version, backend, code", [
+    # the attention hook's dual-chunk pass (0.5.11-0.5.19): the target's dual_chunk_attention_config takes
+    # dual_chunk_flash_attn only, the default backend included (filled before the pass)
+    ("0.5.16", "triton", "DUAL_CHUNK_ATTENTION"), ("0.5.11", None, "DUAL_CHUNK_ATTENTION"),
+    ("0.5.19", "triton", "DUAL_CHUNK_ATTENTION"), ("0.5.18", "dual_chunk_flash_attn", None), ("0.5.20", "triton", None),
+])
+def test_dual_chunk_attention_backend(version, backend, code):
+    target = dict(TARGET, dual_chunk_attention_config={"chunk_size": 8192, "local_size": 1024})
+    assert verdict(version, backend=backend, target=target) == code

@@ -169,6 +169,7 @@ _SGLANG_MESSAGES = (
     ("MIMO_V2_HICACHE", r"Hierarchical cache for MiMoV2 requires the unified radix tree"),  # -- gpu16 (session 17) --
     ("SESSION_RADIX_CACHE", r"--enable-session-radix-cache requires --radix-eviction-policy priority"),  # -- gpu16 --
     ("CUTLASS_MOE_ENV", r"cutlass MoE is only supported with fp8/mxfp8 quantization"),  # -- gpu16 (session 17) --
+    ("DUAL_CHUNK_ATTENTION", r"Dual chunk attention is enabled"),  # -- gpu16 (session 17) --
     ("CP_TP_SHARING", r"CP-TP group sharing|CP/TP group sharing only supports"),
     # -- specserve (session 14): serving_hook.py (rules_serving.py) --
     ("HTTP2_LIMITS", r"--http2-(max-concurrent-streams|initial-connection-window-size) must be between"),

@@ -259,6 +259,8 @@ _METRICS_V1 = {
 #                            rules_cache.check_cache_compatibility) -- gpu16 (session 17) --
 #   cutlass_moe_env          SGLANG_CUTLASS_MOE asserts an fp8 / mxfp8 quantization and sets the cutlass MoE runner
 #                            (0.5.11-0.5.17; rules_moe.check_moe_kernel) -- gpu16 (session 17) --
+#   dual_chunk_attention     a target with dual_chunk_attention_config takes the dual_chunk_flash_attn backend only
+#                            (0.5.11-0.5.19; rules_attention.check_dual_chunk) -- gpu16 (session 17) --
 #   fuseep_mode_env_at_parse prepare_server_args refuses a set SGLANG_NPU_FUSED_MOE_MODE other than 1 or 2 unless the
 #                            argv gives --fuseep-mode (0.5.16-0.5.17; rules_legacy.check_fuseep_mode_env)
 #   -- overrides (session 15) --
@@ -445,6 +447,7 @@ _CHANGES = {
         "hisparse_models": ("dsa", "v4", "m3"),  # hisparse_hook.py: MiniMax M3 joins
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
+        "dual_chunk_attention": False,  # -- gpu16 (session 17) --: overrides.py's _attention_backend_dual_chunk is gone
         "mm_vmm_refuses_rust_server": False,  # -- cache (session 16) --: the Rust server check gone
         "dsv4_hook": "v20",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: --dsv4-attn-backend trtllm's checks
         "cp_legacy_flags_exclusive": False,  # -- dsa (session 16) --: the legacy prefill CP flags are gone
@@ -883,6 +886,8 @@ _CHANGES = {
         # -- gpu16 (session 17) --: handle_moe_kernel_config reads the deprecated SGLANG_CUTLASS_MOE (through 0.5.17;
         # rules_moe.check_moe_kernel)
         "cutlass_moe_env": True,
+        # -- gpu16 (session 17) --: the attention hook's dual-chunk pass (through 0.5.19; rules_attention.check_dual_chunk)
+        "dual_chunk_attention": True,
         "deepseek_family": None,  # 0.5.11-0.5.12: the DSA block has no TBO check (the GPU's capability is read first)
         "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)

@@ -12,7 +12,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_mamba import (
     check_int8_mamba_checkpoint, check_mamba_backend_flags, check_mamba_flashinfer, check_mamba_radix_cache)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_attention import (
-    check_gdn_replayssm_spec_ring, check_linear_attn_backend, check_mla_backends, check_multi_item_scoring, resolve_tokenspeed_alias)
+    check_dual_chunk, check_gdn_replayssm_spec_ring, check_linear_attn_backend, check_mla_backends, check_multi_item_scoring,
+    resolve_tokenspeed_alias)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
     check_encoder_disaggregation, check_pd_host_receive, check_pd_prefill_complete, check_pd_roles)
@@ -217,6 +218,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                           "--attn-cp-size." % (("sm_%s" % sm) if sm else "no visible GPU"), "attention_backend")
     if rules["intel_xpu_mla_prefill_refused"] and prefill == "intel_xpu":  # -- old-a (session 15) --
         LG.check_intel_xpu_mla_prefill(args, prefill, target_cfg is not None and "kv_lora_rank" in text_cfg(target_cfg))
+    if rules["dual_chunk_attention"] and target_cfg is not None:
+        check_dual_chunk(r, target_cfg)  # -- gpu16 (session 17) --: the attention hook's dual-chunk pass, next
     if not check_mamba_backend_flags.keys.isdisjoint(args):
         check_mamba_backend_flags(args, rules, platform)  # the Mamba backend hook, right after the attention one
     if not check_mamba_flashinfer.keys.isdisjoint(args):
