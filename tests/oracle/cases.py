@@ -2380,6 +2380,13 @@ OLD_SWEEP_CASE.update({
     "gpu16-dual-chunk-own": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend="dual_chunk_flash_attn",
                                  since="0.5.16", until="0.5.18"),
 })
+# _handle_dspark's ragged verify mode under attention DP with an a2a backend (0.5.18 arg_groups/speculative_hook.py;
+# dspark_rules "ragged"; the static mode it takes goes on to the sampler's flashinfer import, absent on this host)
+OLD_SWEEP_EXTRA["gpu16-dspark-dp-megamoe-compact-sm100"] = ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention",
+                                                            "--enable-dp-lm-head", "--moe-a2a-backend", "megamoe"]
+OLD_SWEEP_CASE["gpu16-dspark-dp-megamoe-compact-sm100"] = dict(
+    _DSPARK_B16, target="qwen3-moe-8l", gpu="sm100", needs_override=True, env={"SGLANG_RAGGED_VERIFY_MODE": "compact"},
+    since="0.5.18", until="0.5.18")
 # prepare_server_args' SGLANG_NPU_FUSED_MOE_MODE after the parse (0.5.16-0.5.17 server_args.py
 # _apply_fuseep_mode_env_compat, on any device), with the accepted value and the flag that overrides it; 0.5.18 no
 # longer reads it
