@@ -990,8 +990,8 @@ KV_POOL_EXTRA = {
     "unified-linear-decode": ["--enable-unified-memory", "--linear-attn-decode-backend", "cutedsl"],
     "unified-linear-prefill": ["--enable-unified-memory", "--linear-attn-prefill-backend", "cutedsl"],
     # not drawn: "--enable-unified-memory" with no speculative algorithm, which 0.5.15-0.5.18 refuse when the default
-    # prefill CUDA graph capture is piecewise (server_args.py handle_unified_memory_pool; modelled since session 17,
-    # swept as gpu16-unified-*)
+    # prefill CUDA graph capture is piecewise (server_args.py handle_unified_memory_pool); that default is not modelled
+    # (session 17: the check itself is, on a prefill backend the user sets: gpu16-unified-*)
     "unified-ngram": ["--enable-unified-memory"],
     "unified-eagle3": ["--enable-unified-memory"], "unified-eagle3-topk4": ["--enable-unified-memory"],
     "unified-tbo": ["--enable-unified-memory", "--enable-two-batch-overlap", "--enable-dp-attention", "--dp-size", "2",
@@ -2321,17 +2321,21 @@ for _k in ("quant-kimi-dcp-triton", "quant-kimi-dcp-cutedsl", "quant-kimi-dcp-ai
 for _k in ("quant-nemotron-w4a16-deepep", "quant-nemotron-w4a16-triton", "quant-nemotron-w4a16-marlin"):
     MODEL_CHECK_CASE[_k] = dict(MODEL_CHECK_CASE[_k], since="0.5.18")
 # handle_unified_memory_pool's prefill CUDA graph check (0.5.15-0.5.18 server_args.py _handle_unified_memory_pool):
-# tc_piecewise given, or the default on a host without CUDA (this CPU host); breakable, the CUDA default, and a disabled
-# prefill graph pass (0.5.18's DSPARK checks after it: a DSPARK case on this host stops at the sampler's flashinfer import)
+# tc_piecewise set by the flag or --cuda-graph-config; the CUDA default (breakable) and a disabled prefill graph pass
+# (the default on a host without CUDA, tc_piecewise, goes through a compatibility cascade first: not modelled; 0.5.18's
+# DSPARK checks after it: a DSPARK case on this host stops at the sampler's flashinfer import)
 _G16_UM = ["--enable-unified-memory"]
 OLD_SWEEP_EXTRA.update({
-    "gpu16-unified-cpu": _G16_UM, "gpu16-unified-cpu-prefill-off": _G16_UM + ["--cuda-graph-backend-prefill", "disabled"],
+    "gpu16-unified-cpu-prefill-off": _G16_UM + ["--cuda-graph-backend-prefill", "disabled"],
+    "gpu16-unified-deepep-normal-sm90": _G16_UM + ["--cuda-graph-backend-prefill", "tc_piecewise", "--moe-a2a-backend",
+                                                   "deepep", "--deepep-mode", "normal", "--tp-size", "2", "--ep-size", "2"],
     "gpu16-unified-sm90": _G16_UM, "gpu16-unified-sm90-piecewise": _G16_UM + ["--cuda-graph-backend-prefill", "tc_piecewise"],
     "gpu16-unified-sm90-json": _G16_UM + ["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise"}}'],
 })
 _G16_UM_CASE = dict(_NO_SPEC, attention_backend="triton", since="0.5.16", until="0.5.18")
 OLD_SWEEP_CASE.update({k: dict(_G16_UM_CASE, **({"gpu": "sm90", "needs_override": True} if "-sm90" in k else {}))
                        for k in OLD_SWEEP_EXTRA if k.startswith("gpu16-unified-")})
+OLD_SWEEP_CASE["gpu16-unified-deepep-normal-sm90"]["target"] = "qwen3-moe-8l"
 # the MiMo V2 branch's HiCache check (0.5.14-0.5.18 server_args.py _handle_model_specific_adjustments), on both MiMo V2
 # architectures, with the env that lets it pass
 OLD_SWEEP_EXTRA.update({"gpu16-mimo-v2-hicache": ["--enable-hierarchical-cache", "--tp-size", "2"],

@@ -87,9 +87,11 @@ def test_installed_mode_reads_the_messages():
 
 # -- gpu16 (session 17) --
 @pytest.mark.parametrize("version, extra, gpus, code", [
-    # 0.5.15-0.5.18 server_args.py _handle_unified_memory_pool: the prefill CUDA graph may not be tc_piecewise, the
-    # default on a host without CUDA (cuda_graph_config.py default_prefill_backend); breakable (CUDA) and disabled pass
-    ("0.5.16", [], (), "UNIFIED_MEMORY"), ("0.5.18", [], H200, None),
+    # 0.5.15-0.5.18 server_args.py _handle_unified_memory_pool: the prefill CUDA graph the user sets may not be
+    # tc_piecewise (the default's compatibility cascade is not modelled: not judged); DeepEP's normal mode disables it
+    ("0.5.16", [], (), None), ("0.5.18", [], H200, None),
+    ("0.5.17", ["--cuda-graph-backend-prefill", "tc_piecewise", "--moe-a2a-backend", "deepep", "--deepep-mode", "normal",
+                "--tp-size", "2", "--ep-size", "2"], H200, None),
     ("0.5.17", ["--cuda-graph-backend-prefill", "disabled"], (), None),
     ("0.5.17", ["--disable-prefill-cuda-graph"], (), None),
     ("0.5.18", ["--cuda-graph-backend-prefill", "tc_piecewise"], H200, "UNIFIED_MEMORY"),

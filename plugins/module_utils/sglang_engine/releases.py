@@ -312,8 +312,8 @@ ORDER = (
 _UNIFIED_0_5_15 = {"page_major_needs_unified": False, "page_major_backends": ("triton",),
                    "page_major_linear_prefill": None, "pd": None, "algorithms": (None,), "eagle": None, "tbo": False,
                    "hicache": True, "linker": False, "trtllm_decode_graph": False, "page_major_mla_own_list": False,
-                   # -- gpu16 (session 17) --: refuses a tc_piecewise prefill CUDA graph (rules_cache.py
-                   # check_unified_memory_pool; 0.5.19's own variant is not modelled)
+                   # -- gpu16 (session 17) --: refuses a tc_piecewise prefill CUDA graph the user set (rules_cache.py
+                   # check_unified_memory_pool; the default's cascade and 0.5.19's own variant are not modelled)
                    "piecewise_prefill": True}
 # from 0.5.17 an MLA target on the unified pool has its own page-major backend list (not modelled); 0.5.15-0.5.16 hold
 # every target to triton

@@ -367,8 +367,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if not KV.check_page_major_layout.keys.isdisjoint(args):
         mla = target_cfg is not None and "kv_lora_rank" in text_cfg(target_cfg)
         KV.check_page_major_layout(args, rules, prefill, decode, mla)  # then the unified pool (0.5.15 on, with the flags)
-        KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg), mla=mla,
-                                     platform=platform, arch=((target_cfg or {}).get("architectures") or [None])[0])
+        KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg), mla=mla)
     if deterministic and not rules["deterministic_before_attention"]:
         check_deterministic_attention(args, rules, r, platform, target_cfg, result)  # 0.5.11: after the cache hook
     if not check_dllm_model.keys.isdisjoint(args):

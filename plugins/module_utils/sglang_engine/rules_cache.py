@@ -432,8 +432,9 @@ def check_page_major_layout(args, rules, prefill, decode, mla=False):
                "disaggregation_decode_retraction_backup", "disaggregation_decode_enable_radix_cache",
                "speculative_draft_attention_backend", "enable_two_batch_overlap", "enable_lmcache",
                "enable_unified_cache_external_linker", "enable_hierarchical_cache", "dcp_size",
-               "disable_cuda_graph", "cuda_graph_config", "cuda_graph_backend_prefill", "disable_prefill_cuda_graph"))
-def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=False, platform=None, arch=None):
+               "disable_cuda_graph", "cuda_graph_config", "cuda_graph_backend_prefill", "moe_a2a_backend", "deepep_mode",
+               "enable_prefill_cp"))
+def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=False):
     """handle_unified_memory_pool (right after the page-major layout hook), in SGLang's order; what each release
     checks is trait unified_pool (releases.py). `r`: the resolved settings (speculative algorithm and topk after
     the speculative hook); `hybrid`: the target's hybrid kind (checks.hybrid_kind: None, "swa" or "mamba"). MHA
@@ -501,35 +502,36 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=
         if None not in (prefill, decode) and not backends <= set(dcp_backends):
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 requires %s for the "
                           "full-attention layers, got %s." % (sorted(dcp_backends), sorted(backends)), "attention_backend")
-    if um["piecewise_prefill"] and _prefill_graph_backend(args, platform or {}, arch) == "tc_piecewise":
+    if um["piecewise_prefill"] and _prefill_graph_backend(args, mla) == "tc_piecewise":
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports monolithic (decode) cuda-graph capture only: "
-                      "the prefill CUDA graph is tc_piecewise%s; pass --cuda-graph-backend-prefill disabled." % (
-                          "" if args.get("cuda_graph_backend_prefill") or _graph_config(args).get("prefill") else
-                          " (SGLang's default on a host without CUDA)"), "cuda_graph_backend_prefill")
+                      "the prefill CUDA graph is tc_piecewise; pass --cuda-graph-backend-prefill disabled.",
+                      "cuda_graph_backend_prefill")
     if um["trtllm_decode_graph"] and decode == "trtllm_mha" and not args.get("disable_cuda_graph"):
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support decode CUDA graphs with the "
                       "trtllm_mha attention backend yet: pass --disable-cuda-graph or another decode backend.",
                       "attention_backend")
 
 
-def _prefill_graph_backend(args, platform, arch):
-    """The prefill CUDA graph backend as _handle_cuda_graph_config leaves it (0.5.15-0.5.18 srt/server_args.py
-    _parse_cuda_graph_config, before the compatibility cascade): --cuda-graph-config's prefill backend, else
-    --cuda-graph-backend-prefill, else disabled by --disable-prefill-cuda-graph / --disable-cuda-graph, else
-    model_executor/cuda_graph_config.py default_prefill_backend (breakable on a CUDA host, tc_piecewise on the rest).
-    None where the engine cannot tell: a deprecated alias of --cuda-graph-backend-prefill (the parse keeps no constant),
-    Inkling's own full-graph default, a host whose GPUs are not known."""
+def _prefill_graph_backend(args, mla):
+    """The prefill CUDA graph backend when the unified pool reads it (0.5.15-0.5.18 srt/server_args.py), where the user
+    set it: --cuda-graph-config's prefill backend, else --cuda-graph-backend-prefill (_parse_cuda_graph_config; a set
+    backend skips the compatibility cascade). The hooks between them then disable it for DeepEP's normal mode
+    (_handle_a2a_moe); torch_native / flex attention do too, but the page-major layout the pool implies refuses those
+    first. None where the engine cannot tell: nothing set (the default, breakable on CUDA and tc_piecewise elsewhere, goes
+    through _apply_cuda_graph_compatibility's cascade: not modelled), a deprecated alias of the flag (the parse keeps no
+    constant), an MLA target's prefill CP (the DSA block may disable it)."""
     phase = _graph_config(args).get("prefill")
     if isinstance(phase, dict) and "backend" in phase:
-        return phase["backend"]
-    given = args.get("cuda_graph_backend_prefill")
-    if given is not None:
-        return given if isinstance(given, str) else None
-    if args.get("disable_prefill_cuda_graph") or args.get("disable_cuda_graph"):
+        backend = phase["backend"]
+    else:
+        backend = args.get("cuda_graph_backend_prefill")
+        if not isinstance(backend, str):
+            return None
+    if get(args, "moe_a2a_backend", "none") == "deepep" and args.get("deepep_mode") == "normal":
         return "disabled"
-    if not platform.get("gpus_known") or str(arch or "").startswith("Inkling"):
+    if mla and args.get("enable_prefill_cp"):
         return None
-    return "tc_piecewise" if platform.get("no_gpu") else "breakable"
+    return backend
 
 
 def _check_unified_pd(args, env, um, r, algo, hybrid, mla=False):
