@@ -426,6 +426,10 @@ ENTRIES = {
          "FlashInfer's mamba module imports: no flashinfer package on this host"),
         ('_handle_load_format', "load_format='ipc_cache' is an internal-only format", "shadowed",
          "--load-format's choices (LOAD_FORMAT_CHOICES) leave ipc_cache out: the parser refuses it first"),
+        ('_handle_unified_memory_pool', r'^--enable-unified-memory \+ DSPARK supports a linear draft chain only', "shadowed",
+         "the speculative hook, which runs before the unified pool (0.5.18 _run_resolution_pipeline), sets a DSPARK "
+         "speculative_eagle_topk to 1 (arg_groups/speculative_hook.py _handle_dspark overrides any other value with a "
+         "warning)"),
     ],
 }
 
