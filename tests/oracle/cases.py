@@ -991,6 +991,7 @@ KV_POOL_EXTRA = {
     "unified-linear-prefill": ["--enable-unified-memory", "--linear-attn-prefill-backend", "cutedsl"],
     # not drawn: "--enable-unified-memory" with no speculative algorithm, which 0.5.15-0.5.18 refuse when the default
     # prefill CUDA graph capture is piecewise (server_args.py handle_unified_memory_pool); that default is not modelled
+    # (session 17: the check itself is, on a prefill backend the user sets: gpu16-unified-*)
     "unified-ngram": ["--enable-unified-memory"],
     "unified-eagle3": ["--enable-unified-memory"], "unified-eagle3-topk4": ["--enable-unified-memory"],
     "unified-tbo": ["--enable-unified-memory", "--enable-two-batch-overlap", "--enable-dp-attention", "--dp-size", "2",
@@ -2416,6 +2417,113 @@ OLD_SWEEP_CASE.update({
     "dsa17-page-v3-arch": dict(_DSA17, target="deepseek-v3-dsa-8l", since="0.5.11"),
     "dsa17-page-v3-arch-given-16": dict(_DSA17, target="deepseek-v3-dsa-8l", since="0.5.11"),
 })
+
+
+# -- gpu16 (session 17) --
+# 0.5.16-0.5.18 resolve GPU-host cases through the oracle's GPU stand-in (sglang_oracle.STAND_IN_RELEASES), so the
+# sweep's GPU entries of the checks those releases already have are swept there too: the attention hook's MLA backend
+# checks (trait mla_backend_checks, arg_groups/overrides.py _mla_kv_cache_dtype_checks / _cutedsl_prefill_backend_fill
+# from 0.5.15), --quantization nvfp4_online's MoE runners (0.5.18 overrides.py _moe_runner_backend_quant_constraints)
+# and the SSM cache chunk size (server_args.py mamba_cache_chunk_size); the DSA ones stay where the engine models them
+for _k, _v in OVR_SWEEP_CASE.items():
+    if _v["since"] == "0.5.19":
+        _v["since"] = "0.5.16"
+# server_args.py _handle_multimodal_feature_transport: cuda_vmm under the Rust server (0.5.18, whose parser first has
+# cuda_vmm), with the stand-in's SM90
+OLD_SWEEP_CASE["cache16-vmm-rust-server-sm90"]["since"] = "0.5.18"
+# the EAGLE family's trtllm_mha topk check (0.5.16-0.5.18 arg_groups/speculative_hook.py _handle_eagle_family): past
+# the attention hook's trtllm_mha prefill check, which takes SM100 only there (0.5.19 on, the platform entry's SM120)
+OLD_SWEEP_EXTRA["gpu16-eagle-trtllm-topk2-sm100"] = []
+OLD_SWEEP_CASE["gpu16-eagle-trtllm-topk2-sm100"] = dict(_EAGLE_TOPK2, gpu="sm100", needs_override=True, since="0.5.16",
+                                                        until="0.5.18", **_TRTLLM)
+# Kimi-K3's DCP branch (0.5.17-0.5.18 arg_groups/overrides.py _kimi_k3_overrides, as 0.5.19's kimi_k3.py; 0.5.16
+# refuses DCP off HIP first) and Nemotron-H's W4A16_NVFP4 experts (0.5.18 overrides.py _nemotron_h_overrides)
+for _k in ("quant-kimi-dcp-triton", "quant-kimi-dcp-cutedsl", "quant-kimi-dcp-aiter", "quant-kimi-dcp-dspark"):
+    MODEL_CHECK_CASE[_k] = dict(MODEL_CHECK_CASE[_k], since="0.5.17")
+for _k in ("quant-nemotron-w4a16-deepep", "quant-nemotron-w4a16-triton", "quant-nemotron-w4a16-marlin"):
+    MODEL_CHECK_CASE[_k] = dict(MODEL_CHECK_CASE[_k], since="0.5.18")
+# handle_unified_memory_pool's prefill CUDA graph check (0.5.15-0.5.18 server_args.py _handle_unified_memory_pool):
+# tc_piecewise set by the flag or --cuda-graph-config; the CUDA default (breakable) and a disabled prefill graph pass
+# (the default on a host without CUDA, tc_piecewise, goes through a compatibility cascade first: not modelled; 0.5.18's
+# DSPARK checks after it: a DSPARK case on this host stops at the sampler's flashinfer import)
+_G16_UM = ["--enable-unified-memory"]
+OLD_SWEEP_EXTRA.update({
+    "gpu16-unified-cpu-prefill-off": _G16_UM + ["--cuda-graph-backend-prefill", "disabled"],
+    "gpu16-unified-deepep-normal-sm90": _G16_UM + ["--cuda-graph-backend-prefill", "tc_piecewise", "--moe-a2a-backend",
+                                                   "deepep", "--deepep-mode", "normal", "--tp-size", "2", "--ep-size", "2"],
+    "gpu16-unified-sm90": _G16_UM, "gpu16-unified-sm90-piecewise": _G16_UM + ["--cuda-graph-backend-prefill", "tc_piecewise"],
+    "gpu16-unified-sm90-json": _G16_UM + ["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise"}}'],
+})
+_G16_UM_CASE = dict(_NO_SPEC, attention_backend="triton", since="0.5.16", until="0.5.18")
+OLD_SWEEP_CASE.update({k: dict(_G16_UM_CASE, **({"gpu": "sm90", "needs_override": True} if "-sm90" in k else {}))
+                       for k in OLD_SWEEP_EXTRA if k.startswith("gpu16-unified-")})
+OLD_SWEEP_CASE["gpu16-unified-deepep-normal-sm90"]["target"] = "qwen3-moe-8l"
+# the MiMo V2 branch's HiCache check (0.5.14-0.5.18 server_args.py _handle_model_specific_adjustments), on both MiMo V2
+# architectures, with the env that lets it pass
+OLD_SWEEP_EXTRA.update({"gpu16-mimo-v2-hicache": ["--enable-hierarchical-cache", "--tp-size", "2"],
+                        "gpu16-mimo-v2-flash-hicache": ["--enable-hierarchical-cache"],
+                        "gpu16-mimo-v2-hicache-env": ["--enable-hierarchical-cache"]})
+OLD_SWEEP_CASE.update({
+    "gpu16-mimo-v2-hicache": dict(_NO_SPEC, target="mimo-v2-fused-8l", since="0.5.16", until="0.5.18"),
+    "gpu16-mimo-v2-flash-hicache": dict(_NO_SPEC, target="mimo-v2-flash-8l", since="0.5.16", until="0.5.18"),
+    "gpu16-mimo-v2-hicache-env": dict(_NO_SPEC, target="mimo-v2-flash-8l", env={"SGLANG_ENABLE_UNIFIED_RADIX_TREE": "1"},
+                                      since="0.5.16", until="0.5.18"),
+})
+# _handle_cache_compatibility's session radix cache check (0.5.15-0.5.16 server_args.py; gone in 0.5.17) and its
+# accepted neighbour; DCP on the stand-in's CUDA GPU with speculation (0.5.16 _handle_dcp_validation) and under the
+# unified pool (its DCP assert: an MHA target)
+OLD_SWEEP_EXTRA.update({
+    "gpu16-session-radix": ["--enable-session-radix-cache"],
+    "gpu16-session-radix-priority": ["--enable-session-radix-cache", "--radix-eviction-policy", "priority"],
+    "gpu16-dcp-spec-sm90": ["--dcp-size", "2", "--tp-size", "2"],
+    "gpu16-unified-dcp-sm90": _G16_UM + ["--dcp-size", "2", "--tp-size", "2"],
+})
+OLD_SWEEP_CASE.update({
+    "gpu16-session-radix": dict(_NO_SPEC, since="0.5.16", until="0.5.17"),
+    "gpu16-session-radix-priority": dict(_NO_SPEC, since="0.5.16", until="0.5.17"),
+    "gpu16-dcp-spec-sm90": dict(gpu="sm90", needs_override=True, attention_backend="triton", since="0.5.16",
+                                until="0.5.16"),
+    "gpu16-unified-dcp-sm90": dict(_G16_UM_CASE, gpu="sm90", needs_override=True),
+})
+# the deprecated SGLANG_CUTLASS_MOE (handle_moe_kernel_config through 0.5.17; 0.5.15-0.5.17 arg_groups/overrides.py
+# _cutlass_moe_env_override): an fp8 / mxfp8 quantization only, then the cutlass runner's FP8 EP check; 0.5.18 ignores it
+OLD_SWEEP_EXTRA.update({"gpu16-cutlass-moe-env": [], "gpu16-cutlass-moe-env-fp8": ["--quantization", "fp8"],
+                        "gpu16-cutlass-moe-env-fp8-ep2": ["--quantization", "fp8", "--tp-size", "2", "--ep-size", "2"]})
+OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, target="qwen3-moe-8l", env={"SGLANG_CUTLASS_MOE": "1"}, since="0.5.16",
+                               until="0.5.18") for k in ("gpu16-cutlass-moe-env", "gpu16-cutlass-moe-env-fp8",
+                                                         "gpu16-cutlass-moe-env-fp8-ep2")})
+# the attention hook's dual-chunk pass (0.5.11-0.5.19; from 0.5.15 arg_groups/overrides.py _attention_backend_dual_chunk):
+# a Qwen3 config with dual_chunk_attention_config, on another backend (given, or the default), and on its own
+TARGETS["qwen3-dual-chunk-8l"] = ("Qwen3ForCausalLM", 8, 151936, 40960)
+TARGET_FIELDS["qwen3-dual-chunk-8l"] = {"dual_chunk_attention_config": {
+    "chunk_size": 8192, "local_size": 1024, "original_max_position_embeddings": 40960}}
+OLD_SWEEP_EXTRA.update({"gpu16-dual-chunk-triton": [], "gpu16-dual-chunk-default": [], "gpu16-dual-chunk-own": []})
+OLD_SWEEP_CASE.update({
+    "gpu16-dual-chunk-triton": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend="triton", since="0.5.16",
+                                    until="0.5.18"),
+    "gpu16-dual-chunk-default": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend=None, since="0.5.16",
+                                     until="0.5.18"),
+    "gpu16-dual-chunk-own": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend="dual_chunk_flash_attn",
+                                 since="0.5.16", until="0.5.18"),
+})
+# _handle_dspark's ragged verify mode under attention DP with an a2a backend (0.5.18 arg_groups/speculative_hook.py;
+# dspark_rules "ragged"; the static mode it takes goes on to the sampler's flashinfer import, absent on this host)
+OLD_SWEEP_EXTRA["gpu16-dspark-dp-megamoe-compact-sm100"] = ["--tp-size", "2", "--dp-size", "2", "--enable-dp-attention",
+                                                            "--enable-dp-lm-head", "--moe-a2a-backend", "megamoe"]
+OLD_SWEEP_CASE["gpu16-dspark-dp-megamoe-compact-sm100"] = dict(
+    _DSPARK_B16, target="qwen3-moe-8l", gpu="sm100", needs_override=True, env={"SGLANG_RAGGED_VERIFY_MODE": "compact"},
+    since="0.5.18", until="0.5.18")
+# --quantization nvfp4_online's MoE runners on SM100 (0.5.18 arg_groups/overrides.py _moe_runner_backend_quant_constraints;
+# its parser has no flashinfer_megamoe runner, the overrides entry's value)
+OLD_SWEEP_EXTRA["gpu16-nvfp4-online-triton-sm100"] = ["--quantization", "nvfp4_online", "--moe-runner-backend", "triton"]
+OLD_SWEEP_CASE["gpu16-nvfp4-online-triton-sm100"] = dict(_NO_SPEC, target="qwen3-moe-8l", gpu="sm100", needs_override=True,
+                                                         since="0.5.16", until="0.5.18")
+# prepare_server_args' SGLANG_NPU_FUSED_MOE_MODE after the parse (0.5.16-0.5.17 server_args.py
+# _apply_fuseep_mode_env_compat, on any device), with the accepted value and the flag that overrides it; 0.5.18 no
+# longer reads it
+OLD_SWEEP_EXTRA.update({"gpu16-fuseep-env-3": [], "gpu16-fuseep-env-2": [], "gpu16-fuseep-env-3-flag": ["--fuseep-mode", "2"]})
+OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, env={"SGLANG_NPU_FUSED_MOE_MODE": k.split("-")[3]}, since="0.5.16",
+                               until="0.5.18") for k in ("gpu16-fuseep-env-3", "gpu16-fuseep-env-2", "gpu16-fuseep-env-3-flag")})
 
 
 def sweep_cases(version=None):

@@ -275,6 +275,15 @@ TABLE = (
     ("MIMO_V2_ATTN_TP", r"^MiMoV2ForCausalLM requires effective attention TP size \d+ because its fused qkv_proj weights "
                         r"are TP=\d+-interleaved; got \d+ \(tp_size=\d+, (dp_size=\d+, enable_dp_attention=(True|False)|"
                         r"attn_dp_size=\d+), attn_cp_size=\d+\)", None),
+    # -- gpu16 (session 17) --: the deprecated SGLANG_CUTLASS_MOE's assert (0.5.11-0.5.17 handle_moe_kernel_config)
+    ("CUTLASS_MOE_ENV", r"^cutlass MoE is only supported with fp8/mxfp8 quantization$", None),
+    ("DUAL_CHUNK_ATTENTION", r"^Dual chunk attention is enabled, but attention backend is set to \w+\. Please set it to "
+                             r"'dual_chunk_flash_attn'\.$", None),  # the attention hook's dual-chunk pass (0.5.11-0.5.19)
+    # -- gpu16 (session 17) --: _handle_cache_compatibility's first check (0.5.15-0.5.16 server_args.py)
+    ("SESSION_RADIX_CACHE", r"^--enable-session-radix-cache requires --radix-eviction-policy priority$", None),
+    # -- gpu16 (session 17) --: the same branch's HiCache check (0.5.14-0.5.18 server_args.py)
+    ("MIMO_V2_HICACHE", r"^Hierarchical cache for MiMoV2 requires the unified radix tree\. Set "
+                        r"SGLANG_ENABLE_UNIFIED_RADIX_TREE=1", None),
     # CP-TP group sharing (cp_tp_group_sharing_hook.py resolve_cp_tp_group_sharing)
     ("CP_TP_SHARING", r"^(CP-TP group sharing requires --(attn-cp-size == --tp-size|cp-strategy)|--speculative-algorithm "
                       r"is not supported with CP-TP group sharing|CP/TP group sharing only supports|--[\w -=>!]+ is not "
@@ -519,7 +528,8 @@ TABLE = (
     # -- old-a (session 15) --: the older releases' srt/server_args.py (sglang_engine/rules_legacy.py)
     ("INTEL_XPU_MLA_PREFILL", r"^intel_xpu backend is only supported on decode for MLA models", None),
     ("ASCEND_FUSE_MODE", r"^(Wrong value of fuse_mode=-?\d+, the NPU only support 1 or 2|When fuse_mode is set to 2, the "
-                         r"NPU supports only ModelSlim quantization)", None),
+                         r"NPU supports only ModelSlim quantization|Wrong value of SGLANG_NPU_FUSED_MOE_MODE=-?\d+, the NPU "
+                         r"only supports 1 or 2)", None),  # the last: -- gpu16 (session 17) --
     ("ELASTIC_EP", r"^(Elastic EP rejoin requires elastic_ep_backend to be set|--elastic-ep-rejoin \(deprecated\) "
                    r"conflicts with --elastic-ep-join-mode)", None),
     ("LORA_VIRTUAL_EXPERTS", r"^--lora-use-virtual-experts requires --lora-backend triton", None),

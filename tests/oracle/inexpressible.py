@@ -227,6 +227,13 @@ ENTRIES = {
         ('_deepseek_spec_moe_resolution', r"'deep_gemm' speculative MoE runner backend", "runtime",
          "the pass returns unless get_platform().is_hip (ROCm) and reads SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE there; the "
          "platform override presents CUDA"),
+        # -- gpu16 (session 17) --: Kimi-K3's override in this file (0.5.17-0.5.18)
+        ('_require_kimi_k3_cutedsl_dcp_support', r'requires enable_dcp in the signature of', "host",
+         "needs a FlashInfer installed whose trtllm_batch_decode_with_kv_cache_mla lacks enable_dcp: no kit here has "
+         "FlashInfer (the import fails first: the refusal before it, which the sweep reaches)"),
+        ('_kimi_k3_moe_runner_overrides', r'requires a valid\s+SGLANG_TRTLLM_GEN_MOE_CUBIN_POOL', "host",
+         "judges the serving host's files (0.5.17): the SiTU cubin pool SGLANG_TRTLLM_GEN_MOE_CUBIN_POOL names and the "
+         "installed flashinfer package (kernels/ops/moe/trtllm_gen_moe.py available()), as the InfiniBand sysfs check does"),
     ],
     "sglang/srt/arg_groups/parallel_hook.py": [
         # -- moe (session 16) --
@@ -387,6 +394,26 @@ ENTRIES = {
         ('_handle_linear_attn_backend', r'flashinfer on SM100\+ requires', "host",
          "reads torch.cuda.is_available() of the host itself (no platform override before 0.5.19, and the oracle's "
          "GPU stand-in does not present is_available): this CPU torch has no CUDA device"),
+        # -- gpu16 (session 17) --: server_args.py's copies (0.5.11-0.5.18) of the checks listed above for
+        # arg_groups/validation_hook.py, kv_cache_hook.py and model_path_hook.py, with the same reasons, read in each kit
+        ('_validate_ib_devices', r'^InfiniBand sysfs path not found', "host",
+         "reads the host's /sys/class/infiniband (its InfiniBand drivers): a host device, as the SSL files are"),
+        ('_validate_ib_devices', r'^(No valid GPU mappings found in IB device JSON|$)', "host",
+         "after the /sys/class/infiniband check: needs the host's InfiniBand sysfs"),
+        ('_normalize_device_group', '', "host",
+         "runs only after the /sys/class/infiniband check passed: needs the host's InfiniBand devices"),
+        ('_handle_prefill_only_disable_kv_cache', 'must run after _handle_attention_backend_compatibility', "internal",
+         "guards SGLang's own hook order: the attention backend handling, which runs first, always fills "
+         "attention_backend"),
+        ('_handle_page_major_kv_layout', 'requires the Triton Mamba kernels', "host",
+         "the only other --mamba-backend choice is flashinfer, which _handle_mamba_backend (run first) refuses unless "
+         "FlashInfer's mamba module imports: no flashinfer package on this host"),
+        ('_handle_load_format', "load_format='ipc_cache' is an internal-only format", "shadowed",
+         "--load-format's choices (LOAD_FORMAT_CHOICES) leave ipc_cache out: the parser refuses it first"),
+        ('_handle_unified_memory_pool', r'^--enable-unified-memory \+ DSPARK supports a linear draft chain only', "shadowed",
+         "the speculative hook, which runs before the unified pool (0.5.18 _run_resolution_pipeline), sets a DSPARK "
+         "speculative_eagle_topk to 1 (arg_groups/speculative_hook.py _handle_dspark overrides any other value with a "
+         "warning)"),
     ],
 }
 

@@ -83,3 +83,41 @@ def test_installed_mode_reads_the_messages():
                        ("--prefill-only-disable-kv-cache currently requires --is-embedding.",
                         "PREFILL_ONLY_NO_KV_CACHE")):
         assert messages.code_for_sglang_message(text) == code
+
+
+# -- gpu16 (session 17) --
+@pytest.mark.parametrize("version, extra, gpus, code", [
+    # 0.5.15-0.5.18 server_args.py _handle_unified_memory_pool: the prefill CUDA graph the user sets may not be
+    # tc_piecewise (the default's compatibility cascade is not modelled: not judged); DeepEP's normal mode disables it
+    ("0.5.16", [], (), None), ("0.5.18", [], H200, None),
+    ("0.5.17", ["--cuda-graph-backend-prefill", "tc_piecewise", "--moe-a2a-backend", "deepep", "--deepep-mode", "normal",
+                "--tp-size", "2", "--ep-size", "2"], H200, None),
+    ("0.5.17", ["--cuda-graph-backend-prefill", "disabled"], (), None),
+    ("0.5.17", ["--disable-prefill-cuda-graph"], (), None),
+    ("0.5.18", ["--cuda-graph-backend-prefill", "tc_piecewise"], H200, "UNIFIED_MEMORY"),
+    ("0.5.16", ["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise"}}'], H200, "UNIFIED_MEMORY"),
+    ("0.5.15", ["--cuda-graph-backend-prefill", "tc_piecewise"], H200, "UNIFIED_MEMORY"),
+    ("0.5.19", [], (), None),  # its own variant (an explicit --cuda-graph-backend-prefill) is not modelled
+])
+def test_unified_memory_piecewise_prefill_graph(version, extra, gpus, code):
+    assert verdict(version, "--enable-unified-memory", *extra, gpus=gpus) == code
+
+
+@pytest.mark.parametrize("version, extra, code", [
+    # 0.5.15-0.5.16 server_args.py _handle_cache_compatibility: the session radix cache evicts by priority only
+    ("0.5.16", [], "SESSION_RADIX_CACHE"), ("0.5.15", [], "SESSION_RADIX_CACHE"),
+    ("0.5.16", ["--radix-eviction-policy", "priority"], None), ("0.5.17", [], None),
+])
+def test_session_radix_cache_needs_priority_eviction(version, extra, code):
+    assert verdict(version, "--enable-session-radix-cache", *extra) == code
+
+
+@pytest.mark.parametrize("version, backend, code", [
+    # the attention hook's dual-chunk pass (0.5.11-0.5.19): the target's dual_chunk_attention_config takes
+    # dual_chunk_flash_attn only, the default backend included (filled before the pass)
+    ("0.5.16", "triton", "DUAL_CHUNK_ATTENTION"), ("0.5.11", None, "DUAL_CHUNK_ATTENTION"),
+    ("0.5.19", "triton", "DUAL_CHUNK_ATTENTION"), ("0.5.18", "dual_chunk_flash_attn", None), ("0.5.20", "triton", None),
+])
+def test_dual_chunk_attention_backend(version, backend, code):
+    target = dict(TARGET, dual_chunk_attention_config={"chunk_size": 8192, "local_size": 1024})
+    assert verdict(version, backend=backend, target=target) == code

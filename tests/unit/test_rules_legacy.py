@@ -76,3 +76,28 @@ def test_kv4_traits():
 def test_legacy_grpc_env_port(env, version, code):
     """check_server_args: the env-only native gRPC server's port against --port (0.5.11-0.5.15.post1)."""
     assert refusal(["--attention-backend", "triton"], version, env=env) == code
+
+
+# -- gpu16 (session 17) --
+@pytest.mark.parametrize("mode, extra, version, code", [
+    ("3", [], "0.5.16", "ASCEND_FUSE_MODE"), ("0", [], "0.5.17", "ASCEND_FUSE_MODE"), ("2", [], "0.5.16", None),
+    ("3", ["--fuseep-mode", "2"], "0.5.17", None), ("3", ["--fuseep-mode=1"], "0.5.16", None),
+    ("x", [], "0.5.16", None),  # EnvInt reads a non-integer as its default, 1
+    ("3", [], "0.5.18", None),  # _apply_fuseep_mode_env_compat is gone
+])
+def test_fuseep_mode_env_at_parse(mode, extra, version, code):
+    """0.5.16-0.5.17 prepare_server_args (_apply_fuseep_mode_env_compat), on any device and backend."""
+    assert refusal(["--attention-backend", "triton"] + extra, version, env={"SGLANG_NPU_FUSED_MOE_MODE": mode}) == code
+
+
+@pytest.mark.parametrize("extra, version, code", [
+    # the deprecated SGLANG_CUTLASS_MOE (0.5.11-0.5.17 handle_moe_kernel_config): fp8 / mxfp8 only, then the cutlass
+    # runner's FP8 EP check; 0.5.18 no longer reads it
+    ([], "0.5.11", "CUTLASS_MOE_ENV"), ([], "0.5.17", "CUTLASS_MOE_ENV"), (["--quantization", "awq"], "0.5.16",
+                                                                           "CUTLASS_MOE_ENV"),
+    (["--quantization", "fp8"], "0.5.16", None), (["--quantization", "mxfp8"], "0.5.14", None),
+    (["--quantization", "fp8", "--tp-size", "2", "--ep-size", "2"], "0.5.17", "MOE_RUNNER_EP_SIZE"),
+    ([], "0.5.18", None),
+])
+def test_cutlass_moe_env(extra, version, code):
+    assert refusal(["--attention-backend", "triton"] + extra, version, env={"SGLANG_CUTLASS_MOE": "1"}) == code

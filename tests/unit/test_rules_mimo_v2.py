@@ -57,3 +57,17 @@ def test_uno_dp_attention_at_dp_size_1_is_dropped_first(version):
     uno = ["--speculative-algorithm", "UNO", "--uno-lora-path", "/nonexistent/uno", "--speculative-num-draft-tokens",
            "4", "--attention-backend", "fa3", "--enable-dp-attention"]
     assert code({"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3"}, uno, version) is None
+
+
+# -- gpu16 (session 17) --
+@pytest.mark.parametrize("cfg, extra, version, env, want", [
+    # 0.5.14-0.5.18 server_args.py _handle_model_specific_adjustments' MiMo V2 branch, after the fused-qkv check, on
+    # both MiMo V2 architectures: HiCache needs SGLANG_ENABLE_UNIFIED_RADIX_TREE (an EnvBool)
+    (MIMO, [], "0.5.16", None, "MIMO_V2_HICACHE"), (FUSED, ["--tp-size", "2"], "0.5.18", None, "MIMO_V2_HICACHE"),
+    (dict(MIMO, architectures=["MiMoV2FlashForCausalLM"]), [], "0.5.14", None, "MIMO_V2_HICACHE"),
+    (FUSED, ["--tp-size", "4"], "0.5.17", None, "MIMO_V2_ATTN_TP"),  # the fused-qkv check first
+    (MIMO, [], "0.5.17", {"SGLANG_ENABLE_UNIFIED_RADIX_TREE": "y"}, None),
+    (MIMO, [], "0.5.13", None, None), (MIMO, [], "0.5.19", None, None),
+])
+def test_mimo_v2_hicache_needs_unified_radix_tree(cfg, extra, version, env, want):
+    assert code(cfg, ["--enable-hierarchical-cache"] + extra, version, env=env) == want

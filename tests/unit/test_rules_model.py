@@ -399,7 +399,8 @@ def test_dsa_passes_0_5_19_to_0_5_21(extra, target, version, gpus, code):
 # -- standin (session 16) --: judged through the oracle's GPU stand-in (releases 0.5.11-0.5.18)
 def test_kimi_k3_sm100_before_0_5_19():
     """0.5.17-0.5.18 arg_groups/overrides.py _kimi_k3_overrides: trtllm_mla for both phases on SM100 (its DCP branch
-    not modelled); 0.5.11-0.5.16 do not know Kimi-K3 as MLA: the MHA default trtllm_mha, page size 64 either way."""
+    keeps cutedsl_mla there); 0.5.11-0.5.16 do not know Kimi-K3 as MLA: the MHA default trtllm_mha, page size 64 either
+    way."""
     for version in ("0.5.17", "0.5.18"):
         r = E.validate_argv(BASE, version, gpus=SM100, read_paths=False, target_config=KIMI)
         assert (r.resolved["prefill_attention_backend"], r.resolved["page_size"]) == ("trtllm_mla", 64), version
@@ -444,3 +445,25 @@ def test_dsa_page_size_reaches_check_server_args():
     assert answer(["--chunked-prefill-size", "192"], KPOOL, gpus=SM90) == "CHUNKED_PREFILL_PAGE"
     assert answer(["--chunked-prefill-size", "192"], KPOOL, version="0.5.21", gpus=SM90) is None
     assert answer(EAGLE + ["--speculative-eagle-topk", "2"], DSA, gpus=SM90) == "EAGLE_PAGE_TREE"
+# -- gpu16 (session 17) --
+@pytest.mark.parametrize("extra, env, version, code", [
+    # 0.5.17-0.5.18 arg_groups/overrides.py _kimi_k3_overrides under DCP, as 0.5.19's kimi_k3.py (on this host without a
+    # GPU: no FlashInfer for cutedsl_mla); 0.5.16 refuses DCP off HIP first
+    (DCP + ["--decode-attention-backend", "triton"], None, "0.5.17", U),
+    (DCP + ["--decode-attention-backend", "aiter"], None, "0.5.18", U),
+    (DCP, None, "0.5.18", U),
+    (DCP + ["--speculative-algorithm", "DSPARK", "--speculative-draft-model-path", "/d"],
+     {"SGLANG_RAGGED_VERIFY_MODE": "compact"}, "0.5.17", U),
+    (DCP + ["--decode-attention-backend", "triton"], None, "0.5.16", "DCP_PLATFORM"),
+])
+def test_kimi_k3_dcp_from_0_5_17(extra, env, version, code):
+    assert answer(extra, KIMI, version=version, env=env) == code
+
+
+def test_nemotron_h_w4a16_in_0_5_18():
+    """0.5.18 arg_groups/overrides.py _nemotron_h_overrides: W4A16_NVFP4 experts take no a2a backend and the marlin
+    runner (or auto), after the relu2 check (trait nemotron_h_branch_w4a16); 0.5.17 has no such check."""
+    assert answer(["--moe-a2a-backend", "deepep"], NEMO_W4A16, version="0.5.18", gpus=SM120) == U
+    assert answer(["--moe-runner-backend", "triton"], NEMO_W4A16, version="0.5.18", gpus=SM120) == U
+    assert answer(["--moe-runner-backend", "marlin"], NEMO_W4A16, version="0.5.18", gpus=SM120) is None
+    assert answer(["--moe-runner-backend", "triton"], NEMO_W4A16, version="0.5.17", gpus=SM120) is None

@@ -166,6 +166,10 @@ _SGLANG_MESSAGES = (
                  r"inference)"),
     # -- moe (session 16) --
     ("MIMO_V2_ATTN_TP", r"MiMoV2ForCausalLM requires effective attention TP size"),
+    ("MIMO_V2_HICACHE", r"Hierarchical cache for MiMoV2 requires the unified radix tree"),  # -- gpu16 (session 17) --
+    ("SESSION_RADIX_CACHE", r"--enable-session-radix-cache requires --radix-eviction-policy priority"),  # -- gpu16 --
+    ("CUTLASS_MOE_ENV", r"cutlass MoE is only supported with fp8/mxfp8 quantization"),  # -- gpu16 (session 17) --
+    ("DUAL_CHUNK_ATTENTION", r"Dual chunk attention is enabled"),  # -- gpu16 (session 17) --
     ("CP_TP_SHARING", r"CP-TP group sharing|CP/TP group sharing only supports"),
     # -- specserve (session 14): serving_hook.py (rules_serving.py) --
     ("HTTP2_LIMITS", r"--http2-(max-concurrent-streams|initial-connection-window-size) must be between"),
@@ -305,7 +309,8 @@ _SGLANG_MESSAGES = (
     ("MOE_A2A_MEGAMOE_ENV", r"FlashInfer MegaMOE NVFP4 W4A16 requires|SGLANG_FLASHINFER_MEGAMOE_COMBINE_DTYPE"),
     # -- old-a (session 15) --: the older releases' srt/server_args.py (rules_legacy.py)
     ("INTEL_XPU_MLA_PREFILL", r"intel_xpu backend is only supported on decode for MLA models"),
-    ("ASCEND_FUSE_MODE", r"Wrong value of fuse_mode=|When fuse_mode is set to 2, the NPU supports only ModelSlim"),
+    ("ASCEND_FUSE_MODE", r"Wrong value of (fuse_mode|SGLANG_NPU_FUSED_MOE_MODE)=|When fuse_mode is set to 2, the NPU "
+                         r"supports only ModelSlim"),
     ("ELASTIC_EP", r"Elastic EP rejoin requires elastic_ep_backend|--elastic-ep-rejoin \(deprecated\) conflicts"),
     ("LORA_VIRTUAL_EXPERTS", r"--lora-use-virtual-experts requires --lora-backend triton"),
     ("GRPC_PORT", r"SGLANG_GRPC_PORT \(\d+\) must differ from --port"),

@@ -265,6 +265,18 @@ _METRICS_V1 = {
 #                            check_nemotron_h_branch): None, or the architectures it takes (a ModelOpt checkpoint's
 #                            relu2 MLP, no triton attention backend)
 #                            -- mamba (session 16) --
+#   nemotron_h_branch_w4a16  that branch refuses W4A16_NVFP4 experts with an a2a backend or a runner other than auto /
+#                            marlin after the relu2 check (0.5.18's overrides.py) -- gpu16 (session 17) --
+#   mimo_v2_hicache_env      the MiMo V2 branch refuses --enable-hierarchical-cache without SGLANG_ENABLE_UNIFIED_RADIX_TREE
+#                            (0.5.14-0.5.18; rules_model.check_mimo_v2_hicache) -- gpu16 (session 17) --
+#   session_radix_needs_priority  --enable-session-radix-cache needs --radix-eviction-policy priority (0.5.15-0.5.16;
+#                            rules_cache.check_cache_compatibility) -- gpu16 (session 17) --
+#   cutlass_moe_env          SGLANG_CUTLASS_MOE asserts an fp8 / mxfp8 quantization and sets the cutlass MoE runner
+#                            (0.5.11-0.5.17; rules_moe.check_moe_kernel) -- gpu16 (session 17) --
+#   dual_chunk_attention     a target with dual_chunk_attention_config takes the dual_chunk_flash_attn backend only
+#                            (0.5.11-0.5.19; rules_attention.check_dual_chunk) -- gpu16 (session 17) --
+#   fuseep_mode_env_at_parse prepare_server_args refuses a set SGLANG_NPU_FUSED_MOE_MODE other than 1 or 2 unless the
+#                            argv gives --fuseep-mode (0.5.16-0.5.17; rules_legacy.check_fuseep_mode_env)
 #   -- overrides (session 15) --
 #   mla_backend_checks       None (not modelled), or the attention hook's MLA backend checks (rules_attention.py
 #                            check_mla_backends): trtllm_kv / tokenspeed_kv (the KV cache dtypes TRTLLM MLA / tokenspeed
@@ -280,8 +292,8 @@ _METRICS_V1 = {
 # one modelled)
 # "deepseek" from 0.5.13: the family's DSA block before 0.5.22's overrides (trait deepseek_family)
 _MODEL_OVERRIDES_0_5_13 = ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "gemma4", "deepseek")
-# -- standin (session 16) --: arg_groups/overrides.py _kimi_k3_overrides from 0.5.17 (its SM100 trtllm_mla fill is
-# modelled there; its DCP branch from 0.5.19, trait kimi_dcp_decode_backends)
+# -- standin (session 16) --: arg_groups/overrides.py _kimi_k3_overrides from 0.5.17 (its SM100 trtllm_mla fill; its DCP
+# branch, trait kimi_dcp_decode_backends, from 0.5.17 too: gpu16, session 17)
 _MODEL_OVERRIDES_0_5_17 = _MODEL_OVERRIDES_0_5_13 + ("kimi_k3",)
 _MODEL_OVERRIDES_0_5_19 = _MODEL_OVERRIDES_0_5_13 + ("minicpm", "kimi_k3", "nemotron_h")
 _MODEL_OVERRIDES_0_5_20 = _MODEL_OVERRIDES_0_5_19 + ("qwen3_moe", "qwen4_exp")  # qwen3_moe.py's first refusal, qwen4_exp.py
@@ -313,12 +325,15 @@ ORDER = (
 # srt/arg_groups/kv_cache_hook.py), read in each kit
 _UNIFIED_0_5_15 = {"page_major_needs_unified": False, "page_major_backends": ("triton",),
                    "page_major_linear_prefill": None, "pd": None, "algorithms": (None,), "eagle": None, "tbo": False,
-                   "hicache": True, "linker": False, "trtllm_decode_graph": False, "page_major_mla_own_list": False}
+                   "hicache": True, "linker": False, "trtllm_decode_graph": False, "page_major_mla_own_list": False,
+                   # -- gpu16 (session 17) --: refuses a tc_piecewise prefill CUDA graph the user set (rules_cache.py
+                   # check_unified_memory_pool; the default's cascade and 0.5.19's own variant are not modelled)
+                   "piecewise_prefill": True}
 # from 0.5.17 an MLA target on the unified pool has its own page-major backend list (not modelled); 0.5.15-0.5.16 hold
 # every target to triton
 _UNIFIED_0_5_17 = dict(_UNIFIED_0_5_15, page_major_linear_prefill=("triton", "flashkda"), page_major_mla_own_list=True)
 _UNIFIED_0_5_18 = dict(_UNIFIED_0_5_17, pd="v18", algorithms=(None, "DSPARK"))
-_UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True,
+_UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True, piecewise_prefill=False,
                        page_major_backends=("triton", "fa3", "fa4", "flashinfer", "trtllm_mha"))
 _UNIFIED_0_5_20 = dict(_UNIFIED_0_5_19, tbo=True)
 _UNIFIED_0_5_21 = dict(_UNIFIED_0_5_20, pd="v21", hicache=False)
@@ -446,6 +461,7 @@ _CHANGES = {
         "hisparse_models": ("dsa", "v4", "m3"),  # hisparse_hook.py: MiniMax M3 joins
     },
     "0.5.20": {  # the old window flag and --mamba-scheduler-strategy gone; DFLASH dp attention allowed
+        "dual_chunk_attention": False,  # -- gpu16 (session 17) --: overrides.py's _attention_backend_dual_chunk is gone
         "mm_vmm_refuses_rust_server": False,  # -- cache (session 16) --: the Rust server check gone
         "dsv4_hook": "v20",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: --dsv4-attn-backend trtllm's checks
         "cp_legacy_flags_exclusive": False,  # -- dsa (session 16) --: the legacy prefill CP flags are gone
@@ -509,9 +525,10 @@ _CHANGES = {
         # -- model (session 14) --
         "model_overrides": _MODEL_OVERRIDES_0_5_19,
         # -- quant (session 15) --: kimi_k3.py's DCP decode backends (tokenspeed_mla through 0.5.22, aiter 0.5.20 on)
-        "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla"),
         "nemotron_h_omni": False,  # nemotron_h.py registers NemotronH_Omni_Reasoning_V3 (0.5.20 on)
         "nemotron_h_branch": None,  # -- mamba (session 16) --: model_overrides/nemotron_h.py; no triton assert
+        "nemotron_h_branch_w4a16": False,  # -- gpu16 (session 17) --: the W4A16 checks are _nemotron_h's
+        "mimo_v2_hicache_env": False,  # -- gpu16 (session 17) --: the MiMo V2 branch's HiCache check is gone
         # arg_groups/moe_hook.py handle_a2a_moe: the deepep_v2 backend (its validated architectures, deterministic
         # inference refused); FlashInfer A2A takes flashinfer_trtllm and deep_gemm too
         "a2a_deepep_v2_archs": ("DeepseekV3ForCausalLM", "DeepseekV4ForCausalLM", "Qwen3MoeForCausalLM"),
@@ -543,6 +560,11 @@ _CHANGES = {
         "expert_pack": "v19",  # -- parallel (session 14) --: srt/arg_groups/expert_pack_hook.py appears
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
+        # -- gpu16 (session 17) --: arg_groups/overrides.py _nemotron_h_overrides refuses W4A16_NVFP4 experts with an
+        # a2a backend or a runner other than auto / marlin (before the arch branch's triton assert)
+        "nemotron_h_branch_w4a16": True,
+        "fuseep_mode_env_at_parse": False,  # _apply_fuseep_mode_env_compat is gone (--fuseep-mode alone)
+        "cutlass_moe_env": False,  # -- gpu16 (session 17) --: _cutlass_moe_env_override is gone
         "eplb_balancedness_env_refused": True,  # -- cache (session 16) --
         "mm_vmm_refuses_rust_server": True,  # -- cache (session 16) --
         "dsv4_hook": "v18",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE from the A2A flag only, budget 8192
@@ -571,6 +593,10 @@ _CHANGES = {
                          "dp_a2a": ("none", "megamoe"), "npu_exempt": True, "ragged": "a2a"},
     },
     "0.5.17": {  # a trtllm_mha draft backend moves the target page size to 64 too
+        # -- gpu16 (session 17) --: arg_groups/overrides.py _kimi_k3_overrides' DCP branch, as 0.5.19's kimi_k3.py (0.5.16
+        # refuses DCP off HIP first: dcp_hip_only)
+        "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla"),
+        "session_radix_needs_priority": False,  # -- gpu16 (session 17) --: the session radix cache check is gone
         # -- moe (session 16) --: the MiMo V2 fused qkv_proj check takes a divisor of the checkpoint's TP
         "mimo_v2_fused_qkv_tp": "divisor",
         "dsv4_hook": "v17",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE prefill budget, CP MoE A2A list
@@ -611,6 +637,7 @@ _CHANGES = {
         # -- oldgpu (session 17) --: the DSA KV cache dtype default and the backends become arg_groups/overrides.py
         # passes run at the block's slot (_dsa_kv_cache_dtype_default, _dsa_split_backend_resolution)
         "deepseek_family": "dsa_block_v15",
+        "session_radix_needs_priority": True,  # -- gpu16 (session 17) --: server_args.py _handle_cache_compatibility
         "dsv4_hook": "v15",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: EAGLE only, interleave CP
         # -- engfix (session 15) --: overrides.py _dllm_page_size reads DllmConfig outside the radix gate
         "dllm_model_check": "always",
@@ -638,6 +665,7 @@ _CHANGES = {
         "cuda_graph_backends": {"decode": _GRAPH_BACKENDS_V14, "prefill": _GRAPH_BACKENDS_V14},
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
+        "mimo_v2_hicache_env": True,  # -- gpu16 (session 17) --: server_args.py's MiMo V2 branch, HiCache needs the env
         # -- dsa (session 16) --: the DSA block's prefill CP asserts, the legacy CP flags as aliases of --enable-prefill-cp
         "dsa_prefill_cp_flags": "legacy_aliases",
         # -- oldgpu (session 17) --: the DSA block of _handle_model_specific_adjustments on to its end (page 64, the KV
@@ -884,6 +912,21 @@ _CHANGES = {
         # check_nemotron_h_branch; through 0.5.18), for these architectures: a ModelOpt checkpoint's relu2 MLP, no
         # triton attention backend
         "nemotron_h_branch": ("NemotronHForCausalLM",),
+        "nemotron_h_branch_w4a16": False,  # -- gpu16 (session 17) --: and W4A16_NVFP4 experts' a2a / runner (0.5.18)
+        # -- gpu16 (session 17) --: prepare_server_args checks SGLANG_NPU_FUSED_MOE_MODE after the parse (0.5.16-0.5.17,
+        # rules_legacy.check_fuseep_mode_env)
+        "fuseep_mode_env_at_parse": False,
+        # -- gpu16 (session 17) --: the model-specific adjustments' MiMo V2 branch refuses --enable-hierarchical-cache
+        # without SGLANG_ENABLE_UNIFIED_RADIX_TREE (0.5.14-0.5.18; rules_model.check_mimo_v2_hicache)
+        "mimo_v2_hicache_env": False,
+        # -- gpu16 (session 17) --: _handle_cache_compatibility refuses --enable-session-radix-cache without
+        # --radix-eviction-policy priority (0.5.15-0.5.16; rules_cache.check_cache_compatibility)
+        "session_radix_needs_priority": False,
+        # -- gpu16 (session 17) --: handle_moe_kernel_config reads the deprecated SGLANG_CUTLASS_MOE (through 0.5.17;
+        # rules_moe.check_moe_kernel)
+        "cutlass_moe_env": True,
+        # -- gpu16 (session 17) --: the attention hook's dual-chunk pass (through 0.5.19; rules_attention.check_dual_chunk)
+        "dual_chunk_attention": True,
         "deepseek_family": None,  # 0.5.11-0.5.12: the DSA block has no TBO check (the GPU's capability is read first)
         # -- lora (session 17) --: server_args.py _handle_model_specific_adjustments' DSA block sets page 64 on CUDA
         # for these architectures (with index_topk); from 0.5.13 the "deepseek" family does (rules_model.dsa_page_size)
@@ -1026,6 +1069,8 @@ _CHANGES = {
     "0.5.16": {
         "dsv4_hook": "v16",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: DSPARK joins EAGLE
         "a2a_ascend_fuse_mode": False,  # -- old-a (session 15) --: _handle_a2a_moe no longer reads the fuse mode
+        # -- gpu16 (session 17) --: prepare_server_args reads it after the parse instead (_apply_fuseep_mode_env_compat)
+        "fuseep_mode_env_at_parse": True,
         "elastic_ep_rejoin": "recover",  # -- old-a (session 15) --: _handle_elastic_ep maps it to join mode recover
         "kv4_dtypes": ("nvfp4", "fp4_mx_block16"),  # -- old-a (session 15) --: _handle_kv4_compatibility's new dtypes
         "kv4_mla_attention_extra": (),  # -- old-a (session 15) --: flashmla leaves its MLA attention list

@@ -13,7 +13,8 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
     check_int8_mamba_checkpoint, check_mamba_backend_flags, check_mamba_flashinfer, check_mamba_radix_cache,
     check_mamba_radix_cache_legacy)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_attention import (
-    check_gdn_replayssm_spec_ring, check_linear_attn_backend, check_mla_backends, check_multi_item_scoring, resolve_tokenspeed_alias)
+    check_dual_chunk, check_gdn_replayssm_spec_ring, check_linear_attn_backend, check_mla_backends, check_multi_item_scoring,
+    resolve_tokenspeed_alias)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_layernorm_sp import check_layernorm_sp
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_pd import (
     check_encoder_disaggregation, check_pd_host_receive, check_pd_prefill_complete, check_pd_roles)
@@ -34,11 +35,13 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_dsv4 import (
     check_dsv4_hook, check_encoder_replay_budget, is_dsv4_target)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
-    check_dllm_model, check_language_model_only, check_mamba_state, check_mimo_v2_fused_qkv, check_model_capability,
+    check_dllm_model, check_language_model_only, check_mamba_state, check_mimo_v2_fused_qkv, check_mimo_v2_hicache,
+    check_model_capability,
     check_model_overrides, check_model_specific, check_nemotron_h_branch, check_weight_cache,
     dsa_page_size, model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
-    check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel, resolved_runner)
+    CUTLASS_MOE_ENV, check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel,
+    resolved_runner)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_platform import (
     check_deterministic_attention, sm100_default_attention)
 
@@ -63,6 +66,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                           "the replacement)." % (dest.replace("_", "-"), version), dest)
     if not L.check_lora_paths_action.keys.isdisjoint(args):
         L.check_lora_paths_action(args)  # --lora-paths' argparse action, at parsing (every release)
+    if rules["fuseep_mode_env_at_parse"] and "SGLANG_NPU_FUSED_MOE_MODE" in env:
+        LG.check_fuseep_mode_env(result.argv, env)  # -- gpu16 (session 17) --: prepare_server_args, after the parse
     if rules["mps_runtime_check"] and str(args.get("device") or "").partition(":")[0] == "mps":
         # -- engfix (session 15) --: resolve_once, before the pipeline (0.5.22 on): validate_mps_runtime needs an
         # available PyTorch MPS device, which a Linux host (every host this collection deploys to) never has
@@ -176,8 +181,10 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         r.update((k, declared[k]) for k in ("attention_backend", "max_running_requests") if k in declared)
         prefill = r["prefill_attention_backend"] or r["attention_backend"]
         decode = args.get("decode_attention_backend") or r["attention_backend"]
-    if target_cfg and (target_cfg.get("architectures") or [None])[0] == "MiMoV2ForCausalLM":
-        check_mimo_v2_fused_qkv(args, rules, target_cfg)  # -- moe (session 16) --: the hook's MiMo V2 branch
+    if target_cfg and (target_cfg.get("architectures") or [None])[0] in ("MiMoV2ForCausalLM", "MiMoV2FlashForCausalLM"):
+        if target_cfg["architectures"][0] == "MiMoV2ForCausalLM":
+            check_mimo_v2_fused_qkv(args, rules, target_cfg)  # -- moe (session 16) --: the hook's MiMo V2 branch
+        check_mimo_v2_hicache(args, rules, env)  # -- gpu16 (session 17) --: then its HiCache check (0.5.14-0.5.18)
     if not check_mamba_state.keys.isdisjoint(args):  # -- misc (session 15) --: the model hook's last Mamba check
         check_mamba_state(args, rules, target_cfg)
     if not KV.check_nvfp4_prefill_dequant.keys.isdisjoint(args):
@@ -221,6 +228,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
                           "--attn-cp-size." % (("sm_%s" % sm) if sm else "no visible GPU"), "attention_backend")
     if rules["intel_xpu_mla_prefill_refused"] and prefill == "intel_xpu":  # -- old-a (session 15) --
         LG.check_intel_xpu_mla_prefill(args, prefill, target_cfg is not None and "kv_lora_rank" in text_cfg(target_cfg))
+    if rules["dual_chunk_attention"] and target_cfg is not None:
+        check_dual_chunk(r, target_cfg)  # -- gpu16 (session 17) --: the attention hook's dual-chunk pass, next
     if not check_mamba_backend_flags.keys.isdisjoint(args):
         check_mamba_backend_flags(args, rules, platform)  # the Mamba backend hook, right after the attention one
     if not check_mamba_flashinfer.keys.isdisjoint(args):
@@ -256,7 +265,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         # the chunk size it rounds up to the page is what check_server_args then reads
         args = check_kv_cache_sharding(args, rules, target_cfg, env, platform, prefill) or args
     runner = None
-    if not check_moe_kernel.keys.isdisjoint(args):
+    if not check_moe_kernel.keys.isdisjoint(args) or (rules["cutlass_moe_env"] and CUTLASS_MOE_ENV in env):
         runner = check_moe_kernel(args, rules, platform, target_cfg, env)
     if not check_a2a_moe.keys.isdisjoint(args):
         ep = check_a2a_moe(args, rules, platform, target_cfg, runner or get(args, "moe_runner_backend", "auto"), env)

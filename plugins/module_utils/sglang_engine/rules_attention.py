@@ -225,3 +225,19 @@ def resolve_tokenspeed_alias(args, rules, r, result):
         if k in renamed:
             r[k] = renamed[k]
     return dict(args, **renamed)
+
+
+# -- gpu16 (session 17) --
+def check_dual_chunk(r, target_cfg):
+    """The attention hook's dual-chunk pass (0.5.11-0.5.19; from 0.5.15 arg_groups/overrides.py
+    _attention_backend_dual_chunk, after the intel_xpu MLA prefill check; trait dual_chunk_attention): a target whose
+    config has dual_chunk_attention_config takes the dual_chunk_flash_attn backend only, and the attention backend is
+    filled by then (the hook's default pass runs first); with it SGLang turns mixed chunked prefill off (and the radix
+    cache). `r`: the resolved settings."""
+    if target_cfg.get("dual_chunk_attention_config") is None or r.get("attention_backend") is None:
+        return
+    if r["attention_backend"] != "dual_chunk_flash_attn":
+        raise Refused("DUAL_CHUNK_ATTENTION", "Dual chunk attention is enabled (the target's dual_chunk_attention_config), "
+                      "but the attention backend is %s: set --attention-backend dual_chunk_flash_attn."
+                      % r["attention_backend"], "attention_backend")
+    r["enable_mixed_chunk"] = False

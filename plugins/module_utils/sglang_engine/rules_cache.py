@@ -15,19 +15,26 @@ from __future__ import annotations
 import json
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, truthy_env
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cuda_graph import _graph_config
 
 
 @gate("disaggregation_decode_retraction_backup", "disaggregation_decode_host_receive_threshold",
       "radix_eviction_policy", "enable_hierarchical_cache", "disaggregation_decode_enable_offload_kvcache",
-      "swa_full_tokens_ratio", "swa_prefix_tails", "enable_lmcache",
+      "swa_full_tokens_ratio", "swa_prefix_tails", "enable_lmcache", "enable_session_radix_cache",
       context=("disaggregation_mode", "dcp_size", "enable_priority_scheduling", "disable_priority_preemption",
                "radix_eviction_policy_config", "disable_radix_cache", "hicache_storage_backend",
                "enable_unified_cache_external_linker", "enable_dp_attention", "dp_size", "attn_dp_size",
                "enable_streaming_session", "hicache_host_memory_mode",
                "disaggregation_decode_enable_radix_cache"))
 def check_cache_compatibility(args, rules, algo):
-    """In SGLang's order: the host-pool retraction backup, the T-LRU eviction config, hierarchical cache
+    """In SGLang's order: the session radix cache's eviction policy (trait session_radix_needs_priority,
+    0.5.15-0.5.16), the host-pool retraction backup, the T-LRU eviction config, hierarchical cache
     without a radix cache, decode KV offload, the SWA ratio and prefix tails, LMCache."""
+    if rules["session_radix_needs_priority"] and args.get("enable_session_radix_cache") and \
+            get(args, "radix_eviction_policy", "lru") != "priority":
+        # -- gpu16 (session 17) --: 0.5.15-0.5.16 srt/server_args.py _handle_cache_compatibility, its first check
+        raise Refused("SESSION_RADIX_CACHE", "--enable-session-radix-cache requires --radix-eviction-policy priority.",
+                      "radix_eviction_policy")
     mode = get(args, "disaggregation_mode", "null")
     # a decode host-receive threshold below 1 sets the host-pool backup (the PD hook, 0.5.21 on)
     host_pool = args.get("disaggregation_decode_retraction_backup") == "host_pool" or \
@@ -425,7 +432,8 @@ def check_page_major_layout(args, rules, prefill, decode, mla=False):
                "disaggregation_decode_retraction_backup", "disaggregation_decode_enable_radix_cache",
                "speculative_draft_attention_backend", "enable_two_batch_overlap", "enable_lmcache",
                "enable_unified_cache_external_linker", "enable_hierarchical_cache", "dcp_size",
-               "disable_cuda_graph"))
+               "disable_cuda_graph", "cuda_graph_config", "cuda_graph_backend_prefill", "moe_a2a_backend", "deepep_mode",
+               "enable_prefill_cp"))
 def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=False):
     """handle_unified_memory_pool (right after the page-major layout hook), in SGLang's order; what each release
     checks is trait unified_pool (releases.py). `r`: the resolved settings (speculative algorithm and topk after
@@ -494,10 +502,36 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=
         if None not in (prefill, decode) and not backends <= set(dcp_backends):
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 requires %s for the "
                           "full-attention layers, got %s." % (sorted(dcp_backends), sorted(backends)), "attention_backend")
+    if um["piecewise_prefill"] and _prefill_graph_backend(args, mla) == "tc_piecewise":
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports monolithic (decode) cuda-graph capture only: "
+                      "the prefill CUDA graph is tc_piecewise; pass --cuda-graph-backend-prefill disabled.",
+                      "cuda_graph_backend_prefill")
     if um["trtllm_decode_graph"] and decode == "trtllm_mha" and not args.get("disable_cuda_graph"):
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory does not support decode CUDA graphs with the "
                       "trtllm_mha attention backend yet: pass --disable-cuda-graph or another decode backend.",
                       "attention_backend")
+
+
+def _prefill_graph_backend(args, mla):
+    """The prefill CUDA graph backend when the unified pool reads it (0.5.15-0.5.18 srt/server_args.py), where the user
+    set it: --cuda-graph-config's prefill backend, else --cuda-graph-backend-prefill (_parse_cuda_graph_config; a set
+    backend skips the compatibility cascade). The hooks between them then disable it for DeepEP's normal mode
+    (_handle_a2a_moe); torch_native / flex attention do too, but the page-major layout the pool implies refuses those
+    first. None where the engine cannot tell: nothing set (the default, breakable on CUDA and tc_piecewise elsewhere, goes
+    through _apply_cuda_graph_compatibility's cascade: not modelled), a deprecated alias of the flag (the parse keeps no
+    constant), an MLA target's prefill CP (the DSA block may disable it)."""
+    phase = _graph_config(args).get("prefill")
+    if isinstance(phase, dict) and "backend" in phase:
+        backend = phase["backend"]
+    else:
+        backend = args.get("cuda_graph_backend_prefill")
+        if not isinstance(backend, str):
+            return None
+    if get(args, "moe_a2a_backend", "none") == "deepep" and args.get("deepep_mode") == "normal":
+        return "disabled"
+    if mla and args.get("enable_prefill_cp"):
+        return None
+    return backend
 
 
 def _check_unified_pd(args, env, um, r, algo, hybrid, mla=False):

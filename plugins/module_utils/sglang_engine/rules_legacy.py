@@ -36,6 +36,22 @@ def check_ascend_fuse_mode(args, env):
                       "(--quantization modelslim).", "quantization")
 
 
+def check_fuseep_mode_env(argv, env):
+    """prepare_server_args right after the parse (0.5.16-0.5.17 srt/server_args.py _apply_fuseep_mode_env_compat; trait
+    fuseep_mode_env_at_parse), on any device: a set SGLANG_NPU_FUSED_MOE_MODE stands for --fuseep-mode unless the argv
+    spells that flag (`--fuseep-mode` or `--fuseep-mode=...`), and must then be 1 or 2 (EnvInt: a value int() refuses
+    reads as its default, 1)."""
+    if any(a == "--fuseep-mode" or str(a).startswith("--fuseep-mode=") for a in argv or ()):
+        return
+    try:
+        mode = int(env["SGLANG_NPU_FUSED_MOE_MODE"])
+    except ValueError:
+        return
+    if mode not in (1, 2):
+        raise Refused("ASCEND_FUSE_MODE", "Wrong value of SGLANG_NPU_FUSED_MOE_MODE=%s, the NPU only supports 1 or 2."
+                      % mode, "env.SGLANG_NPU_FUSED_MOE_MODE")
+
+
 def elastic_ep_rejoin(args, style, has_backend, join):
     """--elastic-ep-rejoin in _handle_elastic_ep (trait elastic_ep_rejoin): "assert" (0.5.11-0.5.15.post1) refuses it
     without --elastic-ep-backend, after the backend checks; "recover" (0.5.16-0.5.20, at the hook's head) turns it into

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int, truthy_env
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_enabled, attn_dp_of
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_speculative import _env_bool
 
 # srt/layers/cp/cp_decode_attn_tp.py CP_DECODE_ATTN_TP_SUPPORTED_ARCHS (the same in every release with the flag,
 # 0.5.17-0.5.23)
@@ -74,6 +75,18 @@ def check_mimo_v2_fused_qkv(args, rules, target_cfg):
         raise Refused("MIMO_V2_ATTN_TP", "MiMoV2ForCausalLM requires effective attention TP size %d because its fused "
                       "qkv_proj weights are TP=%d-interleaved; got %d (--tp-size %d, attention DP %d, --attn-cp-size %d)."
                       % (expected, expected, effective, tp, dp, cp), "tp_size")
+
+
+# -- gpu16 (session 17) --
+def check_mimo_v2_hicache(args, rules, env):
+    """The same MiMo V2 branch after the fused-qkv check, for MiMoV2ForCausalLM and MiMoV2FlashForCausalLM (trait
+    mimo_v2_hicache_env, 0.5.14-0.5.18 srt/server_args.py _handle_model_specific_adjustments; gone from 0.5.19):
+    --enable-hierarchical-cache needs the unified radix tree (EnvBool SGLANG_ENABLE_UNIFIED_RADIX_TREE)."""
+    if rules["mimo_v2_hicache_env"] and args.get("enable_hierarchical_cache") and \
+            not _env_bool(env, "SGLANG_ENABLE_UNIFIED_RADIX_TREE"):
+        raise Refused("MIMO_V2_HICACHE", "Hierarchical cache for MiMoV2 requires the unified radix tree: set "
+                      "SGLANG_ENABLE_UNIFIED_RADIX_TREE=1 to enable --enable-hierarchical-cache for this model.",
+                      "enable_hierarchical_cache")
 
 
 # -- model (session 14) --
@@ -604,7 +617,9 @@ def check_nemotron_h_branch(args, rules, target_cfg, asked):
     if not rules["nemotron_h_branch"] or target_cfg is None or \
             (target_cfg.get("architectures") or [None])[0] not in rules["nemotron_h_branch"]:
         return
-    _nemotron_h_relu2(args, target_cfg, target_cfg)
+    quant = _nemotron_h_relu2(args, target_cfg, target_cfg)
+    if rules["nemotron_h_branch_w4a16"]:  # -- gpu16 (session 17) --: 0.5.18's overrides.py _nemotron_h_overrides
+        _nemotron_h_w4a16(args, quant, target_cfg)
     if asked == "triton":
         raise _override("NemotronHForCausalLM does not support triton attention backend, as the first layer might not "
                         "be an attention layer", "attention_backend")
@@ -790,8 +805,6 @@ def _kimi_k3(args, rules, env, no_gpu, asked, sm):
     """kimi_k3.py _kimi_k3_overrides under decode context parallelism (--dcp-size > 1); the decode backends it takes
     are the release's (trait kimi_dcp_decode_backends). Without DCP, on SM100/SM103: trtllm_mla for both phases when
     no attention backend is given (the same in every release with the file)."""
-    if get(args, "dcp_size", 1) > 1 and rules["kimi_dcp_decode_backends"] is None:
-        return {}  # -- standin (session 16) --: 0.5.17-0.5.18's DCP branch (arg_groups/overrides.py) not modelled
     if get(args, "dcp_size", 1) <= 1:
         if sm in (100, 103) and asked is None and args.get("prefill_attention_backend") is None and \
                 args.get("decode_attention_backend") is None:
@@ -937,9 +950,18 @@ def _nemotron_h(args, rules, target_cfg):
             if len(counts) > 1:
                 raise _override("EPLB and redundant experts need the same routed expert count on every MoE layer, got "
                                 "%s." % counts, "enable_eplb")
-    if modelopt and quant == "modelopt_mixed" and "W4A16_NVFP4" in _expert_quant_algos(target_cfg, False):
+    _nemotron_h_w4a16(args, quant, target_cfg)
+    return {}
+
+
+def _nemotron_h_w4a16(args, quant, target_cfg):
+    """_nemotron_h_overrides after its relu2 assert (0.5.18's arg_groups/overrides.py, then nemotron_h.py): a ModelOpt
+    MIXED_PRECISION checkpoint with W4A16_NVFP4 expert layers takes no a2a backend and the marlin runner (or auto)."""
+    if quant == "modelopt":
+        algo = (target_cfg.get("quantization_config") or {}).get("quant_algo")
+        quant = "modelopt_mixed" if algo == "MIXED_PRECISION" else None
+    if quant == "modelopt_mixed" and "W4A16_NVFP4" in _expert_quant_algos(target_cfg, False):
         if get(args, "moe_a2a_backend", "none") != "none":
             raise _override("W4A16_NVFP4 MoE layers require --moe-a2a-backend=none.", "moe_a2a_backend")
         if get(args, "moe_runner_backend", "auto") not in ("auto", "marlin"):
             raise _override("W4A16_NVFP4 MoE layers require --moe-runner-backend=marlin.", "moe_runner_backend")
-    return {}

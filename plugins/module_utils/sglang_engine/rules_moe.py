@@ -18,6 +18,9 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.co
     Refused, gate, get, truthy_env)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_of
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_legacy import check_ascend_fuse_mode
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_speculative import _env_bool
+
+CUTLASS_MOE_ENV = "SGLANG_CUTLASS_MOE"  # -- gpu16 (session 17) --: the deprecated env, read by handle_moe_kernel_config
 
 _FLASHINFER_CUTLASS_QUANT = ("modelopt_fp4", "modelopt_fp8", "modelopt_mixed", None)
 _MXFP8_DEFAULT = "flashinfer_trtllm"
@@ -113,6 +116,16 @@ def check_moe_kernel(args, rules, platform, target_cfg, env):
         raise Refused("MOE_RUNNER_QUANTIZATION", "Invalid quantization %r: FlashInfer TRTLLM routed MoE "
                       "(--moe-runner-backend flashinfer_trtllm_routed) supports only %s."
                       % (quant, _quant_list(rules["moe_routed_quant"])), "quantization")
+    if rules["cutlass_moe_env"] and _env_bool(env, CUTLASS_MOE_ENV):
+        # -- gpu16 (session 17) --: the deprecated SGLANG_CUTLASS_MOE (0.5.11-0.5.17: srt/server_args.py, from 0.5.15
+        # arg_groups/overrides.py _cutlass_moe_env_override) asserts an fp8 / mxfp8 quantization and sets the cutlass
+        # runner; a checkpoint's own quantization (no --quantization) is not judged
+        if quant is None and (target_cfg is None or "quantization_config" in target_cfg):
+            return runner
+        if quant not in ("fp8", "mxfp8"):
+            raise Refused("CUTLASS_MOE_ENV", "SGLANG_CUTLASS_MOE: cutlass MoE is only supported with fp8/mxfp8 "
+                          "quantization, got %r." % quant, "env." + CUTLASS_MOE_ENV)
+        runner = "cutlass"
     if runner == "cutlass" and quant in ("fp8", "mxfp8") and ep != 1:
         raise Refused("MOE_RUNNER_EP_SIZE", "FP8/MXFP8 Cutlass MoE is only supported with ep_size == 1 (--ep-size %s)."
                       % ep, "ep_size")
