@@ -12,7 +12,11 @@ unreached ones cannot be reached from an argv here, so the rest is the generator
 
 An entry is (function, message regex, category, why) under the file it sits in; it matches every refusal of that
 file whose innermost function is `function` and whose message text matches the regex (line numbers move between
-releases, names and messages rarely do). Checked by tests/oracle/test_differential.py: no refusal an entry
+releases, names and messages rarely do). After `why`, optional markers: STAND_IN (the entry holds only for a release
+without the oracle's GPU stand-in), and Source(regex), which also requires the regex to match the refusal's source
+text (refusals.py's row "source": the line that opens the statement's block, then the statement's own lines, each
+stripped): it tells apart two refusals of one function that have no message text (bare asserts, a raise of a
+variable). Checked by tests/oracle/test_differential.py: no refusal an entry
 matches is ever reached (a reached one was expressible after all), and every entry matches a refusal of some
 release whose kit is here (no stale entries).
 """
@@ -23,6 +27,17 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_or
 # -- standin (session 16) --: the 5th element of an entry that holds only for a release without the oracle's GPU
 # stand-in (sglang_oracle.STAND_IN_RELEASES)
 STAND_IN = "no-stand-in"
+
+
+# -- new19 (session 17) --
+class Source(str):
+    """An entry's marker: a regex its refusal's source text (the opening line of its block, then the statement) must
+    match as well (re.search)."""
+
+
+def _source_ok(entry, row):
+    return all(re.search(m, row.get("source") or "") for m in entry[4:] if isinstance(m, Source))
+
 
 CATEGORIES = {
     "runtime": (
@@ -129,6 +144,16 @@ ENTRIES = {
          "LoRAPathAction always stores a list (and the field's default is None): never another type"),
     ],
     "sglang/srt/arg_groups/mamba_hook.py": [
+        # -- new19 (session 17) --
+        ('handle_mamba_backend', '^$', "host",
+         "--mamba-backend flashinfer where get_platform().has_flashinfer holds (a CUDA GPU) but `import flashinfer.mamba` "
+         "fails: a FlashInfer install without its mamba module, a fact of the host's packages (no argv sets it; the "
+         "static engine takes SGLang's dependency as installed on a GPU host). The raise in the `else` branch (no "
+         "FlashInfer: this CPU host) is reached", Source(r"^except \(ImportError")),
+        ('validate_mamba_extra_buffer', '^$', "internal",
+         "overrides.py mamba_cache_chunk_size returns max(chunk_size, page_size) of a page size that is not None "
+         "there (or its memo of that value): never None (a None chunk size fails inside max() first)",
+         Source(r"assert mamba_cache_chunk_size is not None")),
     ],
     "sglang/srt/arg_groups/mega_moe_hook.py": [
         # -- moe (session 14) --
@@ -412,9 +437,9 @@ def classify(row, release=None):
     entry marked STAND_IN does not hold for a `release` the oracle's GPU stand-in runs."""
     for entry in ENTRIES.get(row.get("file"), ()):
         fn, rx, cat, why = entry[:4]
-        if entry[4:] == (STAND_IN,) and release in oracle.STAND_IN_RELEASES:
+        if STAND_IN in [m for m in entry[4:] if not isinstance(m, Source)] and release in oracle.STAND_IN_RELEASES:
             continue
-        if (not fn or row.get("function") == fn) and re.search(rx, row.get("message") or ""):
+        if (not fn or row.get("function") == fn) and re.search(rx, row.get("message") or "") and _source_ok(entry, row):
             return cat, why
     return None
 
@@ -423,4 +448,4 @@ def matches(entry_file, entry, rows):
     """The rows (of one release) an entry matches."""
     fn, rx, _cat, _why = entry[:4]
     return [r for r in rows if r.get("file") == entry_file and (not fn or r.get("function") == fn)
-            and re.search(rx, r.get("message") or "")]
+            and re.search(rx, r.get("message") or "") and _source_ok(entry, r)]
