@@ -201,6 +201,9 @@ def write_models(root):
         cfg.update(TARGET_FIELDS.get(name, {}))
         with open(os.path.join(d, "config.json"), "w") as f:
             json.dump(cfg, f)
+        for fname, body in TARGET_FILES.get(name, {}).items():  # -- new19 (session 17) --
+            with open(os.path.join(d, fname), "w") as f:
+                json.dump(body, f)
         dirs["target-" + name] = d
     for name, extra in DRAFTS.items():
         d = os.path.join(root, "draft-" + name)
@@ -2296,6 +2299,40 @@ MOE16_SWEEP_CASE["deepep-v2-deterministic"] = dict(_MISC_NO_SPEC, target="qwen3-
 MOE16_SWEEP_CASE["uno-dp-attn-dp1"] = dict(_MISC_NO_SPEC, algorithm="UNO", attention_backend="fa3", since="0.5.20")
 
 
+# -- new19 (session 17) --
+# Qwen3.5 (a GDN hybrid; SGLang's own Qwen3_5Config: a text config with the linear-attention fields of qwen3-next-8l,
+# a vision config) as a Clef checkpoint: joint_head_config.json beside config.json, which 0.5.22 on
+# srt/configs/model_config.py load_joint_head_config reads for architectures == ["Qwen3_5ForConditionalGeneration"]
+# (None when absent or null); model_hook.py handle_model_capability_adjustments then serves it at --tp-size 1 and
+# --pp-size 1 only (rules_model.check_joint_head_checkpoint). The radix cache off on this host (the Mamba radix cache's
+# extra_buffer wants a CUDA platform first), an explicit attention backend on a GPU; swept once each on the DFLASH base
+# without speculation, from 0.5.21 (no check there: accepted)
+_QWEN35_TEXT = {k: v for k, v in TARGET_FIELDS["qwen3-next-8l"].items() if k.startswith("linear_")}
+_QWEN35_TEXT.update({"model_type": "qwen3_5_text", "hidden_size": 256, "intermediate_size": 512,
+                     "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 64, "num_hidden_layers": 8,
+                     "vocab_size": 151936, "max_position_embeddings": 40960, "rms_norm_eps": 1e-6,
+                     "full_attention_interval": 4, "layer_types": (["linear_attention"] * 3 + ["full_attention"]) * 2})
+_QWEN35 = {"model_type": "qwen3_5", "text_config": _QWEN35_TEXT,
+           "vision_config": {"depth": 2, "hidden_size": 64, "num_heads": 2, "out_hidden_size": 256}}
+TARGETS.update({k: ("Qwen3_5ForConditionalGeneration", 8, 151936, 40960)
+                for k in ("qwen35-8l", "qwen35-clef-8l", "qwen35-clef-null-8l")})
+TARGET_FIELDS.update({k: _QWEN35 for k in ("qwen35-8l", "qwen35-clef-8l", "qwen35-clef-null-8l")})
+# files of a target's checkpoint directory besides config.json (write_models): name -> {file name: JSON body}
+TARGET_FILES = {"qwen35-clef-8l": {"joint_head_config.json": {"num_labels": 2}},
+                "qwen35-clef-null-8l": {"joint_head_config.json": None}}
+_NO_RADIX = ["--disable-radix-cache"]
+NEW19_SWEEP_EXTRA = {
+    "clef-tp2": ["--tp-size", "2"] + _NO_RADIX, "clef-pp2-sm90": ["--pp-size", "2", "--attention-backend", "fa3"],
+    "clef-tp1": _NO_RADIX, "clef-tp1-sm90": ["--attention-backend", "fa3"],
+    "clef-null-tp2": ["--tp-size", "2"] + _NO_RADIX, "qwen35-tp2": ["--tp-size", "2"] + _NO_RADIX,
+}
+NEW19_SWEEP_CASE = {k: dict(_MISC_NO_SPEC, target="qwen35-clef-8l", since="0.5.21") for k in NEW19_SWEEP_EXTRA}
+NEW19_SWEEP_CASE["clef-null-tp2"]["target"] = "qwen35-clef-null-8l"
+NEW19_SWEEP_CASE["qwen35-tp2"]["target"] = "qwen35-8l"
+for _k in ("clef-pp2-sm90", "clef-tp1-sm90"):
+    NEW19_SWEEP_CASE[_k].update(gpu="sm90", attention_backend="fa3")
+
+
 def sweep_cases(version=None):
     """Every value of EXTRA, CHECK_SERVER_ARGS_EXTRA, SSL_EXTRA, PARALLEL, STYLES, ENVS and PARALLEL_CHECK_EXTRA on each
     of SWEEP_BASES; then HOOK_CHECK_EXTRA's and KV_POOL_EXTRA's, each with what the entry changes in the case."""
@@ -2352,6 +2389,11 @@ def sweep_cases(version=None):
         if version is None or (_release_key(version) >= _release_key(c.get("since") or "0") and
                                (not c.get("until") or _release_key(version) <= _release_key(c["until"]))):
             out.append(dict(SWEEP_BASES[0], moe16_sweep=v, **c))
+    for v in sorted(NEW19_SWEEP_EXTRA):  # -- new19 (session 17) --: once, on the DFLASH base without speculation
+        c = NEW19_SWEEP_CASE[v]
+        if version is None or (_release_key(version) >= _release_key(c.get("since") or "0") and
+                               (not c.get("until") or _release_key(version) <= _release_key(c["until"]))):
+            out.append(dict(SWEEP_BASES[0], new19_sweep=v, **c))
     return out
 
 
@@ -2457,6 +2499,7 @@ def argv_for(case, dirs):
     argv.extend(OVR_SWEEP_EXTRA.get(case.get("ovr_sweep") or "none", []))  # -- overrides (session 15) --
     argv.extend(OLD_SWEEP_EXTRA.get(case.get("old_sweep") or "none", []))  # -- old-a (session 15) --
     argv.extend(MOE16_SWEEP_EXTRA.get(case.get("moe16_sweep") or "none", []))  # -- moe (session 16) --
+    argv.extend(NEW19_SWEEP_EXTRA.get(case.get("new19_sweep") or "none", []))  # -- new19 (session 17) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

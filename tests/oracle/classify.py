@@ -419,6 +419,8 @@ TABLE = (
     ("LANGUAGE_MODEL_ONLY", r"^--language-model-only (cannot be combined with --|is incompatible with --disaggregation-mode "
      r"prefill/decode|does not support \[)", None),
     ("ENCODER_REPLAY_MODEL", r"^--enable-encoder-swa-bounded-replay requires DeepSeek-V4\.1$", None),
+    # -- new19 (session 17) --: model_hook.py handle_model_capability_adjustments (0.5.22 Clef; 0.5.23 Clef or Kev)
+    ("JOINT_HEAD_PARALLEL", r"^(Clef|Kev) checkpoints are served with --tp-size 1 and --pp-size 1", None),
     # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py, overrides.py _deepseek_v4_kv_cache_dtype
     ("DSV4_KV_DTYPE", r"^\w+ is not supported for DeepseekV4ForCausalLM$", None),
     ("DSV4_ATTN_BACKEND", r"^--dsv4-attn-backend (flashmla_mega requires DeepSeek-V4\.1 on SM100/SM103\.|trtllm requires "

@@ -264,6 +264,7 @@ _SGLANG_MESSAGES = (
     ("LANGUAGE_MODEL_ONLY", r"--language-model-only (cannot be combined with|is incompatible with --disaggregation-mode|does "
      r"not support)"),
     ("ENCODER_REPLAY_MODEL", r"--enable-encoder-swa-bounded-replay requires DeepSeek-V4\.1"),
+    ("JOINT_HEAD_PARALLEL", r"(Clef|Kev) checkpoints are served with --tp-size 1 and --pp-size 1"),  # -- new19 (session 17) --
     # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py (rules_dsv4.py)
     ("DSV4_KV_DTYPE", r"is not supported for DeepseekV4ForCausalLM"),
     ("DSV4_ATTN_BACKEND", r"--dsv4-attn-backend (flashmla_mega|trtllm) (requires|does not support)"),

@@ -240,6 +240,8 @@ _METRICS_V1 = {
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
+#   joint_head_checkpoint    -- new19 (session 17) --: the capability hook serves a Clef checkpoint (a joint schema
+#                            head, joint_head_config.json) at TP 1 and PP 1 only (0.5.22 on; rules_model.py)
 #   -- quant (session 15) --: model_overrides gains kimi_k3, nemotron_h (0.5.19 on), qwen3_moe, qwen4_exp (0.5.20 on),
 #                            minimax_m3 (0.5.23: its NVFP4 checks)
 #   kimi_dcp_decode_backends the decode attention backends Kimi-K3 DCP takes (kimi_k3.py; None: no family)
@@ -316,6 +318,8 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         "hicache_buffer_refuses_write_back": False,  # -- cache (session 16) --: resolved to write_through instead
+        # -- new19 (session 17) --: model_hook.py handle_model_capability_adjustments serves Clef at TP 1 / PP 1
+        "joint_head_checkpoint": True,
         # -- engfix (session 15) --: ServerArgs.resolve_once validates the MPS runtime before the pipeline
         "mps_runtime_check": True,
         "pd_decode_dcp": None,  # -- old-b (session 15) --: mori and ascend join: every choice (not checked)
@@ -854,6 +858,7 @@ _CHANGES = {
         "language_model_only_archs": None,
         # model_hook.py handle_model_capability_adjustments refuses the encoder SWA replay off DeepSeek-V4.1 (0.5.23)
         "encoder_replay_needs_v41": False,
+        "joint_head_checkpoint": False,  # -- new19 (session 17) --
         "dsv4_hook": None,  # -- dsv4 (session 15) --
         # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes
         # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk}; its attention-DP refusal reads the
