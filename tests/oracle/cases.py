@@ -2331,6 +2331,15 @@ NEW19_SWEEP_CASE["clef-null-tp2"]["target"] = "qwen35-clef-null-8l"
 NEW19_SWEEP_CASE["qwen35-tp2"]["target"] = "qwen35-8l"
 for _k in ("clef-pp2-sm90", "clef-tp1-sm90"):
     NEW19_SWEEP_CASE[_k].update(gpu="sm90", attention_backend="fa3")
+# speculative_hook.py _handle_dspark (0.5.19-0.5.21): DSpark with attention DP over a MegaMoE all-to-all (0.5.19-0.5.20;
+# 0.5.21's MegaMoE hook wants a GPU first) or a MORI one (0.5.21, which adds it) needs SGLANG_RAGGED_VERIFY_MODE=static
+_DSPARK_DP_A2A = _DP_ATTN_TP2 + ["--enable-dp-lm-head", "--moe-a2a-backend"]
+NEW19_SWEEP_EXTRA.update({"dspark-dp-megamoe-compact": _DSPARK_DP_A2A + ["megamoe"],
+                          "dspark-dp-mori-cap-accept": _DSPARK_DP_A2A + ["mori"]})
+NEW19_SWEEP_CASE["dspark-dp-megamoe-compact"] = dict(_DSPARK, since="0.5.19", until="0.5.20",
+                                                     env={"SGLANG_RAGGED_VERIFY_MODE": "compact"})
+NEW19_SWEEP_CASE["dspark-dp-mori-cap-accept"] = dict(_DSPARK, since="0.5.21", until="0.5.21",
+                                                     env={"SGLANG_RAGGED_VERIFY_MODE": "cap-accept"})
 
 
 def sweep_cases(version=None):
