@@ -275,6 +275,10 @@ ENTRIES = {
          "lines on: the refusal surfaces there (reached), never at this raise"),
         ('validate_prefill_cp_platform', r'^Prefill CP on MUSA', "runtime",
          "runs only on a Moore Threads MUSA platform (get_platform().is_musa); the platform override presents CUDA"),
+        # -- new19 (session 17) --: the same check before 0.5.22, which named HIP and NPU (0.5.20) or HIP (0.5.21) too
+        ('validate_prefill_cp_platform', r'^Prefill CP on HIP/(NPU/)?MUSA is deprecated', "runtime",
+         "runs only on a ROCm, Ascend NPU or MUSA platform (get_platform().is_hip / is_npu / is_musa); the platform "
+         "override presents CUDA"),
         ('handle_context_parallelism', r'^Prefill CP on HIP', "runtime",
          "runs only on a ROCm platform (get_platform().is_hip); the platform override presents CUDA"),
         ('handle_context_parallelism', r'^DeepSeek V3\.2 prefill CP does not support', "host",
@@ -318,6 +322,11 @@ ENTRIES = {
          "only on an out-of-tree platform plugin (current_platform.is_out_of_tree())"),
     ],
     "sglang/srt/arg_groups/validation_hook.py": [
+        # -- new19 (session 17) --: 0.5.20's check_server_args, pipeline parallelism on an Ascend NPU
+        ('check_server_args', r'^(Pipeline parallelism is not compatible with overlap schedule$|Pipeline parallelism '
+         r'currently only supports EAGLE \(non-multi-layer\)|NPU PP \+ speculative decoding)', "runtime",
+         "inside `if get_platform().is_npu` (NPU: PP with EAGLE allowed); the platform override presents CUDA, whose "
+         "branch asserts 'Pipeline parallelism is not compatible with overlap schedule, speculative decoding' instead"),
         # -- validation (session 14) --
         ('check_pipeline_parallel_compat', 'not compatible with overlap schedule', "shadowed",
          "the post-process _pipeline_parallel_overlap_disable (overrides.py) sets disable_overlap_schedule for pp_size > 1"),
