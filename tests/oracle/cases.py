@@ -2340,6 +2340,20 @@ NEW19_SWEEP_CASE["dspark-dp-megamoe-compact"] = dict(_DSPARK, since="0.5.19", un
                                                      env={"SGLANG_RAGGED_VERIFY_MODE": "compact"})
 NEW19_SWEEP_CASE["dspark-dp-mori-cap-accept"] = dict(_DSPARK, since="0.5.21", until="0.5.21",
                                                      env={"SGLANG_RAGGED_VERIFY_MODE": "cap-accept"})
+# kv_cache_hook.py handle_unified_memory_pool with DSPARK (0.5.19 on): a linear draft chain (topk 1), then target
+# backends whose speculative verify is audited for the unified pool (0.5.19-0.5.21: triton and the MLA ones; 0.5.22:
+# flashinfer, fa3 and flashmla join; 0.5.23: fa4 joins, tokenspeed_mla is cutedsl_mla by then), with accepted neighbours
+_UM = ["--enable-unified-memory"]
+NEW19_SWEEP_EXTRA.update({"um-dspark-topk2": _UM + ["--speculative-eagle-topk", "2"], "um-dspark-triton": _UM,
+                          "um-dspark-fa3": _UM, "um-dspark-flashinfer": _UM, "um-dspark-fa4": _UM,
+                          "um-dspark-torch-native": _UM})
+NEW19_SWEEP_CASE.update({k: dict(_DSPARK, draft="no-block-size", since="0.5.19", attention_backend=k.split("-", 2)[2]
+                                 .replace("-", "_").replace("topk2", "triton"))
+                         for k in NEW19_SWEEP_EXTRA if k.startswith("um-dspark-")})
+# 0.5.22 on: flashinfer leaves the list under --dcp-size > 1
+NEW19_SWEEP_EXTRA["um-dcp-dspark-flashinfer"] = _UM + ["--tp-size", "2", "--dcp-size", "2"]
+NEW19_SWEEP_CASE["um-dcp-dspark-flashinfer"] = dict(_DSPARK, draft="no-block-size", since="0.5.22",
+                                                    attention_backend="flashinfer")
 
 
 def sweep_cases(version=None):

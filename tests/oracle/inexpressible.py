@@ -116,6 +116,10 @@ ENTRIES = {
         ('handle_page_major_kv_layout', 'requires the Triton Mamba kernels', "host",
          "the only other --mamba-backend choice is flashinfer, which the Mamba hook refuses first unless FlashInfer's "
          "mamba module imports: no flashinfer package on this host"),
+        # -- new19 (session 17) --
+        ('handle_unified_memory_pool', r'^--enable-unified-memory \+ DSPARK supports a linear draft chain only', "shadowed",
+         "speculative_hook.py _handle_dspark, which runs first, resolves --speculative-eagle-topk to 1 (overriding any "
+         "other value with a warning) in 0.5.19-0.5.21"),
         ('handle_unified_memory_pool', 'EAGLE/EAGLE3 does not support --disaggregation-decode-retraction-backup=host_pool',
          "shadowed", "the host-pool backup needs a PD decode server (the KV cache hook refuses it elsewhere), where "
          "the pool's PD branch refuses speculation with Mooncake and every other transfer backend first"),

@@ -83,3 +83,26 @@ def test_installed_mode_reads_the_messages():
                        ("--prefill-only-disable-kv-cache currently requires --is-embedding.",
                         "PREFILL_ONLY_NO_KV_CACHE")):
         assert messages.code_for_sglang_message(text) == code
+
+
+# -- new19 (session 17) --
+DSPARK = ["--speculative-algorithm", "DSPARK", "--speculative-draft-model-path", "/d", "--enable-unified-memory"]
+
+
+@pytest.mark.parametrize("version,backend,code", [
+    # kv_cache_hook.py handle_unified_memory_pool: DSPARK's verify on the unified pool wants audited target backends
+    ("0.5.19", "triton", None), ("0.5.19", "fa3", "UNIFIED_MEMORY"), ("0.5.21", "flashinfer", "UNIFIED_MEMORY"),
+    ("0.5.22", "fa3", None), ("0.5.22", "flashinfer", None), ("0.5.22", "fa4", "UNIFIED_MEMORY"),
+    ("0.5.23", "fa4", None), ("0.5.23", "fa3", None),
+])
+def test_unified_pool_dspark_backends(version, backend, code):
+    assert verdict(version, *DSPARK, backend=backend) == code
+
+
+def test_unified_pool_dspark_dcp_drops_flashinfer():
+    """0.5.22 on: under --dcp-size > 1 flashinfer leaves DSPARK's audited list (as the DFLASH rails)."""
+    dcp = DSPARK + ["--tp-size", "2", "--dcp-size", "2"]
+    assert messages.code_for_sglang_message("--enable-unified-memory + DSPARK requires spec-verify-audited attention "
+                                            "backends ['fa3'] for both prefill and decode; got ['fa4'].") == \
+        "UNIFIED_MEMORY"
+    assert verdict("0.5.23", *dcp, backend="flashinfer") == "UNIFIED_MEMORY"

@@ -148,7 +148,9 @@ _METRICS_V1 = {
 #                            backend triton), pd (None: refused; "v18", "v21", "v22": the PD branch's checks),
 #                            algorithms, eagle (the EAGLE / DFLASH rails, None before 0.5.22), tbo, hicache (HiCache
 #                            refused with LMCache), linker, trtllm_decode_graph, page_major_mla_own_list (an MLA
-#                            target has its own page-major list, 0.5.17 on: not modelled)
+#                            target has its own page-major list, 0.5.17 on: not modelled), dspark_backends (the
+#                            target backends DSPARK's verify is audited on, 0.5.18 on; under --dcp-size > 1 without
+#                            flashinfer from 0.5.22, as eagle's DFLASH rails)
 #   nvfp4_prefill_dequant    handle_nvfp4_prefill_kv_dequant_dtype runs (rules_cache.py)
 #   kv4_unified_sm100_checks the KV4 hook refuses --enable-unified-memory and has the SM100 native-NVFP4 checks
 #   int8_mamba_lmcache_check handle_int8_mamba_checkpoint refuses --enable-lmcache
@@ -301,19 +303,24 @@ ORDER = (
 # srt/arg_groups/kv_cache_hook.py), read in each kit
 _UNIFIED_0_5_15 = {"page_major_needs_unified": False, "page_major_backends": ("triton",),
                    "page_major_linear_prefill": None, "pd": None, "algorithms": (None,), "eagle": None, "tbo": False,
-                   "hicache": True, "linker": False, "trtllm_decode_graph": False, "page_major_mla_own_list": False}
+                   "hicache": True, "linker": False, "trtllm_decode_graph": False, "page_major_mla_own_list": False,
+                   "dspark_backends": None}
 # from 0.5.17 an MLA target on the unified pool has its own page-major backend list (not modelled); 0.5.15-0.5.16 hold
 # every target to triton
 _UNIFIED_0_5_17 = dict(_UNIFIED_0_5_15, page_major_linear_prefill=("triton", "flashkda"), page_major_mla_own_list=True)
-_UNIFIED_0_5_18 = dict(_UNIFIED_0_5_17, pd="v18", algorithms=(None, "DSPARK"))
+_UNIFIED_0_5_18 = dict(_UNIFIED_0_5_17, pd="v18", algorithms=(None, "DSPARK"),
+                       dspark_backends=("triton", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"))
 _UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True,
                        page_major_backends=("triton", "fa3", "fa4", "flashinfer", "trtllm_mha"))
 _UNIFIED_0_5_20 = dict(_UNIFIED_0_5_19, tbo=True)
 _UNIFIED_0_5_21 = dict(_UNIFIED_0_5_20, pd="v21", hicache=False)
 _UNIFIED_0_5_22 = dict(_UNIFIED_0_5_21, pd="v22", algorithms=(None, "DSPARK", "EAGLE", "EAGLE3", "DFLASH"),
-                       eagle=("triton", "flashinfer", "fa3"), linker=True, trtllm_decode_graph=True)
+                       eagle=("triton", "flashinfer", "fa3"), linker=True, trtllm_decode_graph=True,
+                       dspark_backends=("triton", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla", "flashmla", "flashinfer",
+                                        "fa3"))
 _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "flashkda", "flashinfer"),
-                       eagle=("triton", "flashinfer", "fa3", "trtllm_mha"), trtllm_decode_graph=False)
+                       eagle=("triton", "flashinfer", "fa3", "trtllm_mha"), trtllm_decode_graph=False,
+                       dspark_backends=("triton", "trtllm_mla", "cutedsl_mla", "flashmla", "flashinfer", "fa3", "fa4"))
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear

@@ -429,8 +429,7 @@ def check_page_major_layout(args, rules, prefill, decode, mla=False):
 def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=False):
     """handle_unified_memory_pool (right after the page-major layout hook), in SGLang's order; what each release
     checks is trait unified_pool (releases.py). `r`: the resolved settings (speculative algorithm and topk after
-    the speculative hook); `hybrid`: the target's hybrid kind (checks.hybrid_kind: None, "swa" or "mamba"). MHA
-    targets only (the DSPARK backend allow-lists are MLA-family: not modelled past the topk check)."""
+    the speculative hook); `hybrid`: the target's hybrid kind (checks.hybrid_kind: None, "swa" or "mamba")."""
     um = rules["unified_pool"]
     if um is None or not args.get("enable_unified_memory"):
         return
@@ -462,6 +461,12 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with EAGLE/EAGLE3 runs the draft on the MHA rails "
                           "%s: set --speculative-draft-attention-backend to one of them." % list(rails),
                           "speculative_draft_attention_backend")
+    if algo == "DSPARK" and um["dspark_backends"]:  # -- new19 (session 17) --: DSPARK's verify rails (0.5.18 on)
+        allowed = set(um["dspark_backends"]) - ({"flashinfer"} if rails and get(args, "dcp_size", 1) > 1 else set())
+        if not backends <= allowed:
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory + DSPARK requires spec-verify-audited attention "
+                          "backends %s for prefill and decode, got %s." % (sorted(allowed), sorted(backends)),
+                          "attention_backend")
     if algo == "DFLASH":
         allowed = set(rails) - ({"flashinfer"} if get(args, "dcp_size", 1) > 1 else set())
         if not backends <= allowed:
