@@ -2350,6 +2350,16 @@ NEW19_SWEEP_EXTRA.update({"um-dspark-topk2": _UM + ["--speculative-eagle-topk", 
 NEW19_SWEEP_CASE.update({k: dict(_DSPARK, draft="no-block-size", since="0.5.19", attention_backend=k.split("-", 2)[2]
                                  .replace("-", "_").replace("topk2", "triton"))
                          for k in NEW19_SWEEP_EXTRA if k.startswith("um-dspark-")})
+# kv_cache_hook.py handle_page_major_kv_layout (0.5.19-0.5.22): an MHA target whose K and V rows differ in width
+# (model_config.has_asymmetric_kv: head_dim / v_head_dim, swa_head_dim / swa_v_head_dim; MiMo V2's 192 / 128) is refused
+# the unified pool; 0.5.23 takes it
+TARGETS.update({"qwen3-asym-kv-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
+                "qwen3-asym-swa-kv-8l": ("Qwen3ForCausalLM", 8, 151936, 40960)})
+TARGET_FIELDS.update({"qwen3-asym-kv-8l": {"v_head_dim": 32},
+                      "qwen3-asym-swa-kv-8l": {"swa_head_dim": 64, "swa_v_head_dim": 32}})
+NEW19_SWEEP_EXTRA.update({"um-asym-kv": _UM, "um-asym-swa-kv": _UM})
+NEW19_SWEEP_CASE.update({"um-asym-kv": dict(_MISC_NO_SPEC, target="qwen3-asym-kv-8l", since="0.5.19"),
+                         "um-asym-swa-kv": dict(_MISC_NO_SPEC, target="qwen3-asym-swa-kv-8l", since="0.5.19")})
 # 0.5.22 on: flashinfer leaves the list under --dcp-size > 1
 NEW19_SWEEP_EXTRA["um-dcp-dspark-flashinfer"] = _UM + ["--tp-size", "2", "--dcp-size", "2"]
 NEW19_SWEEP_CASE["um-dcp-dspark-flashinfer"] = dict(_DSPARK, draft="no-block-size", since="0.5.22",

@@ -106,3 +106,15 @@ def test_unified_pool_dspark_dcp_drops_flashinfer():
                                             "backends ['fa3'] for both prefill and decode; got ['fa4'].") == \
         "UNIFIED_MEMORY"
     assert verdict("0.5.23", *dcp, backend="flashinfer") == "UNIFIED_MEMORY"
+
+
+@pytest.mark.parametrize("version,fields,code", [
+    # kv_cache_hook.py handle_page_major_kv_layout (0.5.19-0.5.22): K and V rows of one width on the unified pool
+    ("0.5.19", {"head_dim": 192, "v_head_dim": 128}, "UNIFIED_MEMORY"),
+    ("0.5.22", {"hidden_size": 256, "num_attention_heads": 4, "swa_head_dim": 64, "swa_v_head_dim": 32}, "UNIFIED_MEMORY"),
+    ("0.5.21", {"head_dim": 64, "v_head_dim": 0}, None),  # 0: v_head_dim is head_dim
+    ("0.5.23", {"head_dim": 192, "v_head_dim": 128}, None),
+    ("0.5.20", {"head_dim": 192, "v_head_dim": 128, "kv_lora_rank": 64}, None),  # MLA: not judged here
+])
+def test_unified_pool_uniform_kv_rows(version, fields, code):
+    assert verdict(version, "--enable-unified-memory", target=dict(TARGET, **fields)) == code

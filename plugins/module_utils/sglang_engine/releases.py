@@ -150,7 +150,8 @@ _METRICS_V1 = {
 #                            refused with LMCache), linker, trtllm_decode_graph, page_major_mla_own_list (an MLA
 #                            target has its own page-major list, 0.5.17 on: not modelled), dspark_backends (the
 #                            target backends DSPARK's verify is audited on, 0.5.18 on; under --dcp-size > 1 without
-#                            flashinfer from 0.5.22, as eagle's DFLASH rails)
+#                            flashinfer from 0.5.22, as eagle's DFLASH rails), uniform_kv_rows (the page-major hook
+#                            refuses an MHA target whose K and V rows differ in width, 0.5.19-0.5.22)
 #   nvfp4_prefill_dequant    handle_nvfp4_prefill_kv_dequant_dtype runs (rules_cache.py)
 #   kv4_unified_sm100_checks the KV4 hook refuses --enable-unified-memory and has the SM100 native-NVFP4 checks
 #   int8_mamba_lmcache_check handle_int8_mamba_checkpoint refuses --enable-lmcache
@@ -304,13 +305,13 @@ ORDER = (
 _UNIFIED_0_5_15 = {"page_major_needs_unified": False, "page_major_backends": ("triton",),
                    "page_major_linear_prefill": None, "pd": None, "algorithms": (None,), "eagle": None, "tbo": False,
                    "hicache": True, "linker": False, "trtllm_decode_graph": False, "page_major_mla_own_list": False,
-                   "dspark_backends": None}
+                   "dspark_backends": None, "uniform_kv_rows": False}
 # from 0.5.17 an MLA target on the unified pool has its own page-major backend list (not modelled); 0.5.15-0.5.16 hold
 # every target to triton
 _UNIFIED_0_5_17 = dict(_UNIFIED_0_5_15, page_major_linear_prefill=("triton", "flashkda"), page_major_mla_own_list=True)
 _UNIFIED_0_5_18 = dict(_UNIFIED_0_5_17, pd="v18", algorithms=(None, "DSPARK"),
                        dspark_backends=("triton", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"))
-_UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True,
+_UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True, uniform_kv_rows=True,
                        page_major_backends=("triton", "fa3", "fa4", "flashinfer", "trtllm_mha"))
 _UNIFIED_0_5_20 = dict(_UNIFIED_0_5_19, tbo=True)
 _UNIFIED_0_5_21 = dict(_UNIFIED_0_5_20, pd="v21", hicache=False)
@@ -319,7 +320,7 @@ _UNIFIED_0_5_22 = dict(_UNIFIED_0_5_21, pd="v22", algorithms=(None, "DSPARK", "E
                        dspark_backends=("triton", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla", "flashmla", "flashinfer",
                                         "fa3"))
 _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "flashkda", "flashinfer"),
-                       eagle=("triton", "flashinfer", "fa3", "trtllm_mha"), trtllm_decode_graph=False,
+                       eagle=("triton", "flashinfer", "fa3", "trtllm_mha"), trtllm_decode_graph=False, uniform_kv_rows=False,
                        dspark_backends=("triton", "trtllm_mla", "cutedsl_mla", "flashmla", "flashinfer", "fa3", "fa4"))
 
 _CHANGES = {

@@ -357,7 +357,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_cache_compatibility(args, rules, algo)
     if not KV.check_page_major_layout.keys.isdisjoint(args):
         mla = target_cfg is not None and "kv_lora_rank" in text_cfg(target_cfg)
-        KV.check_page_major_layout(args, rules, prefill, decode, mla)  # then the unified pool (0.5.15 on, with the flags)
+        # then the unified pool (0.5.15 on, with the flags)
+        KV.check_page_major_layout(args, rules, prefill, decode, mla, target_cfg)
         KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg), mla=mla)
     if deterministic and not rules["deterministic_before_attention"]:
         check_deterministic_attention(args, rules, r, platform, target_cfg, result)  # 0.5.11: after the cache hook
