@@ -387,8 +387,9 @@ UNIFIED_MHA_AUDITED = ("triton", "flashinfer", "fa3", "trtllm_mha")
 def check_page_major_layout(args, rules, prefill, decode, mla=False, target_cfg=None):
     """handle_page_major_kv_layout, right after the KV cache compatibility hook (--enable-unified-memory implies
     the layout; trait unified_pool, releases.py). MHA targets (the MLA allow-lists are not modelled); 0.5.19-0.5.22
-    refuse one whose K and V rows differ in width (uniform_kv_rows: kv_rows_asymmetric). From 0.5.17 the Mamba backend check after the linear-attention ones is not
-    reached: --mamba-backend flashinfer is refused by the Mamba hook first where FlashInfer's Mamba is missing."""
+    refuse one whose K and V rows differ in width (uniform_kv_rows: kv_rows_asymmetric). From 0.5.17 the Mamba
+    backend check after the linear-attention ones is not reached: --mamba-backend flashinfer is refused by the Mamba
+    hook first where FlashInfer's Mamba is missing."""
     um = rules["unified_pool"]
     unified = args.get("enable_unified_memory")
     if um is None or not (args.get("enable_page_major_kv_layout") or unified):
