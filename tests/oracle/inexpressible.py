@@ -311,6 +311,12 @@ ENTRIES = {
          "--return-hidden-states-mode has the parser choices full / last (unset is None)"),
     ],
     "sglang/srt/arg_groups/speculative_hook.py": [
+        # -- new19 (session 17) --
+        ('_handle_uno', r'^UNO does not support DP attention or context parallelism', "shadowed",
+         "0.5.20-0.5.21 read the raw --enable-dp-attention and --attn-cp-size right after 'UNO requires TP=PP=1': at TP 1 "
+         "the parallel hooks, which run first, drop --enable-dp-attention at --dp-size 1, refuse a larger DP size "
+         "(tp_size % dp_size) and refuse any --attn-cp-size but 1 (tp_size must be divisible by attn_cp_size). 0.5.22 "
+         "on read attn_dp_enabled_of() there: reachable", Source(r"^if cfg\.enable_dp_attention or cfg\.attn_cp_size")),
         # -- specserve (session 14) --
         ('_handle_dflash', r'requires SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION=0', "shadowed",
          "handle_speculative_decoding refuses SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION for any algorithm but "
