@@ -2360,6 +2360,16 @@ TARGET_FIELDS.update({"qwen3-asym-kv-8l": {"v_head_dim": 32},
 NEW19_SWEEP_EXTRA.update({"um-asym-kv": _UM, "um-asym-swa-kv": _UM})
 NEW19_SWEEP_CASE.update({"um-asym-kv": dict(_MISC_NO_SPEC, target="qwen3-asym-kv-8l", since="0.5.19"),
                          "um-asym-swa-kv": dict(_MISC_NO_SPEC, target="qwen3-asym-swa-kv-8l", since="0.5.19")})
+# moe_hook.py validate_cutedsl_a2a_token_budget (0.5.19-0.5.21): FlashInfer A2A with the CuteDSL runner (NVFP4 experts)
+# needs SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK (1024) * ep_size (the TP size) to cover --max-prefill-tokens
+# (16384); at 2048 it does, at 2049 not; a decode server is exempt
+_CUTEDSL_A2A = _FI_A2A + ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4"]
+NEW19_SWEEP_EXTRA.update({"cutedsl-budget-default": _CUTEDSL_A2A,
+                          "cutedsl-budget-2048": _CUTEDSL_A2A + ["--max-prefill-tokens", "2048"],
+                          "cutedsl-budget-2049": _CUTEDSL_A2A + ["--max-prefill-tokens", "2049"],
+                          "cutedsl-budget-decode": _CUTEDSL_A2A + ["--disaggregation-mode", "decode"]})
+NEW19_SWEEP_CASE.update({k: dict(_MOE_ENV, since="0.5.19", until="0.5.21")
+                         for k in NEW19_SWEEP_EXTRA if k.startswith("cutedsl-budget-")})
 # 0.5.22 on: flashinfer leaves the list under --dcp-size > 1
 NEW19_SWEEP_EXTRA["um-dcp-dspark-flashinfer"] = _UM + ["--tp-size", "2", "--dcp-size", "2"]
 NEW19_SWEEP_CASE["um-dcp-dspark-flashinfer"] = dict(_DSPARK, draft="no-block-size", since="0.5.22",

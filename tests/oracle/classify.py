@@ -481,7 +481,8 @@ TABLE = (
                                 r"SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK to cover (each rank's effective prefill|"
                                 r"the largest decode))|DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds "
                                 r"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK|FlashInfer MoE A2A per-rank token budget "
-                                r"exceeds its workspace)", None),
+                                r"exceeds its workspace|FlashInfer MoE A2A with flashinfer_cutedsl requires "
+                                r"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK \* ep_size to cover)", None),
     ("MOE_A2A_DEEPEP_V2", r"^DeepEP v2 MoE is not validated as a speculative draft backend", None),
     # -- quant (session 15) --
     # model_overrides/kimi_k3.py, minimax_m3.py, nemotron_h.py (its relu2 assert read from the source line),

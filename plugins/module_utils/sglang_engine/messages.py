@@ -314,7 +314,7 @@ _SGLANG_MESSAGES = (
                                 r"FlashInfer MoE A2A requires chunked prefill|with MegaMoE requires (chunked prefill to be|"
                                 r"a positive effective per-rank|SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK to cover)|"
                                 r"DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds|FlashInfer MoE A2A per-rank "
-                                r"token budget exceeds"),
+                                r"token budget exceeds|FlashInfer MoE A2A with flashinfer_cutedsl requires"),
     # -- overrides (session 15) --
     ("MLA_BACKEND_GPU", r"(TRTLLM MLA|tokenspeed_mla|CuteDSL MLA) backend is only supported on Blackwell GPUs"),
     ("MLA_BACKEND_KV_DTYPE", r"TensorRT-LLM MLA backend only supports kv-cache-dtype|tokenspeed_mla backend requires "

@@ -243,6 +243,8 @@ _METRICS_V1 = {
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
+#   cutedsl_a2a_token_budget -- new19 (session 17) --: FlashInfer A2A with the CuteDSL runner needs its dispatch
+#                            budget to cover --max-prefill-tokens (rules_moe.check_a2a_token_budgets)
 #   joint_head_checkpoint    -- new19 (session 17) --: the capability hook serves a Clef checkpoint (a joint schema
 #                            head, joint_head_config.json) at TP 1 and PP 1 only (0.5.22 on; rules_model.py)
 #   -- quant (session 15) --: model_overrides gains kimi_k3, nemotron_h (0.5.19 on), qwen3_moe, qwen4_exp (0.5.20 on),
@@ -328,6 +330,7 @@ _CHANGES = {
         "hicache_buffer_refuses_write_back": False,  # -- cache (session 16) --: resolved to write_through instead
         # -- new19 (session 17) --: model_hook.py handle_model_capability_adjustments serves Clef at TP 1 / PP 1
         "joint_head_checkpoint": True,
+        "cutedsl_a2a_token_budget": False,  # -- new19 (session 17) --: validate_flashinfer_a2a_token_budget instead
         # -- engfix (session 15) --: ServerArgs.resolve_once validates the MPS runtime before the pipeline
         "mps_runtime_check": True,
         "pd_decode_dcp": None,  # -- old-b (session 15) --: mori and ascend join: every choice (not checked)
@@ -500,6 +503,7 @@ _CHANGES = {
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         "dsv4_hook": "v19",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: mori joins CP's MoE A2A list
+        "cutedsl_a2a_token_budget": True,  # -- new19 (session 17) --: moe_hook.py validate_cutedsl_a2a_token_budget
         # -- dsa (session 16) --: model_overrides/deepseek_v2.py's DSA prefill CP asserts and the DSA passes of
         # overrides.py (_dsa_kv_cache_dtype_default, _dsa_split_backend_resolution: _check_tilelang_dsa_fp8_kv)
         "deepseek_family": "dsa_block_v19",
@@ -867,6 +871,8 @@ _CHANGES = {
         # model_hook.py handle_model_capability_adjustments refuses the encoder SWA replay off DeepSeek-V4.1 (0.5.23)
         "encoder_replay_needs_v41": False,
         "joint_head_checkpoint": False,  # -- new19 (session 17) --
+        # moe_hook.py validate_cutedsl_a2a_token_budget (0.5.19-0.5.21; 0.5.15-0.5.18 srt/server_args.py: not modelled)
+        "cutedsl_a2a_token_budget": False,
         "dsv4_hook": None,  # -- dsv4 (session 15) --
         # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes
         # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk}; its attention-DP refusal reads the
