@@ -2370,6 +2370,32 @@ NEW19_SWEEP_EXTRA.update({"cutedsl-budget-default": _CUTEDSL_A2A,
                           "cutedsl-budget-decode": _CUTEDSL_A2A + ["--disaggregation-mode", "decode"]})
 NEW19_SWEEP_CASE.update({k: dict(_MOE_ENV, since="0.5.19", until="0.5.21")
                          for k in NEW19_SWEEP_EXTRA if k.startswith("cutedsl-budget-")})
+# cp_tp_group_sharing_hook.py resolve_cp_tp_group_sharing in 0.5.22 (GLM-5.3-Flash only, interleave; speculation only
+# as native MTP; any PD mode refused), in its order with the accepted ones, on a GPU host (its Mamba layers)
+_GLM_CP = ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2", "--tp-size", "2"]
+NEW19_SWEEP_EXTRA.update({
+    "glm-cp-tp4": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2", "--tp-size", "4"],
+    "glm-cp-tp4-attn-dp2": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2", "--tp-size", "4",
+                            "--attn-dp-size", "2"],
+    "glm-cp-zigzag": ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--attn-cp-size", "2", "--tp-size", "2"],
+    "glm-cp-dflash": _GLM_CP, "glm-cp-mixed": _GLM_CP + ["--enable-mixed-chunk"],
+    "glm-cp-pd": _GLM_CP + ["--disaggregation-mode", "prefill"],
+    "glm-cp-tp8": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "8", "--tp-size", "8"],
+    "glm-cp": _GLM_CP})
+NEW19_SWEEP_CASE.update({k: dict(_MISC_NO_SPEC, target="glm5-next-4l", gpu="sm120", since="0.5.22", until="0.5.22")
+                         for k in NEW19_SWEEP_EXTRA if k.startswith("glm-cp")})
+NEW19_SWEEP_CASE["glm-cp-dflash"].update(algorithm="DFLASH", draft="b16")
+# the DeepSeek family's MLA prefill CP override widens --attn-cp-size 2 to the TP size 4 first (0.5.22 on): accepted
+NEW19_SWEEP_CASE["glm-cp-tp4"]["until"] = None  # (over attention DP 2: 2, refused)
+NEW19_SWEEP_CASE["glm-cp-tp4-attn-dp2"]["until"] = None
+# serving_hook.py handle_deprecated_args (0.5.22 only): --sidecar refuses SGLANG_RUST_SERVER; kv_cache_hook.py
+# handle_unified_memory_pool (0.5.22): the unified pool refuses trtllm_mha's decode CUDA graph (on SM90), not without it
+NEW19_SWEEP_EXTRA.update({"sidecar-rust-server": ["--sidecar", "/bin/true", "--grpc-port", "50051"],
+                          "um-trtllm-decode-graph": _UM, "um-trtllm-no-graph": _UM + ["--disable-cuda-graph"]})
+NEW19_SWEEP_CASE.update({
+    "sidecar-rust-server": dict(_MISC_NO_SPEC, since="0.5.22", env={"SGLANG_RUST_SERVER": "1"}),
+    "um-trtllm-decode-graph": dict(_MISC_NO_SPEC, since="0.5.22", gpu="sm90", attention_backend="trtllm_mha"),
+    "um-trtllm-no-graph": dict(_MISC_NO_SPEC, since="0.5.22", gpu="sm90", attention_backend="trtllm_mha")})
 # 0.5.22 on: flashinfer leaves the list under --dcp-size > 1
 NEW19_SWEEP_EXTRA["um-dcp-dspark-flashinfer"] = _UM + ["--tp-size", "2", "--dcp-size", "2"]
 NEW19_SWEEP_CASE["um-dcp-dspark-flashinfer"] = dict(_DSPARK, draft="no-block-size", since="0.5.22",

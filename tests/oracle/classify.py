@@ -130,7 +130,8 @@ TABLE = (
     ("GRPC_ARGS", r"^(--grpc-response-timeout-secs must be positive|--grpc-port / SGLANG_GRPC_PORT \(-?\d+\) must be "
                   r"between|--grpc-port is not supported with|Native gRPC does not yet support|--grpc-port is "
                   r"incompatible with --api-key)", None),
-    ("GRPC_SIDECAR", r"^--sidecar(-args requires --sidecar| must not be empty| requires)", None),
+    ("GRPC_SIDECAR", r"^--sidecar(-args requires --sidecar| must not be empty| requires| is not yet supported with "
+                     r"SGLANG_RUST_SERVER)", None),
     ("TOKENIZER_BATCHING", r"^Cannot enable both --enable-tokenizer-batch-encode and --enable-dynamic-batch", None),
     ("NGRAM_ARGS", r"^(Ngram speculative decoding only supports|--speculative-ngram-external-(sam-budget|corpus-max-tokens) "
                    r"must be positive|speculative_ngram_external_sam_budget must be less than|Currently ngram "

@@ -173,7 +173,8 @@ _SGLANG_MESSAGES = (
     ("IMAGE_PROCESSOR_CONFLICT", r"--disable-fast-image-processor conflicts with --image-processor-backend"),
     ("GRPC_ARGS", r"SGLANG_GRPC_WORKER_THREADS \(-?\d+\) must be >= 1|SGLANG_GRPC_PORT \(-?\d+\) must be "
      r"between|--grpc-port is not supported with"),
-    ("GRPC_SIDECAR", r"--sidecar-args must be a JSON array of strings|--sidecar requires SGLang's native gRPC"),
+    ("GRPC_SIDECAR", r"--sidecar-args must be a JSON array of strings|--sidecar requires SGLang's native gRPC|"
+                     r"--sidecar is not yet supported with SGLANG_RUST_SERVER"),
     ("MM_FEATURE_TRANSPORT", r"--mm-feature-transport=cuda_(ipc|vmm) (requires NVIDIA CUDA|does not support pipeline|only "
      r"supports a single node|is not supported with SGLANG_RUST_SERVER)|--keep-mm-feature-on-device conflicts with --mm-feature-transport="),
     ("FP4_INDEXER_GPU", r"--enable-deepseek-v4-fp4-indexer requires SM100"),

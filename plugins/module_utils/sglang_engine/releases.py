@@ -245,6 +245,7 @@ _METRICS_V1 = {
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
 #   cutedsl_a2a_token_budget -- new19 (session 17) --: FlashInfer A2A with the CuteDSL runner needs its dispatch
 #                            budget to cover --max-prefill-tokens (rules_moe.check_a2a_token_budgets)
+#   sidecar_rust_server_refused  -- new19 (session 17) --: --sidecar refused under SGLANG_RUST_SERVER (rules_serving)
 #   joint_head_checkpoint    -- new19 (session 17) --: the capability hook serves a Clef checkpoint (a joint schema
 #                            head, joint_head_config.json) at TP 1 and PP 1 only (0.5.22 on; rules_model.py)
 #   -- quant (session 15) --: model_overrides gains kimi_k3, nemotron_h (0.5.19 on), qwen3_moe, qwen4_exp (0.5.20 on),
@@ -328,9 +329,11 @@ _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "fl
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         "hicache_buffer_refuses_write_back": False,  # -- cache (session 16) --: resolved to write_through instead
+        "cp_tp_sharing": "v22",  # -- new19 (session 17) --: cp_tp_group_sharing_hook.py (GLM-5.3-Flash only)
         # -- new19 (session 17) --: model_hook.py handle_model_capability_adjustments serves Clef at TP 1 / PP 1
         "joint_head_checkpoint": True,
         "cutedsl_a2a_token_budget": False,  # -- new19 (session 17) --: validate_flashinfer_a2a_token_budget instead
+        "sidecar_rust_server_refused": True,  # -- new19 (session 17) --: --sidecar refuses SGLANG_RUST_SERVER (0.5.22)
         # -- engfix (session 15) --: ServerArgs.resolve_once validates the MPS runtime before the pipeline
         "mps_runtime_check": True,
         "pd_decode_dcp": None,  # -- old-b (session 15) --: mori and ascend join: every choice (not checked)
@@ -873,6 +876,7 @@ _CHANGES = {
         "joint_head_checkpoint": False,  # -- new19 (session 17) --
         # moe_hook.py validate_cutedsl_a2a_token_budget (0.5.19-0.5.21; 0.5.15-0.5.18 srt/server_args.py: not modelled)
         "cutedsl_a2a_token_budget": False,
+        "sidecar_rust_server_refused": False,  # serving_hook.py handle_deprecated_args, 0.5.22 only
         "dsv4_hook": None,  # -- dsv4 (session 15) --
         # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes
         # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk}; its attention-DP refusal reads the
@@ -945,7 +949,7 @@ _CHANGES = {
         "expert_pack": None,  # -- parallel (session 14) --: --load-format expert_pack appears in 0.5.19
         "cp_boundary_models": False, "cp_dsv32_interleave": False, "cp_mimo_zigzag": False,  # -- parallel (session 14) --
         "mimo_v2_fused_qkv_tp": "equal",  # -- moe (session 16) --: server_args.py _handle_model_specific_adjustments
-        "cp_tp_sharing": False,  # -- parallel (session 14) --: CP-TP group sharing checks (0.5.23 modelled)
+        "cp_tp_sharing": False,  # -- parallel (session 14) --: CP-TP group sharing checks ("v22", "v23": rules_parallel)
         "cp_legacy_flags_exclusive": False,  # -- dsa (session 16) --
         "dsa_prefill_cp_flags": None,  # -- dsa (session 16) --: rules_model._dsa_prefill_cp
         # -- specserve (session 14): serving_hook.py (rules_serving.py) --
@@ -1098,7 +1102,8 @@ _CHANGES = {
         "kv_sharding_spec_arch": "GlmMoeDsaForCausalLM",
         "elastic_scale": "v23",  # -- parallel (session 14) --: topology, --moe-dense-tp-size, --dcp-size checks
         "expert_pack": "v23",  # -- parallel (session 14) --: expert_pack_hook.py checks --attn-dp-size too
-        "cp_tp_sharing": True,  # -- parallel (session 14) --: cp_tp_group_sharing_hook.py, Qwen4-Exp added
+        "sidecar_rust_server_refused": False,  # -- new19 (session 17) --
+        "cp_tp_sharing": "v23",  # -- parallel (session 14) --: cp_tp_group_sharing_hook.py, Qwen4-Exp added
         # -- specserve (session 14): _handle_dspark adds XPU and the draft in a dspark/ subfolder of the target --
         "dspark_rules": {"devices": ("cuda", "npu", "xpu"), "attn_dp": "resolved", "pp": "prefill_ok", "subfolder": True,
                          "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a_or_env"},
