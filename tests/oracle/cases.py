@@ -2396,6 +2396,15 @@ NEW19_SWEEP_CASE.update({
     "sidecar-rust-server": dict(_MISC_NO_SPEC, since="0.5.22", env={"SGLANG_RUST_SERVER": "1"}),
     "um-trtllm-decode-graph": dict(_MISC_NO_SPEC, since="0.5.22", gpu="sm90", attention_backend="trtllm_mha"),
     "um-trtllm-no-graph": dict(_MISC_NO_SPEC, since="0.5.22", gpu="sm90", attention_backend="trtllm_mha")})
+# kv_cache_hook.py handle_unified_memory_pool (0.5.21): the host-pool decode retraction backup refuses the decode radix
+# cache and a hybrid sliding-window target (0.5.22 on: neither; swept in 0.5.21 only)
+_UM_HOST_POOL = _UM + ["--disaggregation-mode", "decode", "--disaggregation-decode-retraction-backup", "host_pool"]
+NEW19_SWEEP_EXTRA.update({"um-host-pool-radix": _UM_HOST_POOL + ["--disaggregation-decode-enable-radix-cache"],
+                          "um-host-pool-swa": _UM_HOST_POOL})
+NEW19_SWEEP_CASE.update({"um-host-pool-radix": dict(_MISC_NO_SPEC, attention_backend="flashinfer", since="0.5.21",
+                                                    until="0.5.21"),
+                         "um-host-pool-swa": dict(_MISC_NO_SPEC, target="qwen3-hybrid-swa-8l",
+                                                  attention_backend="flashinfer", since="0.5.21", until="0.5.21")})
 # 0.5.22 on: flashinfer leaves the list under --dcp-size > 1
 NEW19_SWEEP_EXTRA["um-dcp-dspark-flashinfer"] = _UM + ["--tp-size", "2", "--dcp-size", "2"]
 NEW19_SWEEP_CASE["um-dcp-dspark-flashinfer"] = dict(_DSPARK, draft="no-block-size", since="0.5.22",
