@@ -201,6 +201,9 @@ def write_models(root):
         cfg.update(TARGET_FIELDS.get(name, {}))
         with open(os.path.join(d, "config.json"), "w") as f:
             json.dump(cfg, f)
+        for fname, body in TARGET_FILES.get(name, {}).items():  # -- new19 (session 17) --
+            with open(os.path.join(d, fname), "w") as f:
+                json.dump(body, f)
         dirs["target-" + name] = d
     for name, extra in DRAFTS.items():
         d = os.path.join(root, "draft-" + name)
@@ -2526,6 +2529,118 @@ OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, env={"SGLANG_NPU_FUSED_MOE_MODE": k.spl
                                until="0.5.18") for k in ("gpu16-fuseep-env-3", "gpu16-fuseep-env-2", "gpu16-fuseep-env-3-flag")})
 
 
+# -- new19 (session 17) --
+# Qwen3.5 (a GDN hybrid; SGLang's own Qwen3_5Config: a text config with the linear-attention fields of qwen3-next-8l,
+# a vision config) as a Clef checkpoint: joint_head_config.json beside config.json, which 0.5.22 on
+# srt/configs/model_config.py load_joint_head_config reads for architectures == ["Qwen3_5ForConditionalGeneration"]
+# (None when absent or null); model_hook.py handle_model_capability_adjustments then serves it at --tp-size 1 and
+# --pp-size 1 only (rules_model.check_joint_head_checkpoint). The radix cache off on this host (the Mamba radix cache's
+# extra_buffer wants a CUDA platform first), an explicit attention backend on a GPU; swept once each on the DFLASH base
+# without speculation, from 0.5.21 (no check there: accepted)
+_QWEN35_TEXT = {k: v for k, v in TARGET_FIELDS["qwen3-next-8l"].items() if k.startswith("linear_")}
+_QWEN35_TEXT.update({"model_type": "qwen3_5_text", "hidden_size": 256, "intermediate_size": 512,
+                     "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 64, "num_hidden_layers": 8,
+                     "vocab_size": 151936, "max_position_embeddings": 40960, "rms_norm_eps": 1e-6,
+                     "full_attention_interval": 4, "layer_types": (["linear_attention"] * 3 + ["full_attention"]) * 2})
+_QWEN35 = {"model_type": "qwen3_5", "text_config": _QWEN35_TEXT,
+           "vision_config": {"depth": 2, "hidden_size": 64, "num_heads": 2, "out_hidden_size": 256}}
+TARGETS.update({k: ("Qwen3_5ForConditionalGeneration", 8, 151936, 40960)
+                for k in ("qwen35-8l", "qwen35-clef-8l", "qwen35-clef-null-8l")})
+TARGET_FIELDS.update({k: _QWEN35 for k in ("qwen35-8l", "qwen35-clef-8l", "qwen35-clef-null-8l")})
+# files of a target's checkpoint directory besides config.json (write_models): name -> {file name: JSON body}
+TARGET_FILES = {"qwen35-clef-8l": {"joint_head_config.json": {"num_labels": 2}},
+                "qwen35-clef-null-8l": {"joint_head_config.json": None}}
+_NO_RADIX = ["--disable-radix-cache"]
+NEW19_SWEEP_EXTRA = {
+    "clef-tp2": ["--tp-size", "2"] + _NO_RADIX, "clef-pp2-sm90": ["--pp-size", "2", "--attention-backend", "fa3"],
+    "clef-tp1": _NO_RADIX, "clef-tp1-sm90": ["--attention-backend", "fa3"],
+    "clef-null-tp2": ["--tp-size", "2"] + _NO_RADIX, "qwen35-tp2": ["--tp-size", "2"] + _NO_RADIX,
+}
+NEW19_SWEEP_CASE = {k: dict(_MISC_NO_SPEC, target="qwen35-clef-8l", since="0.5.21") for k in NEW19_SWEEP_EXTRA}
+NEW19_SWEEP_CASE["clef-null-tp2"]["target"] = "qwen35-clef-null-8l"
+NEW19_SWEEP_CASE["qwen35-tp2"]["target"] = "qwen35-8l"
+for _k in ("clef-pp2-sm90", "clef-tp1-sm90"):
+    NEW19_SWEEP_CASE[_k].update(gpu="sm90", attention_backend="fa3")
+# speculative_hook.py _handle_dspark (0.5.19-0.5.21): DSpark with attention DP over a MegaMoE all-to-all (0.5.19-0.5.20;
+# 0.5.21's MegaMoE hook wants a GPU first) or a MORI one (0.5.21, which adds it) needs SGLANG_RAGGED_VERIFY_MODE=static
+_DSPARK_DP_A2A = _DP_ATTN_TP2 + ["--enable-dp-lm-head", "--moe-a2a-backend"]
+NEW19_SWEEP_EXTRA.update({"dspark-dp-megamoe-compact": _DSPARK_DP_A2A + ["megamoe"],
+                          "dspark-dp-mori-cap-accept": _DSPARK_DP_A2A + ["mori"]})
+NEW19_SWEEP_CASE["dspark-dp-megamoe-compact"] = dict(_DSPARK, since="0.5.19", until="0.5.20",
+                                                     env={"SGLANG_RAGGED_VERIFY_MODE": "compact"})
+NEW19_SWEEP_CASE["dspark-dp-mori-cap-accept"] = dict(_DSPARK, since="0.5.21", until="0.5.21",
+                                                     env={"SGLANG_RAGGED_VERIFY_MODE": "cap-accept"})
+# kv_cache_hook.py handle_unified_memory_pool with DSPARK (0.5.19 on): a linear draft chain (topk 1), then target
+# backends whose speculative verify is audited for the unified pool (0.5.19-0.5.21: triton and the MLA ones; 0.5.22:
+# flashinfer, fa3 and flashmla join; 0.5.23: fa4 joins, tokenspeed_mla is cutedsl_mla by then), with accepted neighbours
+_UM = ["--enable-unified-memory"]
+NEW19_SWEEP_EXTRA.update({"um-dspark-topk2": _UM + ["--speculative-eagle-topk", "2"], "um-dspark-triton": _UM,
+                          "um-dspark-fa3": _UM, "um-dspark-flashinfer": _UM, "um-dspark-fa4": _UM,
+                          "um-dspark-torch-native": _UM})
+NEW19_SWEEP_CASE.update({k: dict(_DSPARK, draft="no-block-size", since="0.5.19", attention_backend=k.split("-", 2)[2]
+                                 .replace("-", "_").replace("topk2", "triton"))
+                         for k in NEW19_SWEEP_EXTRA if k.startswith("um-dspark-")})
+# kv_cache_hook.py handle_page_major_kv_layout (0.5.19-0.5.22): an MHA target whose K and V rows differ in width
+# (model_config.has_asymmetric_kv: head_dim / v_head_dim, swa_head_dim / swa_v_head_dim; MiMo V2's 192 / 128) is refused
+# the unified pool; 0.5.23 takes it
+TARGETS.update({"qwen3-asym-kv-8l": ("Qwen3ForCausalLM", 8, 151936, 40960),
+                "qwen3-asym-swa-kv-8l": ("Qwen3ForCausalLM", 8, 151936, 40960)})
+TARGET_FIELDS.update({"qwen3-asym-kv-8l": {"v_head_dim": 32},
+                      "qwen3-asym-swa-kv-8l": {"swa_head_dim": 64, "swa_v_head_dim": 32}})
+NEW19_SWEEP_EXTRA.update({"um-asym-kv": _UM, "um-asym-swa-kv": _UM})
+NEW19_SWEEP_CASE.update({"um-asym-kv": dict(_MISC_NO_SPEC, target="qwen3-asym-kv-8l", since="0.5.19"),
+                         "um-asym-swa-kv": dict(_MISC_NO_SPEC, target="qwen3-asym-swa-kv-8l", since="0.5.19")})
+# moe_hook.py validate_cutedsl_a2a_token_budget (0.5.19-0.5.21): FlashInfer A2A with the CuteDSL runner (NVFP4 experts)
+# needs SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK (1024) * ep_size (the TP size) to cover --max-prefill-tokens
+# (16384); at 2048 it does, at 2049 not; a decode server is exempt
+_CUTEDSL_A2A = _FI_A2A + ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4"]
+NEW19_SWEEP_EXTRA.update({"cutedsl-budget-default": _CUTEDSL_A2A,
+                          "cutedsl-budget-2048": _CUTEDSL_A2A + ["--max-prefill-tokens", "2048"],
+                          "cutedsl-budget-2049": _CUTEDSL_A2A + ["--max-prefill-tokens", "2049"],
+                          "cutedsl-budget-decode": _CUTEDSL_A2A + ["--disaggregation-mode", "decode"]})
+NEW19_SWEEP_CASE.update({k: dict(_MOE_ENV, since="0.5.19", until="0.5.21")
+                         for k in NEW19_SWEEP_EXTRA if k.startswith("cutedsl-budget-")})
+# cp_tp_group_sharing_hook.py resolve_cp_tp_group_sharing in 0.5.22 (GLM-5.3-Flash only, interleave; speculation only
+# as native MTP; any PD mode refused), in its order with the accepted ones, on a GPU host (its Mamba layers)
+_GLM_CP = ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2", "--tp-size", "2"]
+NEW19_SWEEP_EXTRA.update({
+    "glm-cp-tp4": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2", "--tp-size", "4"],
+    "glm-cp-tp4-attn-dp2": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2", "--tp-size", "4",
+                            "--attn-dp-size", "2"],
+    "glm-cp-zigzag": ["--enable-prefill-cp", "--cp-strategy", "zigzag", "--attn-cp-size", "2", "--tp-size", "2"],
+    "glm-cp-dflash": _GLM_CP, "glm-cp-mixed": _GLM_CP + ["--enable-mixed-chunk"],
+    "glm-cp-pd": _GLM_CP + ["--disaggregation-mode", "prefill"],
+    "glm-cp-tp8": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "8", "--tp-size", "8"],
+    "glm-cp": _GLM_CP})
+NEW19_SWEEP_CASE.update({k: dict(_MISC_NO_SPEC, target="glm5-next-4l", gpu="sm120", since="0.5.22", until="0.5.22")
+                         for k in NEW19_SWEEP_EXTRA if k.startswith("glm-cp")})
+NEW19_SWEEP_CASE["glm-cp-dflash"].update(algorithm="DFLASH", draft="b16")
+# the DeepSeek family's MLA prefill CP override widens --attn-cp-size 2 to the TP size 4 first (0.5.22 on): accepted
+NEW19_SWEEP_CASE["glm-cp-tp4"]["until"] = None  # (over attention DP 2: 2, refused)
+NEW19_SWEEP_CASE["glm-cp-tp4-attn-dp2"]["until"] = None
+# serving_hook.py handle_deprecated_args (0.5.22 only): --sidecar refuses SGLANG_RUST_SERVER; kv_cache_hook.py
+# handle_unified_memory_pool (0.5.22): the unified pool refuses trtllm_mha's decode CUDA graph (on SM90), not without it
+NEW19_SWEEP_EXTRA.update({"sidecar-rust-server": ["--sidecar", "/bin/true", "--grpc-port", "50051"],
+                          "um-trtllm-decode-graph": _UM, "um-trtllm-no-graph": _UM + ["--disable-cuda-graph"]})
+NEW19_SWEEP_CASE.update({
+    "sidecar-rust-server": dict(_MISC_NO_SPEC, since="0.5.22", env={"SGLANG_RUST_SERVER": "1"}),
+    "um-trtllm-decode-graph": dict(_MISC_NO_SPEC, since="0.5.22", gpu="sm90", attention_backend="trtllm_mha"),
+    "um-trtllm-no-graph": dict(_MISC_NO_SPEC, since="0.5.22", gpu="sm90", attention_backend="trtllm_mha")})
+# kv_cache_hook.py handle_unified_memory_pool (0.5.21): the host-pool decode retraction backup refuses the decode radix
+# cache and a hybrid sliding-window target (0.5.22 on: neither; swept in 0.5.21 only)
+_UM_HOST_POOL = _UM + ["--disaggregation-mode", "decode", "--disaggregation-decode-retraction-backup", "host_pool"]
+NEW19_SWEEP_EXTRA.update({"um-host-pool-radix": _UM_HOST_POOL + ["--disaggregation-decode-enable-radix-cache"],
+                          "um-host-pool-swa": _UM_HOST_POOL})
+NEW19_SWEEP_CASE.update({"um-host-pool-radix": dict(_MISC_NO_SPEC, attention_backend="flashinfer", since="0.5.21",
+                                                    until="0.5.21"),
+                         "um-host-pool-swa": dict(_MISC_NO_SPEC, target="qwen3-hybrid-swa-8l",
+                                                  attention_backend="flashinfer", since="0.5.21", until="0.5.21")})
+# 0.5.22 on: flashinfer leaves the list under --dcp-size > 1
+NEW19_SWEEP_EXTRA["um-dcp-dspark-flashinfer"] = _UM + ["--tp-size", "2", "--dcp-size", "2"]
+NEW19_SWEEP_CASE["um-dcp-dspark-flashinfer"] = dict(_DSPARK, draft="no-block-size", since="0.5.22",
+                                                    attention_backend="flashinfer")
+
+
 def sweep_cases(version=None):
     """Every value of EXTRA, CHECK_SERVER_ARGS_EXTRA, SSL_EXTRA, PARALLEL, STYLES, ENVS and PARALLEL_CHECK_EXTRA on each
     of SWEEP_BASES; then HOOK_CHECK_EXTRA's and KV_POOL_EXTRA's, each with what the entry changes in the case."""
@@ -2582,6 +2697,11 @@ def sweep_cases(version=None):
         if version is None or (_release_key(version) >= _release_key(c.get("since") or "0") and
                                (not c.get("until") or _release_key(version) <= _release_key(c["until"]))):
             out.append(dict(SWEEP_BASES[0], moe16_sweep=v, **c))
+    for v in sorted(NEW19_SWEEP_EXTRA):  # -- new19 (session 17) --: once, on the DFLASH base without speculation
+        c = NEW19_SWEEP_CASE[v]
+        if version is None or (_release_key(version) >= _release_key(c.get("since") or "0") and
+                               (not c.get("until") or _release_key(version) <= _release_key(c["until"]))):
+            out.append(dict(SWEEP_BASES[0], new19_sweep=v, **c))
     return out
 
 
@@ -2687,6 +2807,7 @@ def argv_for(case, dirs):
     argv.extend(OVR_SWEEP_EXTRA.get(case.get("ovr_sweep") or "none", []))  # -- overrides (session 15) --
     argv.extend(OLD_SWEEP_EXTRA.get(case.get("old_sweep") or "none", []))  # -- old-a (session 15) --
     argv.extend(MOE16_SWEEP_EXTRA.get(case.get("moe16_sweep") or "none", []))  # -- moe (session 16) --
+    argv.extend(NEW19_SWEEP_EXTRA.get(case.get("new19_sweep") or "none", []))  # -- new19 (session 17) --
     if case["style"] == "cuda-graph-max-bs":
         argv.extend(["--cuda-graph-max-bs", "8"])
     elif case["style"] == "mamba-scheduler":

@@ -130,7 +130,8 @@ TABLE = (
     ("GRPC_ARGS", r"^(--grpc-response-timeout-secs must be positive|--grpc-port / SGLANG_GRPC_PORT \(-?\d+\) must be "
                   r"between|--grpc-port is not supported with|Native gRPC does not yet support|--grpc-port is "
                   r"incompatible with --api-key)", None),
-    ("GRPC_SIDECAR", r"^--sidecar(-args requires --sidecar| must not be empty| requires)", None),
+    ("GRPC_SIDECAR", r"^--sidecar(-args requires --sidecar| must not be empty| requires| is not yet supported with "
+                     r"SGLANG_RUST_SERVER)", None),
     ("TOKENIZER_BATCHING", r"^Cannot enable both --enable-tokenizer-batch-encode and --enable-dynamic-batch", None),
     ("NGRAM_ARGS", r"^(Ngram speculative decoding only supports|--speculative-ngram-external-(sam-budget|corpus-max-tokens) "
                    r"must be positive|speculative_ngram_external_sam_budget must be less than|Currently ngram "
@@ -428,6 +429,8 @@ TABLE = (
     ("LANGUAGE_MODEL_ONLY", r"^--language-model-only (cannot be combined with --|is incompatible with --disaggregation-mode "
      r"prefill/decode|does not support \[)", None),
     ("ENCODER_REPLAY_MODEL", r"^--enable-encoder-swa-bounded-replay requires DeepSeek-V4\.1$", None),
+    # -- new19 (session 17) --: model_hook.py handle_model_capability_adjustments (0.5.22 Clef; 0.5.23 Clef or Kev)
+    ("JOINT_HEAD_PARALLEL", r"^(Clef|Kev) checkpoints are served with --tp-size 1 and --pp-size 1", None),
     # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py, overrides.py _deepseek_v4_kv_cache_dtype
     ("DSV4_KV_DTYPE", r"^\w+ is not supported for DeepseekV4ForCausalLM$", None),
     ("DSV4_ATTN_BACKEND", r"^--dsv4-attn-backend (flashmla_mega requires DeepSeek-V4\.1 on SM100/SM103\.|trtllm requires "
@@ -488,7 +491,8 @@ TABLE = (
                                 r"SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK to cover (each rank's effective prefill|"
                                 r"the largest decode))|DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds "
                                 r"SGLANG_DEEPEP_V2_NUM_MAX_DISPATCH_TOKENS_PER_RANK|FlashInfer MoE A2A per-rank token budget "
-                                r"exceeds its workspace)", None),
+                                r"exceeds its workspace|FlashInfer MoE A2A with flashinfer_cutedsl requires "
+                                r"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK \* ep_size to cover)", None),
     ("MOE_A2A_DEEPEP_V2", r"^DeepEP v2 MoE is not validated as a speculative draft backend", None),
     # -- quant (session 15) --
     # model_overrides/kimi_k3.py, minimax_m3.py, nemotron_h.py (its relu2 assert read from the source line),

@@ -12,7 +12,11 @@ unreached ones cannot be reached from an argv here, so the rest is the generator
 
 An entry is (function, message regex, category, why) under the file it sits in; it matches every refusal of that
 file whose innermost function is `function` and whose message text matches the regex (line numbers move between
-releases, names and messages rarely do). Checked by tests/oracle/test_differential.py: no refusal an entry
+releases, names and messages rarely do). After `why`, optional markers: STAND_IN (the entry holds only for a release
+without the oracle's GPU stand-in), and Source(regex), which also requires the regex to match the refusal's source
+text (refusals.py's row "source": the line that opens the statement's block, then the statement's own lines, each
+stripped): it tells apart two refusals of one function that have no message text (bare asserts, a raise of a
+variable). Checked by tests/oracle/test_differential.py: no refusal an entry
 matches is ever reached (a reached one was expressible after all), and every entry matches a refusal of some
 release whose kit is here (no stale entries).
 """
@@ -23,6 +27,17 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_or
 # -- standin (session 16) --: the 5th element of an entry that holds only for a release without the oracle's GPU
 # stand-in (sglang_oracle.STAND_IN_RELEASES)
 STAND_IN = "no-stand-in"
+
+
+# -- new19 (session 17) --
+class Source(str):
+    """An entry's marker: a regex its refusal's source text (the opening line of its block, then the statement) must
+    match as well (re.search)."""
+
+
+def _source_ok(entry, row):
+    return all(re.search(m, row.get("source") or "") for m in entry[4:] if isinstance(m, Source))
+
 
 CATEGORIES = {
     "runtime": (
@@ -101,6 +116,10 @@ ENTRIES = {
         ('handle_page_major_kv_layout', 'requires the Triton Mamba kernels', "host",
          "the only other --mamba-backend choice is flashinfer, which the Mamba hook refuses first unless FlashInfer's "
          "mamba module imports: no flashinfer package on this host"),
+        # -- new19 (session 17) --
+        ('handle_unified_memory_pool', r'^--enable-unified-memory \+ DSPARK supports a linear draft chain only', "shadowed",
+         "speculative_hook.py _handle_dspark, which runs first, resolves --speculative-eagle-topk to 1 (overriding any "
+         "other value with a warning) in 0.5.19-0.5.21"),
         ('handle_unified_memory_pool', 'EAGLE/EAGLE3 does not support --disaggregation-decode-retraction-backup=host_pool',
          "shadowed", "the host-pool backup needs a PD decode server (the KV cache hook refuses it elsewhere), where "
          "the pool's PD branch refuses speculation with Mooncake and every other transfer backend first"),
@@ -129,6 +148,16 @@ ENTRIES = {
          "LoRAPathAction always stores a list (and the field's default is None): never another type"),
     ],
     "sglang/srt/arg_groups/mamba_hook.py": [
+        # -- new19 (session 17) --
+        ('handle_mamba_backend', '^$', "host",
+         "--mamba-backend flashinfer where get_platform().has_flashinfer holds (a CUDA GPU) but `import flashinfer.mamba` "
+         "fails: a FlashInfer install without its mamba module, a fact of the host's packages (no argv sets it; the "
+         "static engine takes SGLang's dependency as installed on a GPU host). The raise in the `else` branch (no "
+         "FlashInfer: this CPU host) is reached", Source(r"^except \(ImportError")),
+        ('validate_mamba_extra_buffer', '^$', "internal",
+         "overrides.py mamba_cache_chunk_size returns max(chunk_size, page_size) of a page size that is not None "
+         "there (or its memo of that value): never None (a None chunk size fails inside max() first)",
+         Source(r"assert mamba_cache_chunk_size is not None")),
     ],
     "sglang/srt/arg_groups/mega_moe_hook.py": [
         # -- moe (session 14) --
@@ -257,6 +286,10 @@ ENTRIES = {
          "lines on: the refusal surfaces there (reached), never at this raise"),
         ('validate_prefill_cp_platform', r'^Prefill CP on MUSA', "runtime",
          "runs only on a Moore Threads MUSA platform (get_platform().is_musa); the platform override presents CUDA"),
+        # -- new19 (session 17) --: the same check before 0.5.22, which named HIP and NPU (0.5.20) or HIP (0.5.21) too
+        ('validate_prefill_cp_platform', r'^Prefill CP on HIP/(NPU/)?MUSA is deprecated', "runtime",
+         "runs only on a ROCm, Ascend NPU or MUSA platform (get_platform().is_hip / is_npu / is_musa); the platform "
+         "override presents CUDA"),
         ('handle_context_parallelism', r'^Prefill CP on HIP', "runtime",
          "runs only on a ROCm platform (get_platform().is_hip); the platform override presents CUDA"),
         ('handle_context_parallelism', r'^DeepSeek V3\.2 prefill CP does not support', "host",
@@ -285,6 +318,12 @@ ENTRIES = {
          "--return-hidden-states-mode has the parser choices full / last (unset is None)"),
     ],
     "sglang/srt/arg_groups/speculative_hook.py": [
+        # -- new19 (session 17) --
+        ('_handle_uno', r'^UNO does not support DP attention or context parallelism', "shadowed",
+         "0.5.20-0.5.21 read the raw --enable-dp-attention and --attn-cp-size right after 'UNO requires TP=PP=1': at TP 1 "
+         "the parallel hooks, which run first, drop --enable-dp-attention at --dp-size 1, refuse a larger DP size "
+         "(tp_size % dp_size) and refuse any --attn-cp-size but 1 (tp_size must be divisible by attn_cp_size). 0.5.22 "
+         "on read attn_dp_enabled_of() there: reachable", Source(r"^if cfg\.enable_dp_attention or cfg\.attn_cp_size")),
         # -- specserve (session 14) --
         ('_handle_dflash', r'requires SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION=0', "shadowed",
          "handle_speculative_decoding refuses SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION for any algorithm but "
@@ -300,6 +339,11 @@ ENTRIES = {
          "only on an out-of-tree platform plugin (current_platform.is_out_of_tree())"),
     ],
     "sglang/srt/arg_groups/validation_hook.py": [
+        # -- new19 (session 17) --: 0.5.20's check_server_args, pipeline parallelism on an Ascend NPU
+        ('check_server_args', r'^(Pipeline parallelism is not compatible with overlap schedule$|Pipeline parallelism '
+         r'currently only supports EAGLE \(non-multi-layer\)|NPU PP \+ speculative decoding)', "runtime",
+         "inside `if get_platform().is_npu` (NPU: PP with EAGLE allowed); the platform override presents CUDA, whose "
+         "branch asserts 'Pipeline parallelism is not compatible with overlap schedule, speculative decoding' instead"),
         # -- validation (session 14) --
         ('check_pipeline_parallel_compat', 'not compatible with overlap schedule', "shadowed",
          "the post-process _pipeline_parallel_overlap_disable (overrides.py) sets disable_overlap_schedule for pp_size > 1"),
@@ -423,9 +467,9 @@ def classify(row, release=None):
     entry marked STAND_IN does not hold for a `release` the oracle's GPU stand-in runs."""
     for entry in ENTRIES.get(row.get("file"), ()):
         fn, rx, cat, why = entry[:4]
-        if entry[4:] == (STAND_IN,) and release in oracle.STAND_IN_RELEASES:
+        if STAND_IN in [m for m in entry[4:] if not isinstance(m, Source)] and release in oracle.STAND_IN_RELEASES:
             continue
-        if (not fn or row.get("function") == fn) and re.search(rx, row.get("message") or ""):
+        if (not fn or row.get("function") == fn) and re.search(rx, row.get("message") or "") and _source_ok(entry, row):
             return cat, why
     return None
 
@@ -434,4 +478,4 @@ def matches(entry_file, entry, rows):
     """The rows (of one release) an entry matches."""
     fn, rx, _cat, _why = entry[:4]
     return [r for r in rows if r.get("file") == entry_file and (not fn or r.get("function") == fn)
-            and re.search(rx, r.get("message") or "")]
+            and re.search(rx, r.get("message") or "") and _source_ok(entry, r)]

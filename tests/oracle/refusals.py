@@ -232,9 +232,12 @@ def _scan(version):
         return [], []
     base = os.path.dirname(pkg)
     parsed = []
+    texts = {}
     for path in _files(pkg):
         with open(path, encoding="utf-8") as f:
-            parsed.append((os.path.relpath(path, base), ast.parse(f.read())))
+            rel = os.path.relpath(path, base)
+            texts[rel] = f.read().splitlines()
+            parsed.append((rel, ast.parse("\n".join(texts[rel]))))
     live = reachable_functions([t for _r, t in parsed] + _bridges(pkg, [t for _r, t in parsed]))
     on, off = [], []
     for rel, tree in parsed:
@@ -242,22 +245,35 @@ def _scan(version):
         for node in ast.walk(tree):  # the parser's definition is not a refusal
             if isinstance(node, ast.FunctionDef) and node.name in ("add_cli_args", "__repr__"):
                 skip.update(id(n) for n in ast.walk(node))
+        opener = {}  # id(statement) -> the node whose line opens the block it sits in
         for node in ast.walk(tree):  # each statement's outermost function
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 for n in ast.walk(node):
                     owner.setdefault(id(n), []).append(node)
+            if not isinstance(node, ast.Module):
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    block = getattr(node, field, None)
+                    for child in block if isinstance(block, list) else ():  # not an IfExp's expressions
+                        opener[id(child)] = node
+        lines = texts[rel]
         for node, kind, msg in _refusal_nodes(tree, skip):
             fns = owner.get(id(node), [])
+            end = getattr(node, "end_lineno", None) or node.lineno
+            head = opener.get(id(node))
             row = {"id": "%s:%d" % (rel, node.lineno), "file": rel, "line": node.lineno, "kind": kind,
-                   "message": msg, "end": getattr(node, "end_lineno", None) or node.lineno,
-                   "function": fns[-1].name if fns else ""}  # the innermost function around it
+                   "message": msg, "end": end,
+                   "function": fns[-1].name if fns else "",  # the innermost function around it
+                   # the statement's source, after the line that opens its block (`except ...:` in a handler; an
+                   # `if`'s own line for either branch): tells apart refusals of one function without message text
+                   "source": "\n".join(ln.strip() for ln in ([lines[head.lineno - 1]] if head is not None else []) +
+                                        lines[node.lineno - 1:end])}
             # a statement counts when any function around it is reached (nested helpers run with their parent)
             (on if any(id(fn) in live for fn in fns) else off).append(row)
     return on, off
 
 
 def enumerate_refusals(version):
-    """[{id, file, line, kind, message}]: the refusals on `version`'s argument-resolution path (empty when its
+    """[{id, file, line, kind, message, end, function, source}]: the refusals on `version`'s argument-resolution path (empty when its
     source is not available), argparse's exits included."""
     on, _off = _scan(version)
     if not on:

@@ -104,3 +104,13 @@ def test_pdmux_needs_no_chunked_prefill_no_pd_and_no_overlap():
     assert code("0.5.23", "--enable-pdmux") == "PDMUX"
     assert code("0.5.23", "--enable-pdmux", "--chunked-prefill-size", "-1") == "PDMUX"
     assert code("0.5.23", "--enable-pdmux", "--chunked-prefill-size", "-1", "--disable-overlap-schedule") is None
+
+
+def test_sidecar_refuses_rust_server_in_0_5_22():
+    """-- new19 (session 17) --: serving_hook.py handle_deprecated_args, 0.5.22 only."""
+    from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as _E
+    argv = ["--model-path", "/m", "--sidecar", "/bin/true", "--grpc-port", "50051"]
+    rust = {"SGLANG_RUST_SERVER": "1"}
+    assert _E.validate_argv(argv, "0.5.22", env=rust, read_paths=False).sglang_verdict["code"] == "GRPC_SIDECAR"
+    assert _E.validate_argv(argv, "0.5.23", env=rust, read_paths=False).sglang_verdict["code"] is None
+    assert _E.validate_argv(argv, "0.5.22", read_paths=False).sglang_verdict["code"] is None

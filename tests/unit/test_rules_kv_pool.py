@@ -121,3 +121,36 @@ def test_session_radix_cache_needs_priority_eviction(version, extra, code):
 def test_dual_chunk_attention_backend(version, backend, code):
     target = dict(TARGET, dual_chunk_attention_config={"chunk_size": 8192, "local_size": 1024})
     assert verdict(version, backend=backend, target=target) == code
+# -- new19 (session 17) --
+DSPARK = ["--speculative-algorithm", "DSPARK", "--speculative-draft-model-path", "/d", "--enable-unified-memory"]
+
+
+@pytest.mark.parametrize("version,backend,code", [
+    # kv_cache_hook.py handle_unified_memory_pool: DSPARK's verify on the unified pool wants audited target backends
+    ("0.5.19", "triton", None), ("0.5.19", "fa3", "UNIFIED_MEMORY"), ("0.5.21", "flashinfer", "UNIFIED_MEMORY"),
+    ("0.5.22", "fa3", None), ("0.5.22", "flashinfer", None), ("0.5.22", "fa4", "UNIFIED_MEMORY"),
+    ("0.5.23", "fa4", None), ("0.5.23", "fa3", None),
+])
+def test_unified_pool_dspark_backends(version, backend, code):
+    assert verdict(version, *DSPARK, backend=backend) == code
+
+
+def test_unified_pool_dspark_dcp_drops_flashinfer():
+    """0.5.22 on: under --dcp-size > 1 flashinfer leaves DSPARK's audited list (as the DFLASH rails)."""
+    dcp = DSPARK + ["--tp-size", "2", "--dcp-size", "2"]
+    assert messages.code_for_sglang_message("--enable-unified-memory + DSPARK requires spec-verify-audited attention "
+                                            "backends ['fa3'] for both prefill and decode; got ['fa4'].") == \
+        "UNIFIED_MEMORY"
+    assert verdict("0.5.23", *dcp, backend="flashinfer") == "UNIFIED_MEMORY"
+
+
+@pytest.mark.parametrize("version,fields,code", [
+    # kv_cache_hook.py handle_page_major_kv_layout (0.5.19-0.5.22): K and V rows of one width on the unified pool
+    ("0.5.19", {"head_dim": 192, "v_head_dim": 128}, "UNIFIED_MEMORY"),
+    ("0.5.22", {"hidden_size": 256, "num_attention_heads": 4, "swa_head_dim": 64, "swa_v_head_dim": 32}, "UNIFIED_MEMORY"),
+    ("0.5.21", {"head_dim": 64, "v_head_dim": 0}, None),  # 0: v_head_dim is head_dim
+    ("0.5.23", {"head_dim": 192, "v_head_dim": 128}, None),
+    ("0.5.20", {"head_dim": 192, "v_head_dim": 128, "kv_lora_rank": 64}, None),  # MLA: not judged here
+])
+def test_unified_pool_uniform_kv_rows(version, fields, code):
+    assert verdict(version, "--enable-unified-memory", target=dict(TARGET, **fields)) == code

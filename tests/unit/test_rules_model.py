@@ -467,3 +467,41 @@ def test_nemotron_h_w4a16_in_0_5_18():
     assert answer(["--moe-runner-backend", "triton"], NEMO_W4A16, version="0.5.18", gpus=SM120) == U
     assert answer(["--moe-runner-backend", "marlin"], NEMO_W4A16, version="0.5.18", gpus=SM120) is None
     assert answer(["--moe-runner-backend", "triton"], NEMO_W4A16, version="0.5.17", gpus=SM120) is None
+# -- new19 (session 17) --
+def _clef_dir(tmp_path, joint=True, body=None, arch="Qwen3_5ForConditionalGeneration"):
+    import json
+    (tmp_path / "config.json").write_text(json.dumps(_cfg(arch, model_type="qwen3_5")))
+    if joint:
+        (tmp_path / "joint_head_config.json").write_text(json.dumps({"num_labels": 2} if body is None else body))
+    return str(tmp_path)
+
+
+def _clef(path, extra, version="0.5.23"):
+    r = E.validate_argv(["--model-path", path, "--device", "cuda", "--attention-backend", "fa3"] + extra, version,
+                        gpus=list(SM90), read_paths=True)
+    return first_refusal(r)
+
+
+def test_clef_checkpoint_is_served_at_tp1_pp1(tmp_path):
+    """model_hook.py handle_model_capability_adjustments (0.5.22 on): a Qwen3.5 checkpoint with joint_head_config.json
+    beside its config.json (read from the model dir like config.json) is refused at TP or PP > 1."""
+    d = _clef_dir(tmp_path)
+    assert _clef(d, ["--tp-size", "2"]) == "JOINT_HEAD_PARALLEL"
+    assert _clef(d, ["--pp-size", "2"], version="0.5.22") == "JOINT_HEAD_PARALLEL"
+    assert _clef(d, []) is None
+    assert _clef(d, ["--tp-size", "2"], version="0.5.21") is None  # no such check before 0.5.22
+
+
+def test_clef_needs_the_file_and_the_architecture(tmp_path):
+    for sub in "abcd":
+        (tmp_path / sub).mkdir()
+    assert _clef(_clef_dir(tmp_path / "a", joint=False), ["--tp-size", "2"]) is None
+    assert _clef(_clef_dir(tmp_path / "b", body=[]), ["--tp-size", "2"]) == "JOINT_HEAD_PARALLEL"  # any JSON but null
+    null = _clef_dir(tmp_path / "c", joint=False)
+    (tmp_path / "c" / "joint_head_config.json").write_text("null")
+    assert _clef(null, ["--tp-size", "2"]) is None  # load_joint_head_config returns None
+    assert _clef(_clef_dir(tmp_path / "d", arch="Qwen3_5ForCausalLM"), ["--tp-size", "2"]) is None
+    # a config given as a mapping: no checkpoint directory to read beside it
+    r = E.validate_argv(BASE + ["--tp-size", "2"] + FA3, "0.5.23", gpus=list(SM90), read_paths=False,
+                        target_config=_cfg("Qwen3_5ForConditionalGeneration", model_type="qwen3_5"))
+    assert first_refusal(r) is None

@@ -78,3 +78,21 @@ def test_release_traits():
     assert refusal(["--quantization", "modelopt_fp4", "--ep-size", "2"], version="0.5.23", gpus=SM120) == \
         "MOE_RUNNER_EP_SIZE"
     assert refusal(["--quantization", "modelopt_fp4", "--ep-size", "2"], version="0.5.11", gpus=SM120) is None
+
+
+# -- new19 (session 17) --
+@pytest.mark.parametrize("version,extra,env,code", [
+    # moe_hook.py validate_cutedsl_a2a_token_budget (0.5.19-0.5.21): 1024 tokens per rank * EP 2 < 16384
+    ("0.5.20", [], {}, "MOE_A2A_DISPATCH_BUDGET"),
+    ("0.5.21", ["--max-prefill-tokens", "2048"], {}, None),
+    ("0.5.19", ["--max-prefill-tokens", "2049"], {}, "MOE_A2A_DISPATCH_BUDGET"),
+    ("0.5.20", [], {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "8192"}, None),
+    ("0.5.21", ["--disaggregation-mode", "decode"], {}, None),
+    ("0.5.22", [], {}, None),  # validate_flashinfer_a2a_token_budget instead
+])
+def test_cutedsl_a2a_token_budget(version, extra, env, code):
+    argv = ["--model-path", "/m", "--device", "cuda", "--attention-backend", "triton", "--moe-a2a-backend", "flashinfer",
+            "--tp-size", "2", "--dp-size", "2", "--enable-dp-attention", "--moe-runner-backend", "flashinfer_cutedsl",
+            "--quantization", "modelopt_fp4"] + extra
+    r = E.validate_argv(argv, version, env=env, target_config=QWEN3_MOE, read_paths=False)
+    assert r.sglang_verdict["code"] == code

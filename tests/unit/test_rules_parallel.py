@@ -251,3 +251,29 @@ def test_legacy_prefill_cp_flags_mutually_exclusive(version, code):
     both = ["--enable-prefill-context-parallel", "--enable-nsa-prefill-context-parallel"]  # the NSA alias from 0.5.13
     assert refusal(both, version) == code
     assert refusal(both[:1], version) is None
+
+
+# -- new19 (session 17) --
+GLM5 = {"architectures": ["Glm5NextForConditionalGeneration"], "model_type": "qwen3_next", "num_hidden_layers": 4,
+        "vocab_size": 1000, "max_position_embeddings": 4096, "kv_lora_rank": 64, "linear_num_key_heads": 4,
+        "linear_num_value_heads": 8}
+SM120 = [{"name": "NVIDIA RTX PRO 6000 Blackwell Server Edition", "compute_capability": "12.0"}] * 2
+GLM_CP = ["--model-path", "/m", "--device", "cuda", "--attention-backend", "fa3", "--enable-prefill-cp"]
+
+
+@pytest.mark.parametrize("version,extra,code", [
+    # cp_tp_group_sharing_hook.py: the DeepSeek family's MLA prefill CP override widens the CP size to TP / attention DP
+    ("0.5.23", ["--cp-strategy", "interleave", "--attn-cp-size", "2", "--tp-size", "4"], None),
+    ("0.5.22", ["--cp-strategy", "interleave", "--attn-cp-size", "2", "--tp-size", "4", "--attn-dp-size", "2"],
+     "CP_TP_SHARING"),
+    # 0.5.22: no DFLASH, any PD mode refused
+    ("0.5.22", ["--cp-strategy", "interleave", "--attn-cp-size", "2", "--tp-size", "2", "--speculative-algorithm",
+                "DFLASH", "--speculative-draft-model-path", "/d"], "CP_TP_SHARING"),
+    ("0.5.22", ["--cp-strategy", "interleave", "--attn-cp-size", "2", "--tp-size", "2", "--disaggregation-mode",
+                "prefill"], "CP_TP_SHARING"),
+    ("0.5.22", ["--cp-strategy", "zigzag", "--attn-cp-size", "2", "--tp-size", "2"], "CP_TP_SHARING"),
+    ("0.5.22", ["--cp-strategy", "interleave", "--attn-cp-size", "2", "--tp-size", "2"], None),
+])
+def test_cp_tp_group_sharing_glm(version, extra, code):
+    r = E.validate_argv(GLM_CP + extra, version, gpus=list(SM120), target_config=GLM5, read_paths=False)
+    assert r.sglang_verdict["code"] == code

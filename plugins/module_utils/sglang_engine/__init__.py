@@ -24,7 +24,7 @@ import os
 import re
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import ConfigError, check_context, check_draft_config, infer_block_size, load_config  # noqa: F401
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import ConfigError, check_context, check_draft_config, checkpoint_files, infer_block_size, load_config  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (  # noqa: F401
     DFLASH_TARGET_ARCHS, HYBRID_GDN_ARCH, LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, SPECULATIVE_FIELDS,
     TREE_FLAVORS, TREE_ORDER, Refused, Result, is_int,
@@ -94,6 +94,10 @@ def _load_configs(result, args, draft_config, target_config, read_paths):
             result.error("CONFIG_UNREADABLE", "%s config: %s. Give a readable config.json (dir or file) or a mapping." % (
                 name, e), field="%s_config" % name, stage="input")
             cfgs[name] = None
+        if name == "target" and cfgs[name] is not None and isinstance(src, str) and os.path.isdir(src):
+            side = checkpoint_files(src)  # the checkpoint's other files SGLang reads (checks.CHECKPOINT_FILES)
+            if side:
+                cfgs[name] = dict(cfgs[name], _checkpoint_files=side)
     if cfgs["draft"] is None and cfgs["target"] is None and not any(e["code"] == "CONFIG_UNREADABLE" for e in result.errors):
         result.warn("CONFIG_UNCHECKED", "no config.json given or readable: drafter/target checks skipped (the host "
                     "validation reads them).")

@@ -37,6 +37,28 @@ def load_config(source):
     return data
 
 
+# -- new19 (session 17) --
+# The files of a checkpoint directory besides config.json that SGLang's model config reads at argument time, each by
+# hf_hub cached_file (absent: None): joint_head_config.json, a Clef checkpoint's joint schema head (0.5.22 on
+# srt/configs/model_config.py load_joint_head_config). Read with config.json, on its terms (a local directory, read_paths)
+CHECKPOINT_FILES = ("joint_head_config.json",)
+
+
+def checkpoint_files(model_dir):
+    """{name: parsed JSON} of the CHECKPOINT_FILES in directory `model_dir` (a file that does not read or parse as
+    JSON is left out: SGLang's json.load fails there as it loads the model config, not a resolution refusal)."""
+    out = {}
+    for name in CHECKPOINT_FILES:
+        path = os.path.join(model_dir, name)
+        if os.path.isfile(path):
+            try:
+                with open(path, "r") as f:
+                    out[name] = json.load(f)
+            except (OSError, IOError, ValueError):
+                pass
+    return out
+
+
 def text_cfg(cfg):
     tc = cfg.get("text_config")
     return tc if isinstance(tc, dict) else cfg

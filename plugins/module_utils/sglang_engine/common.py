@@ -39,6 +39,7 @@ SPECULATIVE_FIELDS = tuple(k for k in RESOLVED_KEYS if k.startswith("speculative
 
 SECRET_ENV = re.compile(r"(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|CREDENTIAL)", re.I)
 LONG_CONTEXT_ENV = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"
+MAX_PREFILL_TOKENS = 16384  # --max-prefill-tokens' default (every release)
 
 SPEC_TO_SGLANG = {
     "algorithm": "speculative_algorithm", "draft_model_path": "speculative_draft_model_path",

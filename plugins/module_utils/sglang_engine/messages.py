@@ -177,7 +177,8 @@ _SGLANG_MESSAGES = (
     ("IMAGE_PROCESSOR_CONFLICT", r"--disable-fast-image-processor conflicts with --image-processor-backend"),
     ("GRPC_ARGS", r"SGLANG_GRPC_WORKER_THREADS \(-?\d+\) must be >= 1|SGLANG_GRPC_PORT \(-?\d+\) must be "
      r"between|--grpc-port is not supported with"),
-    ("GRPC_SIDECAR", r"--sidecar-args must be a JSON array of strings|--sidecar requires SGLang's native gRPC"),
+    ("GRPC_SIDECAR", r"--sidecar-args must be a JSON array of strings|--sidecar requires SGLang's native gRPC|"
+                     r"--sidecar is not yet supported with SGLANG_RUST_SERVER"),
     ("MM_FEATURE_TRANSPORT", r"--mm-feature-transport=cuda_(ipc|vmm) (requires NVIDIA CUDA|does not support pipeline|only "
      r"supports a single node|is not supported with SGLANG_RUST_SERVER)|--keep-mm-feature-on-device conflicts with --mm-feature-transport="),
     ("FP4_INDEXER_GPU", r"--enable-deepseek-v4-fp4-indexer requires SM100"),
@@ -268,6 +269,7 @@ _SGLANG_MESSAGES = (
     ("LANGUAGE_MODEL_ONLY", r"--language-model-only (cannot be combined with|is incompatible with --disaggregation-mode|does "
      r"not support)"),
     ("ENCODER_REPLAY_MODEL", r"--enable-encoder-swa-bounded-replay requires DeepSeek-V4\.1"),
+    ("JOINT_HEAD_PARALLEL", r"(Clef|Kev) checkpoints are served with --tp-size 1 and --pp-size 1"),  # -- new19 (session 17) --
     # -- dsv4 (session 15) --: arg_groups/deepseek_v4_hook.py (rules_dsv4.py)
     ("DSV4_KV_DTYPE", r"is not supported for DeepseekV4ForCausalLM"),
     ("DSV4_ATTN_BACKEND", r"--dsv4-attn-backend (flashmla_mega|trtllm) (requires|does not support)"),
@@ -318,7 +320,7 @@ _SGLANG_MESSAGES = (
                                 r"FlashInfer MoE A2A requires chunked prefill|with MegaMoE requires (chunked prefill to be|"
                                 r"a positive effective per-rank|SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK to cover)|"
                                 r"DeepEP v2 per-rank (prefill budget|decode CUDA graph) exceeds|FlashInfer MoE A2A per-rank "
-                                r"token budget exceeds"),
+                                r"token budget exceeds|FlashInfer MoE A2A with flashinfer_cutedsl requires"),
     # -- overrides (session 15) --
     ("MLA_BACKEND_GPU", r"(TRTLLM MLA|tokenspeed_mla|CuteDSL MLA) backend is only supported on Blackwell GPUs"),
     ("MLA_BACKEND_KV_DTYPE", r"TensorRT-LLM MLA backend only supports kv-cache-dtype|tokenspeed_mla backend requires "

@@ -148,7 +148,10 @@ _METRICS_V1 = {
 #                            backend triton), pd (None: refused; "v18", "v21", "v22": the PD branch's checks),
 #                            algorithms, eagle (the EAGLE / DFLASH rails, None before 0.5.22), tbo, hicache (HiCache
 #                            refused with LMCache), linker, trtllm_decode_graph, page_major_mla_own_list (an MLA
-#                            target has its own page-major list, 0.5.17 on: not modelled)
+#                            target has its own page-major list, 0.5.17 on: not modelled), dspark_backends (the
+#                            target backends DSPARK's verify is audited on, 0.5.18 on; under --dcp-size > 1 without
+#                            flashinfer from 0.5.22, as eagle's DFLASH rails), uniform_kv_rows (the page-major hook
+#                            refuses an MHA target whose K and V rows differ in width, 0.5.19-0.5.22)
 #   nvfp4_prefill_dequant    handle_nvfp4_prefill_kv_dequant_dtype runs (rules_cache.py)
 #   kv4_unified_sm100_checks the KV4 hook refuses --enable-unified-memory and has the SM100 native-NVFP4 checks
 #   int8_mamba_lmcache_check handle_int8_mamba_checkpoint refuses --enable-lmcache
@@ -254,6 +257,11 @@ _METRICS_V1 = {
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
+#   cutedsl_a2a_token_budget -- new19 (session 17) --: FlashInfer A2A with the CuteDSL runner needs its dispatch
+#                            budget to cover --max-prefill-tokens (rules_moe.check_a2a_token_budgets)
+#   sidecar_rust_server_refused  -- new19 (session 17) --: --sidecar refused under SGLANG_RUST_SERVER (rules_serving)
+#   joint_head_checkpoint    -- new19 (session 17) --: the capability hook serves a Clef checkpoint (a joint schema
+#                            head, joint_head_config.json) at TP 1 and PP 1 only (0.5.22 on; rules_model.py)
 #   -- quant (session 15) --: model_overrides gains kimi_k3, nemotron_h (0.5.19 on), qwen3_moe, qwen4_exp (0.5.20 on),
 #                            minimax_m3 (0.5.23: its NVFP4 checks)
 #   kimi_dcp_decode_backends the decode attention backends Kimi-K3 DCP takes (kimi_k3.py; None: no family)
@@ -328,23 +336,33 @@ _UNIFIED_0_5_15 = {"page_major_needs_unified": False, "page_major_backends": ("t
                    "hicache": True, "linker": False, "trtllm_decode_graph": False, "page_major_mla_own_list": False,
                    # -- gpu16 (session 17) --: refuses a tc_piecewise prefill CUDA graph the user set (rules_cache.py
                    # check_unified_memory_pool; the default's cascade and 0.5.19's own variant are not modelled)
-                   "piecewise_prefill": True}
+                   "piecewise_prefill": True,
+                   "dspark_backends": None, "uniform_kv_rows": False}
 # from 0.5.17 an MLA target on the unified pool has its own page-major backend list (not modelled); 0.5.15-0.5.16 hold
 # every target to triton
 _UNIFIED_0_5_17 = dict(_UNIFIED_0_5_15, page_major_linear_prefill=("triton", "flashkda"), page_major_mla_own_list=True)
-_UNIFIED_0_5_18 = dict(_UNIFIED_0_5_17, pd="v18", algorithms=(None, "DSPARK"))
-_UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True, piecewise_prefill=False,
+_UNIFIED_0_5_18 = dict(_UNIFIED_0_5_17, pd="v18", algorithms=(None, "DSPARK"),
+                       dspark_backends=("triton", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"))
+_UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True, piecewise_prefill=False, uniform_kv_rows=True,
                        page_major_backends=("triton", "fa3", "fa4", "flashinfer", "trtllm_mha"))
 _UNIFIED_0_5_20 = dict(_UNIFIED_0_5_19, tbo=True)
 _UNIFIED_0_5_21 = dict(_UNIFIED_0_5_20, pd="v21", hicache=False)
 _UNIFIED_0_5_22 = dict(_UNIFIED_0_5_21, pd="v22", algorithms=(None, "DSPARK", "EAGLE", "EAGLE3", "DFLASH"),
-                       eagle=("triton", "flashinfer", "fa3"), linker=True, trtllm_decode_graph=True)
+                       eagle=("triton", "flashinfer", "fa3"), linker=True, trtllm_decode_graph=True,
+                       dspark_backends=("triton", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla", "flashmla", "flashinfer",
+                                        "fa3"))
 _UNIFIED_0_5_23 = dict(_UNIFIED_0_5_22, page_major_linear_prefill=("triton", "flashkda", "flashinfer"),
-                       eagle=("triton", "flashinfer", "fa3", "trtllm_mha"), trtllm_decode_graph=False)
+                       eagle=("triton", "flashinfer", "fa3", "trtllm_mha"), trtllm_decode_graph=False, uniform_kv_rows=False,
+                       dspark_backends=("triton", "trtllm_mla", "cutedsl_mla", "flashmla", "flashinfer", "fa3", "fa4"))
 
 _CHANGES = {
     "0.5.22": {  # parser captured; --enable-watermark and --speculative-use-block-verification appear
         "hicache_buffer_refuses_write_back": False,  # -- cache (session 16) --: resolved to write_through instead
+        "cp_tp_sharing": "v22",  # -- new19 (session 17) --: cp_tp_group_sharing_hook.py (GLM-5.3-Flash only)
+        # -- new19 (session 17) --: model_hook.py handle_model_capability_adjustments serves Clef at TP 1 / PP 1
+        "joint_head_checkpoint": True,
+        "cutedsl_a2a_token_budget": False,  # -- new19 (session 17) --: validate_flashinfer_a2a_token_budget instead
+        "sidecar_rust_server_refused": True,  # -- new19 (session 17) --: --sidecar refuses SGLANG_RUST_SERVER (0.5.22)
         # -- engfix (session 15) --: ServerArgs.resolve_once validates the MPS runtime before the pipeline
         "mps_runtime_check": True,
         "pd_decode_dcp": None,  # -- old-b (session 15) --: mori and ascend join: every choice (not checked)
@@ -518,6 +536,7 @@ _CHANGES = {
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         "dsv4_hook": "v19",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: mori joins CP's MoE A2A list
+        "cutedsl_a2a_token_budget": True,  # -- new19 (session 17) --: moe_hook.py validate_cutedsl_a2a_token_budget
         # -- dsa (session 16) --: model_overrides/deepseek_v2.py's DSA prefill CP asserts and the DSA passes of
         # overrides.py (_dsa_kv_cache_dtype_default, _dsa_split_backend_resolution: _check_tilelang_dsa_fp8_kv)
         "deepseek_family": "dsa_block_v19",
@@ -940,6 +959,10 @@ _CHANGES = {
         "language_model_only_archs": None,
         # model_hook.py handle_model_capability_adjustments refuses the encoder SWA replay off DeepSeek-V4.1 (0.5.23)
         "encoder_replay_needs_v41": False,
+        "joint_head_checkpoint": False,  # -- new19 (session 17) --
+        # moe_hook.py validate_cutedsl_a2a_token_budget (0.5.19-0.5.21; 0.5.15-0.5.18 srt/server_args.py: not modelled)
+        "cutedsl_a2a_token_budget": False,
+        "sidecar_rust_server_refused": False,  # serving_hook.py handle_deprecated_args, 0.5.22 only
         "dsv4_hook": None,  # -- dsv4 (session 15) --
         # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes
         # ("cuda": any cuda device), "steps": it sets num_steps = draft tokens // topk}; its attention-DP refusal reads the
@@ -1015,7 +1038,7 @@ _CHANGES = {
         "expert_pack": None,  # -- parallel (session 14) --: --load-format expert_pack appears in 0.5.19
         "cp_boundary_models": False, "cp_dsv32_interleave": False, "cp_mimo_zigzag": False,  # -- parallel (session 14) --
         "mimo_v2_fused_qkv_tp": "equal",  # -- moe (session 16) --: server_args.py _handle_model_specific_adjustments
-        "cp_tp_sharing": False,  # -- parallel (session 14) --: CP-TP group sharing checks (0.5.23 modelled)
+        "cp_tp_sharing": False,  # -- parallel (session 14) --: CP-TP group sharing checks ("v22", "v23": rules_parallel)
         "cp_legacy_flags_exclusive": False,  # -- dsa (session 16) --
         "dsa_prefill_cp_flags": None,  # -- dsa (session 16) --: rules_model._dsa_prefill_cp
         # -- specserve (session 14): serving_hook.py (rules_serving.py) --
@@ -1170,7 +1193,8 @@ _CHANGES = {
         "kv_sharding_spec_arch": "GlmMoeDsaForCausalLM",
         "elastic_scale": "v23",  # -- parallel (session 14) --: topology, --moe-dense-tp-size, --dcp-size checks
         "expert_pack": "v23",  # -- parallel (session 14) --: expert_pack_hook.py checks --attn-dp-size too
-        "cp_tp_sharing": True,  # -- parallel (session 14) --: cp_tp_group_sharing_hook.py, Qwen4-Exp added
+        "sidecar_rust_server_refused": False,  # -- new19 (session 17) --
+        "cp_tp_sharing": "v23",  # -- parallel (session 14) --: cp_tp_group_sharing_hook.py, Qwen4-Exp added
         # -- specserve (session 14): _handle_dspark adds XPU and the draft in a dspark/ subfolder of the target --
         "dspark_rules": {"devices": ("cuda", "npu", "xpu"), "attn_dp": "resolved", "pp": "prefill_ok", "subfolder": True,
                          "dp_a2a": ("none", "megamoe", "mori"), "npu_exempt": True, "ragged": "a2a_or_env"},

@@ -35,10 +35,9 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.ru
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_dsv4 import (
     check_dsv4_hook, check_encoder_replay_budget, is_dsv4_target)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_model import (
-    check_dllm_model, check_language_model_only, check_mamba_state, check_mimo_v2_fused_qkv, check_mimo_v2_hicache,
-    check_model_capability,
-    check_model_overrides, check_model_specific, check_nemotron_h_branch, check_weight_cache,
-    dsa_page_size, model_override_family)
+    check_dllm_model, check_joint_head_checkpoint, check_language_model_only, check_mamba_state,
+    check_mimo_v2_fused_qkv, check_mimo_v2_hicache, check_model_capability, check_model_overrides, check_model_specific,
+    check_nemotron_h_branch, check_weight_cache, dsa_page_size, model_override_family)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_moe import (
     CUTLASS_MOE_ENV, check_a2a_moe, check_a2a_token_budgets, check_deepep_v2_late, check_megamoe_compat, check_moe_kernel,
     resolved_runner)
@@ -376,7 +375,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_cache_compatibility(args, rules, algo)
     if not KV.check_page_major_layout.keys.isdisjoint(args):
         mla = target_cfg is not None and "kv_lora_rank" in text_cfg(target_cfg)
-        KV.check_page_major_layout(args, rules, prefill, decode, mla)  # then the unified pool (0.5.15 on, with the flags)
+        # then the unified pool (0.5.15 on, with the flags)
+        KV.check_page_major_layout(args, rules, prefill, decode, mla, target_cfg)
         KV.check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid_kind(target_cfg), mla=mla)
     if deterministic and not rules["deterministic_before_attention"]:
         check_deterministic_attention(args, rules, r, platform, target_cfg, result)  # 0.5.11: after the cache hook
@@ -384,6 +384,8 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         check_dllm_model(args, rules, target_cfg)  # the dLLM hook, after the unified pool (0.5.11: after deterministic)
     if not SV.check_other_validations.keys.isdisjoint(args):
         SV.check_other_validations(args, rules)  # handle_other_validations, the last resolution hook it models
+    if not check_joint_head_checkpoint.keys.isdisjoint(args):  # -- new19 (session 17) --
+        check_joint_head_checkpoint(args, rules, target_cfg)  # the model-capability hook: a Clef checkpoint's TP / PP
     if not check_model_capability.keys.isdisjoint(args):  # -- model (session 14) --
         check_model_capability(args, rules, target_cfg)  # the model-capability hook, last before check_server_args
     if not check_encoder_replay_budget.keys.isdisjoint(args):  # -- dsv4 (session 15) --

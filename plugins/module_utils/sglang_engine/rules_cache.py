@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, truthy_env
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import text_cfg
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int, truthy_env
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cuda_graph import _graph_config
 
 
@@ -390,11 +391,12 @@ UNIFIED_MHA_AUDITED = ("triton", "flashinfer", "fa3", "trtllm_mha")
 
 @gate("enable_page_major_kv_layout", "enable_unified_memory",
       context=("linear_attn_backend", "linear_attn_decode_backend", "linear_attn_prefill_backend", "mamba_backend"))
-def check_page_major_layout(args, rules, prefill, decode, mla=False):
+def check_page_major_layout(args, rules, prefill, decode, mla=False, target_cfg=None):
     """handle_page_major_kv_layout, right after the KV cache compatibility hook (--enable-unified-memory implies
-    the layout; trait unified_pool, releases.py). MHA targets with symmetric K/V rows (the MLA and asymmetric
-    allow-lists are not modelled). From 0.5.17 the Mamba backend check after the linear-attention ones is not
-    reached: --mamba-backend flashinfer is refused by the Mamba hook first where FlashInfer's Mamba is missing."""
+    the layout; trait unified_pool, releases.py). MHA targets (the MLA allow-lists are not modelled); 0.5.19-0.5.22
+    refuse one whose K and V rows differ in width (uniform_kv_rows: kv_rows_asymmetric). From 0.5.17 the Mamba
+    backend check after the linear-attention ones is not reached: --mamba-backend flashinfer is refused by the Mamba
+    hook first where FlashInfer's Mamba is missing."""
     um = rules["unified_pool"]
     unified = args.get("enable_unified_memory")
     if um is None or not (args.get("enable_page_major_kv_layout") or unified):
@@ -402,6 +404,10 @@ def check_page_major_layout(args, rules, prefill, decode, mla=False):
     if not unified and um["page_major_needs_unified"]:
         raise Refused("PAGE_MAJOR_KV_LAYOUT", "--enable-page-major-kv-layout without --enable-unified-memory is "
                       "temporarily unsupported.", "enable_page_major_kv_layout")
+    if um["uniform_kv_rows"] and not mla and kv_rows_asymmetric(target_cfg):  # -- new19 (session 17) --
+        raise Refused("UNIFIED_MEMORY", "--enable-unified-memory requires uniform K/V rows (head_dim == v_head_dim "
+                      "and swa_head_dim == swa_v_head_dim): run this model without --enable-unified-memory.",
+                      "enable_unified_memory")
     allowed = um["page_major_backends"] if unified else ("triton",)
     # -- kv (session 14) --: an MLA target's own allow-list (0.5.17 on) is not modelled (0.5.17-0.5.18 refuse its unified
     # DCP / PD first); 0.5.15-0.5.16 hold it to triton like any target
@@ -426,6 +432,26 @@ def check_page_major_layout(args, rules, prefill, decode, mla=False):
                       "must be one of %s." % list(linear_prefill), "linear_attn_prefill_backend")
 
 
+def kv_rows_asymmetric(target_cfg):
+    """srt/configs/model_config.py has_asymmetric_kv for an MHA target (the MLA architectures rewrite these): head_dim
+    (else hidden_size // num_attention_heads) against v_head_dim (None or 0: head_dim), swa_head_dim (None: head_dim)
+    against swa_v_head_dim (None: swa_head_dim), from the text config. False when not given."""
+    if not target_cfg:
+        return False
+    tc = text_cfg(target_cfg)
+    head = tc.get("head_dim")
+    if head is None:
+        if not is_int(tc.get("hidden_size")) or not is_int(tc.get("num_attention_heads")) or not tc["num_attention_heads"]:
+            return False
+        head = tc["hidden_size"] // tc["num_attention_heads"]
+    v = tc.get("v_head_dim") or head
+    swa = tc.get("swa_head_dim")
+    swa = head if swa is None else swa
+    swa_v = tc.get("swa_v_head_dim")
+    swa_v = swa if swa_v is None else swa_v
+    return head != v or swa != swa_v
+
+
 @gate("enable_unified_memory",
       context=("disaggregation_mode", "disaggregation_transfer_backend", "pp_size", "enable_hisparse",
                "disaggregation_decode_enable_offload_kvcache", "hicache_storage_backend",
@@ -437,8 +463,7 @@ def check_page_major_layout(args, rules, prefill, decode, mla=False):
 def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=False):
     """handle_unified_memory_pool (right after the page-major layout hook), in SGLang's order; what each release
     checks is trait unified_pool (releases.py). `r`: the resolved settings (speculative algorithm and topk after
-    the speculative hook); `hybrid`: the target's hybrid kind (checks.hybrid_kind: None, "swa" or "mamba"). MHA
-    targets only (the DSPARK backend allow-lists are MLA-family: not modelled past the topk check)."""
+    the speculative hook); `hybrid`: the target's hybrid kind (checks.hybrid_kind: None, "swa" or "mamba")."""
     um = rules["unified_pool"]
     if um is None or not args.get("enable_unified_memory"):
         return
@@ -470,6 +495,12 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with EAGLE/EAGLE3 runs the draft on the MHA rails "
                           "%s: set --speculative-draft-attention-backend to one of them." % list(rails),
                           "speculative_draft_attention_backend")
+    if algo == "DSPARK" and um["dspark_backends"]:  # -- new19 (session 17) --: DSPARK's verify rails (0.5.18 on)
+        allowed = set(um["dspark_backends"]) - ({"flashinfer"} if rails and get(args, "dcp_size", 1) > 1 else set())
+        if not backends <= allowed:
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory + DSPARK requires spec-verify-audited attention "
+                          "backends %s for prefill and decode, got %s." % (sorted(allowed), sorted(backends)),
+                          "attention_backend")
     if algo == "DFLASH":
         allowed = set(rails) - ({"flashinfer"} if get(args, "dcp_size", 1) > 1 else set())
         if not backends <= allowed:

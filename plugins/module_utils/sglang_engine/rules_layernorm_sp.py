@@ -8,13 +8,13 @@ budget and breakable prefill CUDA graph, or its BF16 FlashInfer A2A dispatch), T
 speculation (Muse Spark DFLASH aside), no pipeline parallelism (0.5.22 on, trait layernorm_sp_pp). stdlib only."""
 from __future__ import annotations
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, truthy_env
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
+    MAX_PREFILL_TOKENS, Refused, gate, get, truthy_env)
 
 LAYERNORM_SP_ARCHS = ("Qwen3ForCausalLM",)
 MUSE_SPARK_ARCH = "MuseSparkForConditionalGeneration"
 _MEGAMOE_CAPACITY_ENV = "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK"
 _MEGAMOE_CAPACITY = 8192  # srt/environ.py's default
-_MAX_PREFILL_TOKENS = 16384  # --max-prefill-tokens' default
 
 
 @gate("enable_layernorm_sp", "enable_megamoe_for_layernorm_sp",
@@ -117,7 +117,7 @@ def _check_muse_megamoe(args, r, env):
         capacity = None  # SGLang's own parse answers
     if capacity is not None:
         # an unset chunked prefill size is the one SGLang derives from the GPU memory: positive, within the buffer
-        budget = None if chunk is None else chunk if chunk > 0 else get(args, "max_prefill_tokens", _MAX_PREFILL_TOKENS)
+        budget = None if chunk is None else chunk if chunk > 0 else get(args, "max_prefill_tokens", MAX_PREFILL_TOKENS)
         if capacity <= 0 or (budget is not None and budget <= 0):
             raise Refused("LAYERNORM_SP_MUSE", "Muse MegaMoE requires positive prefill and per-rank token budgets.",
                           "chunked_prefill_size")

@@ -700,6 +700,27 @@ def check_dllm_model(args, rules, target_cfg):
             archs[0], ", ".join(rules["dllm_archs"]), rules["version"]), "dllm_algorithm")
 
 
+# -- new19 (session 17) --
+@gate("tp_size", "pp_size")
+def check_joint_head_checkpoint(args, rules, target_cfg):
+    """model_hook.py handle_model_capability_adjustments (trait joint_head_checkpoint, 0.5.22 on), before its encoder
+    replay check: a Clef checkpoint (architectures exactly Qwen3_5ForConditionalGeneration, and a joint_head_config.json
+    that srt/configs/model_config.py load_joint_head_config reads as other than null: checks.CHECKPOINT_FILES) is served
+    at --tp-size 1 and --pp-size 1 only. Not modelled: what the hook declares for it then (embedding mode, no radix
+    cache, no chunked prefill, no CUDA graphs), a decision_config.json that renames a bare backbone's architecture to
+    Qwen3_5ForConditionalGeneration (0.5.22 on), and 0.5.23's Kev checkpoints (a pointer head in head.pt, a torch file,
+    under the same refusal)."""
+    if not rules["joint_head_checkpoint"] or not target_cfg or \
+            target_cfg.get("architectures") != ["Qwen3_5ForConditionalGeneration"] or \
+            (target_cfg.get("_checkpoint_files") or {}).get("joint_head_config.json") is None:
+        return
+    tp, pp = get(args, "tp_size", 1), get(args, "pp_size", 1)
+    if tp != 1 or pp != 1:
+        raise Refused("JOINT_HEAD_PARALLEL", "Clef checkpoints are served with --tp-size 1 and --pp-size 1, since the "
+                      "joint schema head reads full LM head rows (got --tp-size %s, --pp-size %s)." % (tp, pp),
+                      "tp_size" if tp != 1 else "pp_size")
+
+
 @gate("enable_encoder_swa_bounded_replay")
 def check_model_capability(args, rules, target_cfg):
     """model_hook.py handle_model_capability_adjustments (0.5.23: trait encoder_replay_needs_v41), after the other

@@ -15,7 +15,7 @@ graph batch size (SGLang derives them from the GPU memory). stdlib only.
 from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (
-    Refused, gate, get, truthy_env)
+    MAX_PREFILL_TOKENS, Refused, gate, get, is_int, truthy_env)
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_of
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_legacy import check_ascend_fuse_mode
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_speculative import _env_bool
@@ -373,9 +373,11 @@ _MEGAMOE_NO_FALLBACK_ARCHS = ("DeepseekV4ForCausalLM", "InternS2PreviewForCondit
       context=("chunked_prefill_size", "disaggregation_mode", "tp_size", "dp_size", "attn_dp_size", "enable_dp_attention",
                "enable_waterfill", "encoder_only", "quantization", "pp_size", "enable_dynamic_chunking",
                "enable_prefill_cp", "attn_cp_size", "cuda_graph_max_bs_decode", "max_running_requests",
-               "disable_cuda_graph", "cuda_graph_backend_decode", "disable_decode_cuda_graph"))
+               "disable_cuda_graph", "cuda_graph_backend_decode", "disable_decode_cuda_graph", "moe_runner_backend",
+               "max_prefill_tokens", "ep_size"))
 def check_a2a_token_budgets(args, rules, target_cfg, env, algo=None):
-    """The per-rank token budgets checked right after the layernorm SP hook: FlashInfer A2A needs chunked prefill
+    """The per-rank token budgets checked right after the layernorm SP hook: the CuteDSL A2A dispatch budget
+    (validate_cutedsl_a2a_token_budget, trait cutedsl_a2a_token_budget), FlashInfer A2A needs chunked prefill
     (validate_flashinfer_a2a_token_budget, 0.5.22 on), then MegaMoE's prefill budget on an architecture without a
     fused-MoE fallback (validate_mega_moe_token_budget_for_model, 0.5.21 on): its largest decode graph, then its
     prefill chunk. Only given sizes are judged (an unset chunked prefill size or decode graph batch size is derived
@@ -386,6 +388,20 @@ def check_a2a_token_budgets(args, rules, target_cfg, env, algo=None):
     attn_dp = attn_dp_of(args)
     chunk = _chunk_per_dp_rank(args, attn_dp)
     mode = get(args, "disaggregation_mode", "null")
+    # -- new19 (session 17) --: FlashInfer A2A with the CuteDSL runner given: its dispatcher's per-rank budget (the
+    # env, else 1024) times the EP size (the TP size under the a2a backend: resolve.py) must cover the largest CuteDSL
+    # forward, at least --max-prefill-tokens (the piecewise prefill and decode graphs can only raise it: not judged)
+    max_prefill = get(args, "max_prefill_tokens", MAX_PREFILL_TOKENS)
+    if rules["cutedsl_a2a_token_budget"] and a2a == "flashinfer" and args.get("moe_runner_backend") == "flashinfer_cutedsl" \
+            and is_int(max_prefill) and max_prefill > 0 and mode != "decode":
+        per_rank = _env_int(env, "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 0)
+        per_rank = per_rank or (None if per_rank is None else 1024)
+        ep = get(args, "ep_size", 1)
+        if per_rank is not None and is_int(ep) and per_rank * ep < max_prefill:
+            raise Refused("MOE_A2A_DISPATCH_BUDGET", "FlashInfer MoE A2A with flashinfer_cutedsl requires "
+                          "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK (%d) * ep_size (%d) to cover the largest "
+                          "CuteDSL MoE forward (at least --max-prefill-tokens %d): set it to %d or lower "
+                          "--max-prefill-tokens." % (per_rank, ep, max_prefill, -(-max_prefill // ep)), "env")
     if a2a == "flashinfer" and rules["a2a_flashinfer_chunked_prefill"] and mode != "decode" and \
             chunk is not None and chunk <= 0:
         raise Refused("MOE_A2A_DISPATCH_BUDGET", "FlashInfer MoE A2A requires chunked prefill: --chunked-prefill-size "
@@ -460,7 +476,7 @@ def check_deepep_v2_late(args, rules, algo, env):
     if capacity is None:
         return
     if chunk is not None and mode != "decode" and not (get(args, "pp_size", 1) > 1 and args.get("enable_dynamic_chunking")):
-        ceiling = chunk if chunk > 0 else get(args, "max_prefill_tokens", 16384)
+        ceiling = chunk if chunk > 0 else get(args, "max_prefill_tokens", MAX_PREFILL_TOKENS)
         if rules["a2a_deepep_v2_prefill_scatter"]:
             ceiling = -(-ceiling // max(1, get(args, "tp_size", 1) // attn_dp))
         if ceiling > capacity:

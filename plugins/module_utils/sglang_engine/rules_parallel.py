@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_legacy import elastic_ep_rejoin
 
 
@@ -266,27 +266,49 @@ def _check_cp_model(args, rules, target_cfg, env):
         # MIMO_V2_MULTIMODAL_ARCHS) unless --language-model-only makes it language-model only
         raise Refused("CP_MODEL", "MiMo V2 prefill CP only supports text inference; add --language-only.",
                       "enable_prefill_cp")
-    if rules["cp_tp_sharing"] and prefill_cp and cp > 1 and arch in _CP_TP_SHARING_ARCHS:
-        _check_cp_tp_sharing(args, target_cfg, text, arch, cp, env)
+    if rules["cp_tp_sharing"] and prefill_cp and cp > 1 and arch in _CP_TP_SHARING_ARCHS[rules["cp_tp_sharing"]]:
+        _check_cp_tp_sharing(args, target_cfg, text, arch, cp, env, rules["cp_tp_sharing"])
 
 
-_CP_TP_SHARING_ARCHS = ("Glm5NextForConditionalGeneration", "Qwen4ExpForConditionalGeneration")
+# the architectures whose model code shares the CP group with TP, per version of the hook (trait cp_tp_sharing)
+_CP_TP_SHARING_ARCHS = {"v22": ("Glm5NextForConditionalGeneration",),
+                        "v23": ("Glm5NextForConditionalGeneration", "Qwen4ExpForConditionalGeneration")}
 
 
-def _check_cp_tp_sharing(args, target_cfg, text, arch, cp, env):
-    """CP-TP group sharing, prefill CP whose CP group is the TP group (trait cp_tp_sharing, 0.5.23:
+def _check_cp_tp_sharing(args, target_cfg, text, arch, cp, env, how="v23"):
+    """CP-TP group sharing, prefill CP whose CP group is the TP group (trait cp_tp_sharing:
     srt/arg_groups/cp_tp_group_sharing_hook.py resolve_cp_tp_group_sharing, inside the context-parallel hook after
-    the model checks)."""
+    the model checks). 0.5.22 ("v22"): GLM-5.3-Flash only, speculation only as native MTP (no DFLASH), and any PD
+    disaggregation refused; 0.5.23 ("v23") adds Qwen4-Exp, DFLASH and GLM's PD prefill path."""
     def refuse(msg, field):
         raise Refused("CP_TP_SHARING", "CP-TP group sharing (%s with --enable-prefill-cp): %s" % (arch, msg), field)
     tp = get(args, "tp_size", 1)
     glm = arch == "Glm5NextForConditionalGeneration"
+    if glm and "kv_lora_rank" in text:
+        # -- new19 (session 17) --: GLM-5.3-Flash is of the DeepSeek family, whose model override (before this hook:
+        # model_overrides/deepseek_v2.py) sets the CP width under prefill CP to the TP size over the attention-DP
+        # width (an explicit interleave width kept for a DSA target only)
+        attn_dp = get(args, "attn_dp_size", 1) * get(args, "dp_size", 1)
+        if not ("index_topk" in text and args.get("cp_strategy") == "interleave") and is_int(attn_dp) and attn_dp > 0:
+            cp = tp // attn_dp
     if cp != tp:
         refuse("it requires --attn-cp-size == --tp-size (got %s and %s)." % (cp, tp), "attn_cp_size")
     strategy = "interleave" if glm else "zigzag"
     if args.get("cp_strategy") != strategy:
         refuse("it requires --cp-strategy %s." % strategy, "cp_strategy")
     algo = args.get("speculative_algorithm")
+    if how == "v22":  # -- new19 (session 17) --
+        if algo is not None and (algo.upper() not in ("EAGLE", "NEXTN") or args.get("speculative_draft_model_path")
+                                 not in (None, args.get("model_path")) or args.get("speculative_eagle_topk") not in (None, 1)):
+            refuse("it only supports native MTP with top-k 1.", "speculative_algorithm")
+        for flag, on in (("enable-dsa-cache-layer-split", args.get("enable_dsa_cache_layer_split")),
+                         ("dcp-size > 1", get(args, "dcp_size", 1) > 1), ("enable-mixed-chunk", args.get("enable_mixed_chunk")),
+                         ("moe-dp-size > 1", get(args, "moe_dp_size", 1) > 1),
+                         ("disaggregation-mode", get(args, "disaggregation_mode", "null") != "null")):
+            if on:
+                refuse("--%s is not supported." % flag, None)
+        _check_cp_tp_heads(text, tp, refuse)
+        return
     if algo is not None:
         if not glm:
             refuse("--speculative-algorithm is not supported.", "speculative_algorithm")
@@ -315,6 +337,11 @@ def _check_cp_tp_sharing(args, target_cfg, text, arch, cp, env):
     if mode == "prefill" and str((env or {}).get("SGLANG_DISAGG_STAGING_BUFFER", "")).strip().lower() in (
             "1", "true", "yes", "on"):
         refuse("SGLANG_DISAGG_STAGING_BUFFER is not supported.", None)
+    _check_cp_tp_heads(text, tp, refuse)
+
+
+def _check_cp_tp_heads(text, tp, refuse):
+    """CP-TP group sharing's last check: the linear attention keeps its TP head partition."""
     if text.get("linear_num_key_heads") is not None:
         heads = (("linear_num_key_heads", text.get("linear_num_key_heads")),
                  ("linear_num_value_heads", text.get("linear_num_value_heads")))

@@ -111,6 +111,10 @@ def check_serving(args, env=None, rules=None):
                           "--grpc-mode.", "sidecar")
         if port is None:
             raise Refused("GRPC_SIDECAR", "--sidecar requires --grpc-port.", "sidecar")
+        if (rules or {}).get("sidecar_rust_server_refused") and truthy_env(env, "SGLANG_RUST_SERVER"):
+            # -- new19 (session 17) --: 0.5.22 serving_hook.py handle_deprecated_args
+            raise Refused("GRPC_SIDECAR", "--sidecar is not yet supported with SGLANG_RUST_SERVER (Rust-server mode does "
+                          "not run the Python sidecar lifecycle).", "sidecar")
     if port is not None and not legacy:
         if args.get("use_ray"):
             raise Refused("GRPC_ARGS", "--grpc-port is not supported with --use-ray.", "grpc_port")
