@@ -1490,6 +1490,29 @@ DSV4_SWEEP_RANGE = dict(
     **{k: _DSV4_MEGA_RANGE for k in DSV4_SWEEP_EXTRA if k.startswith("dsv4old-mega-")},
     **{"dsv4old-dspark": ("0.5.15", "0.5.15.post1"), "dsv4old-env-mega": ("0.5.17", "0.5.17"),
        "dsv4old-env-mega-off": ("0.5.17", "0.5.17"), "dsv4old-cp-deepep-a2a": ("0.5.15", "0.5.20")})
+# -- dsv4-12 (session 17) --
+# the hook's first form (0.5.12-0.5.14; rules_dsv4._FIRST_GENS, "v14"): the entries above the older parsers take, from
+# 0.5.12 (the ones with --enable-prefill-cp from 0.5.14, its flag), and 0.5.12-0.5.13.post1's legacy prefill CP flags
+# (--enable-nsa-prefill-context-parallel / --nsa-prefill-cp-mode; 0.5.13's DSA names, the NSA ones its aliases) with
+# their round-robin-split mode, and 0.5.12's PD pipeline check (a PD prefill server with pp 2, on the releases after it too)
+_DSV4_NSA_CP = ["--enable-nsa-prefill-context-parallel"]
+DSV4_SWEEP_EXTRA.update({
+    "dsv4-12-nsa-cp": _DSV4_NSA_CP, "dsv4-12-nsa-cp-tp2": _DSV4_NSA_CP + ["--tp-size", "2"],
+    "dsv4-12-nsa-cp-in-seq": _DSV4_NSA_CP + ["--nsa-prefill-cp-mode", "in-seq-split"],
+    "dsv4-12-nsa-cp-dp2": _DSV4_NSA_CP + ["--tp-size", "2", "--dp-size", "2"],
+    "dsv4-12-nsa-cp-tp16": _DSV4_NSA_CP + ["--tp-size", "16"],
+    "dsv4-12-dsa-cp-in-seq": ["--enable-dsa-prefill-context-parallel", "--dsa-prefill-cp-mode", "in-seq-split"],
+    "dsv4-12-pd-pp2": ["--disaggregation-mode", "prefill", "--pp-size", "2"],
+})
+DSV4_SWEEP_CASE.update({k: _DSV4_CASE for k in DSV4_SWEEP_EXTRA if k.startswith("dsv4-12-")})
+DSV4_SWEEP_RANGE.update({k: ("0.5.12", "0.5.13.post1") for k in DSV4_SWEEP_EXTRA if k.startswith("dsv4-12-nsa-")})
+DSV4_SWEEP_RANGE.update({"dsv4-12-dsa-cp-in-seq": ("0.5.13", "0.5.13.post1"), "dsv4-12-pd-pp2": ("0.5.12", "0.5.14"),
+                         "dsv4old-dspark": ("0.5.12", "0.5.15.post1"), "dsv4old-cp-deepep-a2a": ("0.5.14", "0.5.20")})
+DSV4_SWEEP_RANGE.update({k: ("0.5.12", None) for k in ("dsv4-plain", "dsv4-kv-e5m2", "dsv4-kv-bf16", "dsv4-attention-triton",
+                                                      "dsv4-page-64", "dsv4-ngram", "dsv4-nextn", "dsv4-eagle-lower",
+                                                      "dsv4-eagle-no-topk", "dsv4-eagle-topk1", "dsv4-eagle-topk2")})
+DSV4_SWEEP_RANGE.update({k: ("0.5.14", None) for k in ("dsv4-cp-no-strategy", "dsv4-cp-zigzag", "dsv4-cp", "dsv4-cp-tp2",
+                                                      "dsv4-cp-tp16", "dsv4-cp-dp2", "dsv4-cp-mooncake-a2a")})
 # -- overrides (session 15) --
 # the resolution pipeline's post-process passes (srt/arg_groups/overrides.py, 0.5.15 on; their checks sit in
 # server_args.py before): the TRTLLM / CuteDSL MLA backends' GPU and KV dtype checks (attention hook), the DP LM head

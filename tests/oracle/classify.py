@@ -439,8 +439,10 @@ TABLE = (
     ("DSV4_SPECULATIVE", r"^Only EAGLE (and DSPARK speculative algorithms are|speculative algorithm with topk == 1 is|"
      r"speculative algorithm is) supported for DeepseekV4ForCausalLM$", None),
     ("DSV4_CP", r"^(DeepSeekV4 only supports interleave(/zigzag)? CP strategy, got|DeepSeekV4 zigzag CP requires the NPU "
-     r"backend|For round-robin split mode, dp attention is not supported\.$|DeepSeekV4 CP supports moe_a2a_backend in)",
-     None),
+     r"backend|For round-robin split mode, dp attention is not supported\.$|DeepSeekV4 CP supports moe_a2a_backend in|"
+     r"DeepSeekV4 only supports round-robin-split CP mode, got)", None),
+    # -- oldnon (session 17) --: 0.5.12's apply_deepseek_v4_defaults
+    ("DSV4_PD_PP", r"^V4 PD disaggregation requires pp_size=1, got pp_size=\d+\.$", None),
     ("ENCODER_REPLAY_UNSUPPORTED", r"^--enable-encoder-swa-bounded-replay does not support .* yet$", None),
     ("ENCODER_REPLAY_BUDGET", r"^encoder SWA replay requires (--max-running-requests > 0 and at least \d+ chunked|explicit "
      r"--max-running-requests and --chunked-prefill-size >= 128$)", None),

@@ -142,8 +142,10 @@ def test_release_trait():
     # -- dsv4old (session 16) --: one generation a release from 0.5.15; 0.5.12-0.5.14 not modelled yet
     assert [E.RELEASES[v]["dsv4_hook"] for v in ("0.5.15", "0.5.15.post1", "0.5.16", "0.5.17", "0.5.18", "0.5.19",
                                                   "0.5.20")] == ["v15", "v15", "v16", "v17", "v18", "v19", "v20"]
-    assert E.RELEASES["0.5.14"]["dsv4_hook"] is None
-    assert answer(["--kv-cache-dtype", "fp8_e5m2"], V4, version="0.5.14") is None  # not modelled there yet
+    # -- oldnon (session 17) --: the hook's first form, 0.5.12-0.5.14; 0.5.11 has no hook
+    assert [E.RELEASES[v]["dsv4_hook"] for v in ("0.5.12", "0.5.12.post1", "0.5.13", "0.5.13.post1", "0.5.14")] == \
+        ["v12", "v12.post1", "v13", "v13", "v14"]
+    assert E.RELEASES["0.5.11"]["dsv4_hook"] is None
 
 
 # -- dsv4old (session 16) --: the hook in 0.5.15-0.5.20, per release (0.5.15, 0.5.16, 0.5.17, 0.5.18, 0.5.20)
@@ -182,3 +184,39 @@ _OLD = ("0.5.15", "0.5.16", "0.5.17", "0.5.18", "0.5.20")
 def test_hook_before_0_5_21(extra, env, codes):
     gpus = SM90 if "--tp-size" not in extra else SM90 * 2
     assert tuple(answer(extra, V4, version=v, gpus=gpus, env=env) for v in _OLD) == codes
+
+
+# -- oldnon (session 17) --: the hook's first form, per release (0.5.12, 0.5.12.post1, 0.5.13, 0.5.14); each answer is the
+# release's own in its kit (cases.DSV4_SWEEP_EXTRA "dsv4-12-*" and the entries swept from 0.5.12 / 0.5.14)
+_FIRST = ("0.5.12", "0.5.12.post1", "0.5.13", "0.5.14")
+NSA_CP = ["--enable-nsa-prefill-context-parallel"]
+
+
+@pytest.mark.parametrize("extra, codes", [
+    ([], (None,) * 4),
+    (["--kv-cache-dtype", "bfloat16"], ("DSV4_KV_DTYPE",) * 3 + (None,)),  # fp8_e4m3 only to 0.5.13
+    (["--kv-cache-dtype", "fp8_e5m2"], ("DSV4_KV_DTYPE",) * 4),
+    (["--speculative-algorithm", "DSPARK"], ("DSV4_SPECULATIVE",) * 4),
+    (["--speculative-algorithm", "NGRAM"], ("DSV4_SPECULATIVE",) * 4),
+    (["--speculative-algorithm", "EAGLE"], ("DSV4_SPECULATIVE",) * 4),  # topk not given
+    (EAGLE1, (None,) * 4),
+    # 0.5.12 alone: a PD server with pipeline parallelism
+    (["--disaggregation-mode", "prefill", "--pp-size", "2"], ("DSV4_PD_PP", None, None, None)),
+])
+def test_hook_first_form(extra, codes):
+    assert tuple(answer(extra, V4, version=v) for v in _FIRST) == codes
+
+
+@pytest.mark.parametrize("version, extra, code", [
+    ("0.5.12", NSA_CP, None), ("0.5.12", NSA_CP + ["--tp-size", "2"], None),
+    ("0.5.12", NSA_CP + ["--nsa-prefill-cp-mode", "in-seq-split"], "DSV4_CP"),
+    ("0.5.12.post1", NSA_CP + ["--tp-size", "2", "--dp-size", "2"], "DSV4_CP"),
+    ("0.5.13", NSA_CP + ["--tp-size", "16"], "MODEL_OVERRIDE_UNSUPPORTED"),
+    ("0.5.13", ["--enable-dsa-prefill-context-parallel", "--dsa-prefill-cp-mode", "in-seq-split"], "DSV4_CP"),
+    # 0.5.14: --enable-prefill-cp; the hook turns on the DSA alias beside the generic flag, as 0.5.15 does
+    ("0.5.14", CP + ["--tp-size", "2"], "CP_STRATEGY"), ("0.5.14", ["--enable-prefill-cp"], "DSV4_CP"),
+    ("0.5.14", CP + ["--tp-size", "2", "--dp-size", "2"], "DSV4_CP"),
+])
+def test_prefill_cp_first_form(version, extra, code):
+    gpus = SM90 * 8 if "16" in extra else SM90
+    assert answer(extra, V4, version=version, gpus=gpus) == code

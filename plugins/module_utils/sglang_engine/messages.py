@@ -275,8 +275,9 @@ _SGLANG_MESSAGES = (
     ("DSV4_ATTN_BACKEND", r"--dsv4-attn-backend (flashmla_mega|trtllm) (requires|does not support)"),
     ("DSV4_SPECULATIVE", r"Only EAGLE (and DSPARK speculative algorithms|speculative algorithm with topk == 1|speculative "
      r"algorithm) (are|is) supported for"),
-    ("DSV4_CP", r"DeepSeekV4 (only supports interleave(/zigzag)? CP|zigzag CP requires the NPU|CP supports moe_a2a_backend)|"
-     r"For round-robin split mode, dp attention is not supported"),
+    ("DSV4_CP", r"DeepSeekV4 (only supports (interleave(/zigzag)? CP|round-robin-split CP mode)|zigzag CP requires the NPU|CP "
+     r"supports moe_a2a_backend)|For round-robin split mode, dp attention is not supported"),
+    ("DSV4_PD_PP", r"V4 PD disaggregation requires pp_size=1"),  # -- oldnon (session 17) --: 0.5.12's hook
     ("ENCODER_REPLAY_UNSUPPORTED", r"--enable-encoder-swa-bounded-replay does not support .* yet"),
     ("ENCODER_REPLAY_BUDGET", r"encoder SWA replay requires (--max-running-requests > 0|explicit --max-running-requests)"),
     ("DSV41_UNSUPPORTED", r"DeepSeek-V4\.1 (does not support .* yet|TRT-LLM requires --cuda-graph-backend-prefill|DSpark PD "

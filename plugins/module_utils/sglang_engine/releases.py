@@ -267,8 +267,8 @@ _METRICS_V1 = {
 #   kimi_dcp_decode_backends the decode attention backends Kimi-K3 DCP takes (kimi_k3.py; None: no family)
 #   nemotron_h_omni          nemotron_h.py registers NemotronH_Omni_Reasoning_V3 too
 #   nemotron_expert_remap    nemotron_h.py _validate_expert_remap (EPLB / redundant experts / expert location)
-#   dsv4_hook                None, or the DeepSeek-V4 model hook's generation modelled (rules_dsv4.py): "v15" .. "v20"
-#                            (0.5.15-0.5.20, one a release: see rules_dsv4._OLD_GENS), "v21", "v22", "v23"
+#   dsv4_hook                None, or the DeepSeek-V4 model hook's generation modelled (rules_dsv4.py): "v12",
+#                            "v12.post1", "v13", "v14" .. "v20" (0.5.12-0.5.20: see rules_dsv4._OLD_GENS), "v21", "v22", "v23"
 #   nemotron_h_branch        the model-specific adjustments' Nemotron-H branch (0.5.11-0.5.18; rules_model.py
 #                            check_nemotron_h_branch): None, or the architectures it takes (a ModelOpt checkpoint's
 #                            relu2 MLP, no triton attention backend)
@@ -685,6 +685,8 @@ _CHANGES = {
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
         "mimo_v2_hicache_env": True,  # -- gpu16 (session 17) --: server_args.py's MiMo V2 branch, HiCache needs the env
+        # -- oldnon (session 17) --: arg_groups/deepseek_v4_hook.py: --enable-prefill-cp / --cp-strategy, bfloat16 KV
+        "dsv4_hook": "v14",
         # -- dsa (session 16) --: the DSA block's prefill CP asserts, the legacy CP flags as aliases of --enable-prefill-cp
         "dsa_prefill_cp_flags": "legacy_aliases",
         # -- oldgpu (session 17) --: the DSA block of _handle_model_specific_adjustments on to its end (page 64, the KV
@@ -732,6 +734,7 @@ _CHANGES = {
         # SM100, its KV dtypes; 0.5.15 moves the three checks to arg_groups/overrides.py unchanged)
         "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
                                "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
+        "dsv4_hook": "v13",  # -- oldnon (session 17) --: arg_groups/deepseek_v4_hook.py: the DSA-named prefill CP flags
         # -- dsa (session 16) --: server_args.py _handle_context_parallelism (0.5.19 parallel_hook.py) refuses the legacy
         # --enable-prefill-context-parallel with --enable-dsa-prefill-context-parallel (or its NSA alias)
         "cp_legacy_flags_exclusive": True,
@@ -775,6 +778,7 @@ _CHANGES = {
         "fp4_indexer_sms": (100,),  # server_args.py _handle_environment_variables: is_sm100_supported()
     },
     "0.5.12.post1": {  # parser captured; traits as the release before it
+        "dsv4_hook": "v12.post1",  # -- oldnon (session 17) --: arg_groups/deepseek_v4_hook.py: no PD pipeline check
         "parser": "0.5.12.post1",
         "parser_derived": None,
         "verified": True,
@@ -787,6 +791,9 @@ _CHANGES = {
         # -- lora (session 17) --: the DSA block of _handle_model_specific_adjustments takes DeepseekV32ForCausalLM too
         "dsa_page_block_archs": ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "MistralLarge3ForCausalLM",
                                  "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM"),
+        # -- oldnon (session 17) --: arg_groups/deepseek_v4_hook.py appears (KV fp8_e4m3 only, EAGLE topk 1, a PD server
+        # refuses pp > 1, the NSA-named prefill CP flags in round-robin-split mode)
+        "dsv4_hook": "v12",
         "lora_virtual_experts_triton": False,  # -- old-a (session 15) --: check_lora_server_args drops the check
         "pd_staging_backends": ("mooncake", "nixl"),  # the PD hook: SGLANG_DISAGG_STAGING_BUFFER
         "pd_radix_backends": ("nixl", "mooncake"),  # the PD hook: a decode server's radix cache (0.5.12-0.5.13)

@@ -11,7 +11,8 @@ check_server_args. SM100/SM103 is read from the GPUs given (SGLang's is_sm100_su
 CUDA 12.8 or newer); without GPU facts the hardware checks are left to the host. ROCm/NPU branches are not modelled
 (the engine predicts CUDA and CPU hosts). 0.5.15-0.5.20 (_OLD_GENS, session 16) run the same hook without the
 DeepSeek-V4.1 features (in server_args.py's model-specific adjustments through 0.5.18), with the MegaMoE prefill budget
-from 0.5.17; 0.5.12-0.5.14 (other flag names, the hook writing the settings itself) are not modelled. stdlib only.
+from 0.5.17; 0.5.12-0.5.14 (session 17) run the hook's first form (KV dtype fp8_e4m3 only and the legacy DSA prefill
+CP flags to 0.5.13, a PD server refusing pipeline parallelism in 0.5.12 alone). stdlib only.
 """
 from __future__ import annotations
 
@@ -25,7 +26,12 @@ _GRAPH_OK = ("disabled", "breakable")  # cuda_graph_config Backend.DISABLED / BR
 # -- dsv4old (session 16) --: the hook's generations before 0.5.21 (trait dsv4_hook): "v15" 0.5.15 (EAGLE only), "v16"
 # (DSPARK too), "v17" (the MegaMoE prefill budget, with SGLANG_OPT_USE_DEEPGEMM_MEGA_MOE, and CP's MoE all-to-all list),
 # "v18" (MegaMoE read from --moe-a2a-backend only), "v19" (mori joins CP's list), "v20" (--dsv4-attn-backend trtllm)
-_OLD_GENS = ("v15", "v16", "v17", "v18", "v19", "v20")
+# -- oldnon (session 17) --: "v12" 0.5.12 (the NSA-named prefill CP flags, KV fp8_e4m3 only, a PD server refuses
+# pp > 1), "v12.post1" (no PD check), "v13" (the DSA-named flags), "v14" (--enable-prefill-cp / --cp-strategy, a bfloat16
+# KV cache accepted, the DSA alias its CP turns on, as 0.5.15)
+_FIRST_GENS = ("v12", "v12.post1", "v13")
+_EAGLE_ONLY_GENS = _FIRST_GENS + ("v14", "v15")
+_OLD_GENS = _FIRST_GENS + ("v14", "v15", "v16", "v17", "v18", "v19", "v20")
 _MEGA_MOE_ENV = "SGLANG_OPT_DEEPGEMM_MEGA_MOE_NUM_MAX_TOKENS_PER_RANK"
 
 
@@ -70,11 +76,12 @@ def check_dsv4_hook(args, rules, platform, target_cfg, env):
     device = str(args.get("device") or "cuda").split(":", 1)[0]
     out = {}
     # overrides.py _deepseek_v4_kv_cache_dtype, at the hook's start
+    gen = rules["dsv4_hook"]
     kv = get(args, "kv_cache_dtype", "auto")
     resolved_kv = "fp8_e4m3" if kv == "auto" else kv
-    if device == "npu":
+    if device == "npu" and gen not in _FIRST_GENS:
         resolved_kv = "bfloat16"
-    if resolved_kv not in ("fp8_e4m3", "bfloat16"):
+    if resolved_kv not in (("fp8_e4m3",) if gen in _FIRST_GENS else ("fp8_e4m3", "bfloat16")):
         raise Refused("DSV4_KV_DTYPE", "%s is not supported for %s: use --kv-cache-dtype fp8_e4m3 or bfloat16."
                       % (resolved_kv, DSV4_ARCH), "kv_cache_dtype")
     if resolved_kv != kv:
@@ -108,9 +115,8 @@ def check_dsv4_hook(args, rules, platform, target_cfg, env):
     if args.get("max_running_requests") is None:
         out["max_running_requests"] = 256
     algo = args.get("speculative_algorithm")  # as given: the speculative hook has not normalised it yet
-    gen = rules["dsv4_hook"]
     if algo is not None:
-        if gen == "v15" and algo != "EAGLE":  # 0.5.15: EAGLE only (DSPARK joins in 0.5.16)
+        if gen in _EAGLE_ONLY_GENS and algo != "EAGLE":  # 0.5.12-0.5.15: EAGLE only (DSPARK joins in 0.5.16)
             raise Refused("DSV4_SPECULATIVE", "Only EAGLE speculative algorithm is supported for %s (got %s)."
                           % (DSV4_ARCH, algo), "speculative_algorithm")
         if algo not in ("EAGLE", "DSPARK"):
@@ -119,10 +125,17 @@ def check_dsv4_hook(args, rules, platform, target_cfg, env):
         if algo == "EAGLE" and args.get("speculative_eagle_topk") != 1:
             raise Refused("DSV4_SPECULATIVE", "Only EAGLE speculative algorithm with topk == 1 is supported for %s: "
                           "give --speculative-eagle-topk 1." % DSV4_ARCH, "speculative_eagle_topk")
+    if gen == "v12" and get(args, "disaggregation_mode", "null") != "null" and get(args, "pp_size", 1) > 1:
+        # -- oldnon (session 17) --: 0.5.12's hook, last in apply_deepseek_v4_defaults
+        raise Refused("DSV4_PD_PP", "V4 PD disaggregation requires pp_size=1, got pp_size=%s." % get(args, "pp_size", 1),
+                      "pp_size")
+    if gen in _FIRST_GENS:  # validate_deepseek_v4_cp, at the end of the model-specific adjustments
+        _check_cp_first(args, gen)
+        return out
     if gen in _OLD_GENS:  # -- dsv4old (session 16) --: no DeepSeek-V4.1 features before 0.5.21
         _check_cp(args, device, gen)
         _check_mega_moe_budget(args, gen, env)
-        if gen in ("v15", "v16", "v17") and args.get("enable_prefill_cp") and \
+        if gen in ("v14", "v15", "v16", "v17") and args.get("enable_prefill_cp") and \
                 args.get("attention_backend") not in ("dsa", "dsv4"):
             # later, in server_args.py: _handle_legacy_cp_arguments had mapped --enable-prefill-cp to the generic
             # --enable-prefill-context-parallel before the model hook (the attention backend not yet dsv4), the hook
@@ -234,6 +247,26 @@ def _check_v41_features(args, gen, platform, env, v41, backend):
                               "disable one of them." % feature, "enable_decoder_swa_bounded_replay")
 
 
+def _check_cp_first(args, gen):
+    """validate_deepseek_v4_cp in 0.5.12-0.5.13 (-- oldnon (session 17) --): the legacy DSA prefill CP flag
+    (--enable-nsa-prefill-context-parallel; 0.5.13 --enable-dsa-prefill-context-parallel, the NSA name its alias) takes
+    the round-robin-split mode only (the default), then a single data-parallel replica and tp <= 8, on every device."""
+    nsa = gen in ("v12", "v12.post1")
+    if not args.get("enable_nsa_prefill_context_parallel" if nsa else "enable_dsa_prefill_context_parallel"):
+        return
+    mode = get(args, "nsa_prefill_cp_mode" if nsa else "dsa_prefill_cp_mode", "round-robin-split")
+    if mode != "round-robin-split":
+        raise Refused("DSV4_CP", "DeepSeekV4 only supports round-robin-split CP mode, got %s: give --%s-prefill-cp-mode "
+                      "round-robin-split." % (mode, "nsa" if nsa else "dsa"), "nsa_prefill_cp_mode" if nsa else
+                      "dsa_prefill_cp_mode")
+    if get(args, "dp_size", 1) != 1:
+        raise Refused("DSV4_CP", "For round-robin split mode, dp attention is not supported (DeepSeek-V4 prefill "
+                      "CP with --dp-size %s)." % get(args, "dp_size", 1), "dp_size")
+    if get(args, "tp_size", 1) > 8:
+        raise Refused("MODEL_OVERRIDE_UNSUPPORTED", "Context parallel only supports single machine (tp_size <= 8). "
+                      "Cross-machine CP has precision issues.", "tp_size")
+
+
 def _check_cp(args, device, gen):
     """validate_deepseek_v4_cp (CUDA: the NPU exemptions are not modelled). Before 0.5.21 (_OLD_GENS) only the
     interleave strategy, a single data-parallel replica and tp <= 8 on every device, and the MoE all-to-all backend
@@ -251,7 +284,7 @@ def _check_cp(args, device, gen):
         if get(args, "tp_size", 1) > 8:
             raise Refused("MODEL_OVERRIDE_UNSUPPORTED", "Context parallel only supports single machine (tp_size <= 8). "
                           "Cross-machine CP has precision issues.", "tp_size")
-        supported = None if gen in ("v15", "v16") else DSV4_CP_A2A if gen in ("v19", "v20") else DSV4_CP_A2A[:3]
+        supported = None if gen in ("v14", "v15", "v16") else DSV4_CP_A2A if gen in ("v19", "v20") else DSV4_CP_A2A[:3]
         a2a = get(args, "moe_a2a_backend", "none")
         if supported is not None and a2a not in supported:
             raise Refused("DSV4_CP", "DeepSeekV4 CP supports moe_a2a_backend in %s, got %r." % (supported, a2a),
