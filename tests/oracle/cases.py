@@ -26,6 +26,8 @@ TARGETS = {
     "kimi-k3-8l": ("KimiK3ForConditionalGeneration", 8, 1000, 4096),
     # -- attn (session 14) -- a hybrid linear-attention (GDN) / MoE target: the model hook's Mamba radix cache
     "qwen3-next-8l": ("Qwen3NextForCausalLM", 8, 151936, 40960),
+    # -- oldnon (session 17) --: Qwen2.5-1M's dual chunk attention (its config's dual_chunk_attention_config)
+    "qwen2-dual-chunk-8l": ("Qwen2ForCausalLM", 8, 151936, 40960),
     # -- validation (session 14) --
     # a block-diffusion LLM (SDAR: Qwen3's config under an architecture dllm/config.py's DLLM_PARAMS knows), for the
     # checks that read --dllm-algorithm's model (the watermark's); sweep only
@@ -117,6 +119,9 @@ TARGET_FIELDS = {
     # (Qwen3's config class, which every release's Transformers reads, with Muse Spark's architecture name: the hooks
     # read hf_config.architectures only)
     "muse-spark-4l": {"layer_types": ["full_attention"] * 4},
+    # -- oldnon (session 17) --: Qwen2.5-7B-Instruct-1M's dual chunk attention settings
+    "qwen2-dual-chunk-8l": {"model_type": "qwen2", "dual_chunk_attention_config": {
+        "chunk_size": 262144, "local_size": 8192, "original_max_position_embeddings": 32768}},
 }
 # Kimi-K3 by architecture on the DeepSeek-V3 (MLA, MoE) config (its own kimi_k3 config nests a text config)
 TARGET_FIELDS["kimi-k3-8l"] = dict(TARGET_FIELDS["deepseek-v3-8l"])
@@ -1834,6 +1839,45 @@ OLD_SWEEP_CASE["m16-gdn-topk4"] = dict(_OLD_EAGLE3_TOPK4, since="0.5.16", until=
 OLD_SWEEP_EXTRA.update({"m16-gdn-ring-4": _GDN + ["--linear-replayssm-cache-len", "4"],
                         "m16-gdn-ring-8": _GDN + ["--linear-replayssm-cache-len", "8"]})
 OLD_SWEEP_CASE.update({k: dict(_OLD_EAGLE3_TOPK4, eagle_topk=1, since="0.5.16", until="0.5.16") for k in ("m16-gdn-ring-4", "m16-gdn-ring-8")})
+
+# -- oldnon (session 17) --
+# the other leftovers of 0.5.11-0.5.15.post1 (swept once, on the DFLASH base, on the releases since / until name):
+# --language-only without --encoder-urls (0.5.11-0.5.12.post1 refuse, 0.5.13 logs), 0.5.11's
+# --speculative-moe-runner-backend flashinfer_trtllm refusal (with or without an algorithm), the attention hook's dual
+# chunk attention (a Qwen2.5-1M-style target: dual_chunk_flash_attn only), --enable-hisparse with the radix cache on and
+# 0.5.11-0.5.12.post1's NSA backend check (on the DSA NextN head, which the DeepSeek block that reads torch.cuda skips),
+# a DFLASH window of 0 (0.5.11-0.5.12.post1 check it inside the DFLASH branch), 0.5.11's PD decode radix cache with
+# speculation (after its nixl check)
+_PD_RADIX_NIXL = ["--disaggregation-mode", "decode", "--disaggregation-decode-enable-radix-cache",
+                  "--disaggregation-transfer-backend", "nixl"]
+_ON17 = {
+    "on17-language-only": ["--language-only"],
+    "on17-language-only-urls": ["--language-only", "--encoder-urls", "http://127.0.0.1:9"],
+    "on17-spec-moe-trtllm": ["--speculative-moe-runner-backend", "flashinfer_trtllm"],
+    "on17-spec-moe-trtllm-nospec": ["--speculative-moe-runner-backend", "flashinfer_trtllm"],
+    "on17-spec-moe-triton": ["--speculative-moe-runner-backend", "triton"],
+    "on17-dual-chunk": [], "on17-dual-chunk-triton": [], "on17-dual-chunk-own": [],
+    "on17-hisparse-dsa-radix": ["--enable-hisparse"],
+    "on17-hisparse-nsa-fa3": ["--enable-hisparse", "--disable-radix-cache", "--nsa-prefill-backend", "fa3"],
+    "on17-hisparse-nsa-ok": ["--enable-hisparse", "--disable-radix-cache", "--nsa-decode-backend", "flashmla_sparse"],
+    "on17-window-0": [], "on17-window-1": [],
+    "on17-pd-radix-spec-nixl": _PD_RADIX_NIXL, "on17-pd-radix-nospec-nixl": _PD_RADIX_NIXL,
+}
+OLD_SWEEP_EXTRA.update(_ON17)
+_ON17_DSA = dict(_NO_SPEC, target="dsa-nextn-8l", attention_backend=None)
+_ON17_DUAL = dict(_NO_SPEC, target="qwen2-dual-chunk-8l", until="0.5.15.post1")
+OLD_SWEEP_CASE.update({
+    "on17-language-only": dict(_NO_SPEC, until="0.5.13.post1"), "on17-language-only-urls": dict(_NO_SPEC, until="0.5.12.post1"),
+    "on17-spec-moe-trtllm": {"until": "0.5.12"}, "on17-spec-moe-trtllm-nospec": dict(_NO_SPEC, until="0.5.12"),
+    "on17-spec-moe-triton": {"until": "0.5.11"},
+    "on17-dual-chunk": dict(_ON17_DUAL, attention_backend=None), "on17-dual-chunk-triton": _ON17_DUAL,
+    "on17-dual-chunk-own": dict(_ON17_DUAL, attention_backend="dual_chunk_flash_attn"),
+    "on17-hisparse-dsa-radix": dict(_ON17_DSA, until="0.5.15.post1"),
+    "on17-hisparse-nsa-fa3": dict(_ON17_DSA, until="0.5.12.post1"),
+    "on17-hisparse-nsa-ok": dict(_ON17_DSA, until="0.5.12.post1"),
+    "on17-window-0": {"window": 0, "until": "0.5.12.post1"}, "on17-window-1": {"window": 1, "until": "0.5.12.post1"},
+    "on17-pd-radix-spec-nixl": {"until": "0.5.11"}, "on17-pd-radix-nospec-nixl": dict(_NO_SPEC, until="0.5.11"),
+})
 
 
 def _old_sweep_cases(version):

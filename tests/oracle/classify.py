@@ -161,6 +161,9 @@ TABLE = (
     ("ENCODER_DISAGG", r"^(--enable-prefix-mm-cache requires --encoder-only|Cannot set --encoder-only and "
                        r"(--language-only|--disaggregation-mode prefill/decode) together$)", None),
     # -- misc (session 15) --: handle_encoder_disaggregation's Muse Spark check (0.5.23)
+    # -- oldnon (session 17) --: 0.5.11-0.5.12.post1 _handle_encoder_disaggregation, 0.5.11's speculative hook
+    ("ENCODER_DISAGG", r"^requires at least one encoder urls to be set via --encoder-urls$", None),
+    ("SPEC_MOE_RUNNER_BACKEND", r"^Currently speculative MoE runner backend doesn't support flashinfer_trtllm", None),
     ("ENCODER_DISAGG", r"^Muse language-only servers do not load local encoders; --enable-adaptive-dispatch-to-encoder "
                        r"is not supported\.$", None),
     ("ENCODER_DISAGG_MODEL", r"^Model type \w+ is not supported for encoder disaggregation", None),

@@ -109,6 +109,10 @@ _SGLANG_MESSAGES = (
     ("PLE_OFFLOAD_CONFLICT", r"ple-offload-embedding cannot be combined with"),
     ("PD_HOST_RECEIVE_THRESHOLD", r"host-receive-threshold must be between 0 and 1|Decode host receive does not yet "
                                   r"support|Decode host KV buffering requires host_pool"),
+    # -- oldnon (session 17) --: 0.5.11-0.5.12.post1 _handle_encoder_disaggregation; 0.5.11's speculative hook; the attention
+    # hook's dual chunk attention check (0.5.11-0.5.15.post1 modelled)
+    ("ENCODER_DISAGG", r"requires at least one encoder urls to be set via --encoder-urls"),
+    ("SPEC_MOE_RUNNER_BACKEND", r"speculative MoE runner backend doesn't support flashinfer_trtllm"),
     ("ENCODER_DISAGG", r"enable-prefix-mm-cache requires --encoder-only|Cannot set --encoder-only and|Muse language-only "
                        r"servers do not load local encoders"),
     ("ENCODER_DISAGG_MODEL", r"is not supported for encoder disaggregation"),

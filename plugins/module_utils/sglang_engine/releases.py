@@ -735,6 +735,7 @@ _CHANGES = {
         "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
                                "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
         "dsv4_hook": "v13",  # -- oldnon (session 17) --: arg_groups/deepseek_v4_hook.py: the DSA-named prefill CP flags
+        "language_only_needs_urls": False,  # -- oldnon (session 17) --: --language-only without --encoder-urls logs
         # -- dsa (session 16) --: server_args.py _handle_context_parallelism (0.5.19 parallel_hook.py) refuses the legacy
         # --enable-prefill-context-parallel with --enable-dsa-prefill-context-parallel (or its NSA alias)
         "cp_legacy_flags_exclusive": True,
@@ -791,6 +792,7 @@ _CHANGES = {
         # -- lora (session 17) --: the DSA block of _handle_model_specific_adjustments takes DeepseekV32ForCausalLM too
         "dsa_page_block_archs": ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "MistralLarge3ForCausalLM",
                                  "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM"),
+        "spec_moe_runner_trtllm_refused": False,  # -- oldnon (session 17) --: server_args.py drops the assert
         # -- oldnon (session 17) --: arg_groups/deepseek_v4_hook.py appears (KV fp8_e4m3 only, EAGLE topk 1, a PD server
         # refuses pp > 1, the NSA-named prefill CP flags in round-robin-split mode)
         "dsv4_hook": "v12",
@@ -829,6 +831,11 @@ _CHANGES = {
                                              "*": ("flashmla_kv", "flashmla_sparse")}},
     },
     "0.5.11": {
+        # -- oldnon (session 17) --: srt/server_args.py _handle_encoder_disaggregation: --language-only needs
+        # --encoder-urls (0.5.11-0.5.12.post1; 0.5.13 logs instead); the speculative hook refuses
+        # --speculative-moe-runner-backend flashinfer_trtllm first (0.5.11 alone)
+        "language_only_needs_urls": True,
+        "spec_moe_runner_trtllm_refused": True,
         # -- cache (session 16) --: hicache_hook.py validate_hicache_host_memory_mode (its flag from 0.5.19) refuses
         # buffer_only with --hicache-write-policy write_back through 0.5.21; 0.5.22 rewrites it to write_through
         "hicache_buffer_refuses_write_back": True,
@@ -910,7 +917,8 @@ _CHANGES = {
         "dp_attention_tp_divisible": True,
         "cpu_default_attention": "torch_native",
         "eagle_paged_tree_backends": ("flashinfer", "fa3"),
-        "pd_decode_radix_algorithms": None,
+        # -- oldnon (session 17) --: _handle_pd_disaggregation refuses any algorithm after the nixl check (0.5.11)
+        "pd_decode_radix_algorithms": (),
         "block_verification_algorithms": None,
         "check_base_gpu_id": True,
         "moe_dense_tp_size_any_tp": False,

@@ -284,6 +284,11 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
         page = 64  # TensorRT-LLM MHA page sizes (SGLang warns and changes it)
     r["page_size"] = page
 
+    if rules["spec_moe_runner_trtllm_refused"] and args.get("speculative_moe_runner_backend") == "flashinfer_trtllm":
+        # -- oldnon (session 17) --: the speculative hook's first check in 0.5.11 (srt/server_args.py
+        # _handle_speculative_decoding), with or without an algorithm
+        raise Refused("SPEC_MOE_RUNNER_BACKEND", "--speculative-moe-runner-backend flashinfer_trtllm is not supported in "
+                      "SGLang %s: use triton or auto." % version, "speculative_moe_runner_backend")
     algo = args.get("speculative_algorithm")
     if algo is not None and not rules["algorithm_case_sensitive"]:
         algo = algo.upper()
@@ -983,7 +988,11 @@ def _record_overrides(result, want_of, fields, resolved, allow_overrides):
 
 @gate("disaggregation_decode_enable_radix_cache", context=("disaggregation_mode", "disaggregation_transfer_backend"))
 def _check_pd_decode_radix(args, rules, algo, version):
-    """PD decode with a radix cache: which speculative algorithms it takes, and (0.5.11) its transfer backend."""
+    """PD decode with a radix cache: (0.5.11) its transfer backend, then which speculative algorithms it takes."""
+    if rules["pd_decode_radix_needs_nixl"] and args.get("disaggregation_mode") == "decode" and \
+            args.get("disaggregation_decode_enable_radix_cache") and args.get("disaggregation_transfer_backend") != "nixl":
+        raise Refused("PD_DECODE_RADIX_BACKEND", "--disaggregation-decode-enable-radix-cache currently requires "
+                      "--disaggregation-transfer-backend nixl (SGLang %s)." % version, "disaggregation_transfer_backend")
     allowed = rules["pd_decode_radix_algorithms"]
     if allowed is not None and args.get("disaggregation_mode") == "decode" and \
             args.get("disaggregation_decode_enable_radix_cache") and algo is not None and algo not in allowed:
@@ -992,7 +1001,3 @@ def _check_pd_decode_radix(args, rules, algo, version):
                           algo, version, ("it works with %s only" % ", ".join(allowed)) if allowed else
                           "drop one of them"),
                       "disaggregation_decode_enable_radix_cache")
-    if rules["pd_decode_radix_needs_nixl"] and args.get("disaggregation_mode") == "decode" and \
-            args.get("disaggregation_decode_enable_radix_cache") and args.get("disaggregation_transfer_backend") != "nixl":
-        raise Refused("PD_DECODE_RADIX_BACKEND", "--disaggregation-decode-enable-radix-cache currently requires "
-                      "--disaggregation-transfer-backend nixl (SGLang %s)." % version, "disaggregation_transfer_backend")

@@ -32,34 +32,41 @@ def check_pd_host_receive(args):
                           "disaggregation_decode_retraction_backup")
 
 
-@gate("enable_prefix_mm_cache", "encoder_only", "enable_adaptive_dispatch_to_encoder",
-      context=("language_only", "disaggregation_mode"))
+@gate("enable_prefix_mm_cache", "encoder_only", "enable_adaptive_dispatch_to_encoder", "language_only",
+      context=("disaggregation_mode", "encoder_urls"))
 def check_encoder_disaggregation(args, rules, target_cfg):
-    """The encoder-only server's flags, then its architecture (the release's list: encoder_disagg_archs). A
-    language-only server is not modelled (0.5.11 also asks for --encoder-urls there), but for Muse Spark's adaptive
-    dispatch (trait muse_language_only_adaptive, 0.5.23: the hook's last check)."""
-    encoder_only = args.get("encoder_only")
+    """The encoder hook (_handle_encoder_disaggregation; from 0.5.19 pd_disaggregation_hook.py): the prefix mm cache
+    needs --encoder-only, which refuses --language-only and a PD role; a language-only server needs --encoder-urls in
+    0.5.11-0.5.12.post1 (trait language_only_needs_urls; from 0.5.13 its encoders may register later); then an
+    encoder-only or language-only server's architecture (the release's list: encoder_disagg_archs; -- oldnon (session
+    17) --: language-only servers were not checked, every release checks both), then Muse Spark's adaptive dispatch
+    (trait muse_language_only_adaptive, 0.5.23: the hook's last check)."""
+    encoder_only, language_only = args.get("encoder_only"), args.get("language_only")
     if args.get("enable_prefix_mm_cache") and not encoder_only:
         raise Refused("ENCODER_DISAGG", "--enable-prefix-mm-cache requires --encoder-only to be enabled.",
                       "enable_prefix_mm_cache")
-    if not encoder_only:
-        archs = (target_cfg or {}).get("architectures") or [None]
-        if rules["muse_language_only_adaptive"] and archs[0] == "MuseSparkForConditionalGeneration" and \
-                args.get("language_only") and args.get("enable_adaptive_dispatch_to_encoder"):
-            # -- misc (session 15) --: after the architecture list (which takes Muse Spark)
-            raise Refused("ENCODER_DISAGG", "Muse language-only servers do not load local encoders; "
-                          "--enable-adaptive-dispatch-to-encoder is not supported.", "enable_adaptive_dispatch_to_encoder")
+    if not encoder_only and not language_only:
         return
-    if args.get("language_only"):
+    if encoder_only and language_only:
         raise Refused("ENCODER_DISAGG", "Cannot set --encoder-only and --language-only together.", "language_only")
-    if get(args, "disaggregation_mode", "null") != "null":
+    if encoder_only and get(args, "disaggregation_mode", "null") != "null":
         raise Refused("ENCODER_DISAGG", "Cannot set --encoder-only and --disaggregation-mode prefill/decode "
                       "together.", "disaggregation_mode")
+    if rules["language_only_needs_urls"] and language_only and not args.get("encoder_urls"):
+        raise Refused("ENCODER_DISAGG", "--language-only requires at least one encoder URL (--encoder-urls) in SGLang "
+                      "%s." % rules["version"], "encoder_urls")
     archs = (target_cfg or {}).get("architectures") or [None]
     if archs[0] is not None and archs[0] not in rules["encoder_disagg_archs"]:
         raise Refused("ENCODER_DISAGG_MODEL", "Model type %s is not supported for encoder disaggregation in SGLang %s "
-                      "(--encoder-only); it supports %s." % (
-                          archs[0], rules["version"], ", ".join(rules["encoder_disagg_archs"])), "encoder_only")
+                      "(%s); it supports %s." % (archs[0], rules["version"],
+                                                 "--encoder-only" if encoder_only else "--language-only",
+                                                 ", ".join(rules["encoder_disagg_archs"])),
+                      "encoder_only" if encoder_only else "language_only")
+    if rules["muse_language_only_adaptive"] and archs[0] == "MuseSparkForConditionalGeneration" and \
+            language_only and args.get("enable_adaptive_dispatch_to_encoder"):
+        # -- misc (session 15) --: after the architecture list (which takes Muse Spark)
+        raise Refused("ENCODER_DISAGG", "Muse language-only servers do not load local encoders; "
+                      "--enable-adaptive-dispatch-to-encoder is not supported.", "enable_adaptive_dispatch_to_encoder")
 
 
 # -- attn (session 14) --
