@@ -28,6 +28,8 @@ TARGETS = {
     "qwen3-next-8l": ("Qwen3NextForCausalLM", 8, 151936, 40960),
     # -- oldnon (session 17) --: Qwen2.5-1M's dual chunk attention (its config's dual_chunk_attention_config)
     "qwen2-dual-chunk-8l": ("Qwen2ForCausalLM", 8, 151936, 40960),
+    # -- oldnon (session 17) --: a DSA checkpoint under DeepSeek-V3's architecture name (0.5.11's DSA block list)
+    "deepseek-v3-dsa-8l": ("DeepseekV3ForCausalLM", 8, 129280, 163840),
     # -- validation (session 14) --
     # a block-diffusion LLM (SDAR: Qwen3's config under an architecture dllm/config.py's DLLM_PARAMS knows), for the
     # checks that read --dllm-algorithm's model (the watermark's); sweep only
@@ -137,7 +139,7 @@ _DSA_FIELDS = dict(TARGET_FIELDS["deepseek-v3-8l"], index_topk=64, index_head_di
 TARGET_FIELDS.update({"deepseek-v32-dsa-8l": _DSA_FIELDS,
                       "deepseek-v32-kpool-8l": dict(_DSA_FIELDS, index_kpool=2, index_topk_freq=2),
                       "deepseek-v32-sink-8l": dict(_DSA_FIELDS, learnable_sink=True),
-                      "hyv4-8l": TARGET_FIELDS["deepseek-v3-8l"]})
+                      "hyv4-8l": TARGET_FIELDS["deepseek-v3-8l"], "deepseek-v3-dsa-8l": _DSA_FIELDS})
 TARGET_FIELDS.update({k: {"model_type": "llama"} for k in ("gpt-oss-8l", "llama4-8l", "gemma4-8l", "olmo2-8l", "lfm2-8l")})
 TARGET_FIELDS["exaone4-8l"] = {"model_type": "llama", "sliding_window_pattern": 4}  # model_hook.py reads the pattern
 # -- kv (session 14) --
@@ -1863,6 +1865,15 @@ _ON17 = {
     "on17-window-0": [], "on17-window-1": [],
     "on17-pd-radix-spec-nixl": _PD_RADIX_NIXL, "on17-pd-radix-nospec-nixl": _PD_RADIX_NIXL,
 }
+# the DSA block's legacy prefill CP asserts (0.5.11-0.5.13, before the block reads the GPU: a configuration they pass
+# fails there on this host, so each entry is refused by them)
+_NSA_CP = ["--enable-nsa-prefill-context-parallel"]
+_ON17.update({
+    "on17-dsa-cp-dp2": _NSA_CP + ["--tp-size", "2", "--dp-size", "2"], "on17-dsa-cp-tp16": _NSA_CP + ["--tp-size", "16"],
+    "on17-dsa-cp-tp2": _NSA_CP + ["--tp-size", "2"],
+    "on17-dsa-cp-in-seq-tp16": _NSA_CP + ["--nsa-prefill-cp-mode", "in-seq-split", "--tp-size", "16"],
+    "on17-dsa-cp-in-seq-dp2": _NSA_CP + ["--nsa-prefill-cp-mode", "in-seq-split", "--tp-size", "2", "--dp-size", "2"],
+})
 OLD_SWEEP_EXTRA.update(_ON17)
 _ON17_DSA = dict(_NO_SPEC, target="dsa-nextn-8l", attention_backend=None)
 _ON17_DUAL = dict(_NO_SPEC, target="qwen2-dual-chunk-8l", until="0.5.15.post1")
@@ -1878,6 +1889,10 @@ OLD_SWEEP_CASE.update({
     "on17-window-0": {"window": 0, "until": "0.5.12.post1"}, "on17-window-1": {"window": 1, "until": "0.5.12.post1"},
     "on17-pd-radix-spec-nixl": {"until": "0.5.11"}, "on17-pd-radix-nospec-nixl": dict(_NO_SPEC, until="0.5.11"),
 })
+_ON17_DSA_CP = dict(_NO_SPEC, target="deepseek-v3-dsa-8l", attention_backend=None, until="0.5.13.post1")
+OLD_SWEEP_CASE.update({k: dict(_ON17_DSA_CP) for k in _ON17 if k.startswith("on17-dsa-cp-")})
+# 0.5.12 on these pass, then the block reads the GPU
+OLD_SWEEP_CASE.update({k: dict(_ON17_DSA_CP, until="0.5.11") for k in ("on17-dsa-cp-tp2", "on17-dsa-cp-in-seq-dp2")})
 
 
 def _old_sweep_cases(version):

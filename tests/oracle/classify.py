@@ -444,6 +444,9 @@ TABLE = (
     ("DSV4_CP", r"^(DeepSeekV4 only supports interleave(/zigzag)? CP strategy, got|DeepSeekV4 zigzag CP requires the NPU "
      r"backend|For round-robin split mode, dp attention is not supported\.$|DeepSeekV4 CP supports moe_a2a_backend in|"
      r"DeepSeekV4 only supports round-robin-split CP mode, got)", None),
+    # -- oldnon (session 17) --: 0.5.11's DSA block (prefill CP on one machine of exactly 8 GPUs)
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"^Current multi-machine CP support suffers from precision issues\. So context parallel "
+                                   r"only support Single machine\(tp_size == 8\)$", None),
     # -- oldnon (session 17) --: 0.5.12's apply_deepseek_v4_defaults
     ("DSV4_PD_PP", r"^V4 PD disaggregation requires pp_size=1, got pp_size=\d+\.$", None),
     ("ENCODER_REPLAY_UNSUPPORTED", r"^--enable-encoder-swa-bounded-replay does not support .* yet$", None),

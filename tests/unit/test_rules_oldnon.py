@@ -69,3 +69,19 @@ def test_hisparse_on_the_dsa_nextn_head():
     fa3 = ["--enable-hisparse", "--disable-radix-cache", "--nsa-prefill-backend", "fa3"]
     assert refusal(fa3, "0.5.11", DSA_NEXTN) == "HISPARSE_DSA_BACKEND"
     assert refusal(fa3, "0.5.12", DSA_NEXTN) == "HISPARSE_DSA_BACKEND"
+
+
+DSA_V3 = dict(DSA_NEXTN, architectures=["DeepseekV3ForCausalLM"], q_lora_rank=96)
+NSA_CP = ["--enable-nsa-prefill-context-parallel"]
+
+
+@pytest.mark.parametrize("extra, codes", [
+    # the DSA block's legacy prefill CP asserts, before it reads the GPU (0.5.11: exactly 8 GPUs; 0.5.12 on: at most 8)
+    (NSA_CP + ["--tp-size", "2", "--dp-size", "2"], ("DSV4_CP",) * 3),
+    (NSA_CP + ["--tp-size", "16"], ("MODEL_OVERRIDE_UNSUPPORTED",) * 3),
+    (NSA_CP + ["--tp-size", "2"], ("MODEL_OVERRIDE_UNSUPPORTED", None, None)),
+    (NSA_CP + ["--nsa-prefill-cp-mode", "in-seq-split", "--tp-size", "2", "--dp-size", "2"],
+     ("MODEL_OVERRIDE_UNSUPPORTED", None, None)),
+])
+def test_dsa_block_legacy_prefill_cp(extra, codes):
+    assert tuple(refusal(extra, v, DSA_V3) for v in ("0.5.11", "0.5.12", "0.5.13")) == codes

@@ -282,6 +282,7 @@ _SGLANG_MESSAGES = (
     ("DSV4_CP", r"DeepSeekV4 (only supports (interleave(/zigzag)? CP|round-robin-split CP mode)|zigzag CP requires the NPU|CP "
      r"supports moe_a2a_backend)|For round-robin split mode, dp attention is not supported"),
     ("DSV4_PD_PP", r"V4 PD disaggregation requires pp_size=1"),  # -- oldnon (session 17) --: 0.5.12's hook
+    ("MODEL_OVERRIDE_UNSUPPORTED", r"So context parallel only support Single machine\(tp_size == 8\)"),  # 0.5.11's DSA block
     ("ENCODER_REPLAY_UNSUPPORTED", r"--enable-encoder-swa-bounded-replay does not support .* yet"),
     ("ENCODER_REPLAY_BUDGET", r"encoder SWA replay requires (--max-running-requests > 0|explicit --max-running-requests)"),
     ("DSV41_UNSUPPORTED", r"DeepSeek-V4\.1 (does not support .* yet|TRT-LLM requires --cuda-graph-backend-prefill|DSpark PD "

@@ -238,22 +238,19 @@ _METRICS_V1 = {
 #   cp_legacy_flags_exclusive the context-parallel check refusing both legacy prefill CP flags (0.5.13-0.5.19)
 #   deepseek_family          how the "deepseek" family judges a DSA target: "overrides" (0.5.22 on: the family's override
 #                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific
-#                            adjustments: "dsa_block_v13" (0.5.13: its TBO check only), "dsa_block_v14" (0.5.14),
-#                            "dsa_block_v15" (0.5.15-0.5.15.post1) and "dsa_block_v16" (0.5.16-0.5.18): TBO with
-#                            index_topk_freq / pattern, then the passes after the GPU's compute capability (0.5.14-0.5.15:
-#                            the KV cache dtype; else not modelled), prefill CP on decode;
+#                            adjustments: "dsa_block_v11" / "dsa_block_v12" (0.5.11 / 0.5.12: the legacy prefill CP
+#                            asserts before the GPU is read), "dsa_block_v13" (0.5.13: its TBO check, those asserts),
+#                            "dsa_block_v14" (0.5.14), "dsa_block_v15" (0.5.15-0.5.15.post1) and "dsa_block_v16"
+#                            (0.5.16-0.5.18): TBO with index_topk_freq / pattern, then the passes after the GPU's compute
+#                            capability (0.5.14-0.5.15: the KV cache dtype; else not modelled), prefill CP on decode;
 #                            "dsa_block_v19" (0.5.19: and the family override's DSA prefill CP asserts, the KV cache
 #                            dtype / backend passes) or "dsa_block_v20" (0.5.20-0.5.21: indexer_types too, HYV4's
 #                            refusals, the learnable-sink and triton checks); None: no check
-#                            adjustments: "dsa_block_v13" (0.5.13-0.5.15: its TBO check only), "dsa_block_v16"
-#                            (0.5.16-0.5.18: TBO with index_topk_freq / pattern, then the passes after the GPU's
-#                            compute capability, not modelled), "dsa_block_v19" (0.5.19: and the family override's DSA
-#                            prefill CP asserts, the KV cache dtype / backend passes) or "dsa_block_v20" (0.5.20-0.5.21:
-#                            indexer_types too, HYV4's refusals, the learnable-sink and triton checks); None: no check
 #                            The page size the DSA branch sets on CUDA (rules_model.dsa_page_size) is 64 through
 #                            0.5.21, 64 x the config's index_kpool with "overrides" (0.5.22 on)
 #   dsa_page_block_archs     0.5.11-0.5.12 (no "deepseek" family yet): the architectures whose DSA block (with index_topk)
-#                            sets page 64 on CUDA in _handle_model_specific_adjustments; None from 0.5.13 (the family does)
+#                            runs in _handle_model_specific_adjustments: it sets page 64 on CUDA, and its legacy prefill
+#                            CP asserts (dsa_block_v11 / v12) hold for them; None from 0.5.13 (the family does)
 #   gpt_oss_attention, gemma4_attention  the attention backends GptOss / Gemma4 take (None: not checked)
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
@@ -790,8 +787,9 @@ _CHANGES = {
         "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
                                "cutedsl_kv": None},
         # -- lora (session 17) --: the DSA block of _handle_model_specific_adjustments takes DeepseekV32ForCausalLM too
-        "dsa_page_block_archs": ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "MistralLarge3ForCausalLM",
-                                 "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM"),
+        "dsa_page_block_archs": ("DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM", "KimiK25ForConditionalGeneration",
+                                 "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM"),
+        "deepseek_family": "dsa_block_v12",  # -- oldnon (session 17) --: DeepseekV32ForCausalLM joins the DSA block
         "spec_moe_runner_trtllm_refused": False,  # -- oldnon (session 17) --: server_args.py drops the assert
         # -- oldnon (session 17) --: arg_groups/deepseek_v4_hook.py appears (KV fp8_e4m3 only, EAGLE topk 1, a PD server
         # refuses pp > 1, the NSA-named prefill CP flags in round-robin-split mode)
@@ -934,7 +932,8 @@ _CHANGES = {
         # rules_model.py check_model_overrides: the per-architecture model-override families the release runs (through
         # 0.5.18 srt/server_args.py _handle_model_specific_adjustments; then arg_groups/model_overrides/), and how their
         # attention-DP refusals read it ("flag": --enable-dp-attention; "resolved": attn_dp_enabled_of, 0.5.22 on)
-        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2"),
+        # -- oldnon (session 17) --: the DeepSeek block's legacy prefill CP asserts (deepseek_family "dsa_block_v11")
+        "model_overrides": ("moss_vl", "gpt_oss", "llama4", "exaone", "olmo2", "lfm2", "deepseek"),
         # -- engfix (session 15) --: attention DP read from the --enable-dp-attention flag (see attn_dp_resolved above)
         "attn_dp_resolved": False,
         # -- quant (session 15) --: kimi_k3.py's DCP decode backends in its message's order; nemotron_h.py's
@@ -961,11 +960,13 @@ _CHANGES = {
         "cutlass_moe_env": True,
         # -- gpu16 (session 17) --: the attention hook's dual-chunk pass (through 0.5.19; rules_attention.check_dual_chunk)
         "dual_chunk_attention": True,
-        "deepseek_family": None,  # 0.5.11-0.5.12: the DSA block has no TBO check (the GPU's capability is read first)
         # -- lora (session 17) --: server_args.py _handle_model_specific_adjustments' DSA block sets page 64 on CUDA
         # for these architectures (with index_topk); from 0.5.13 the "deepseek" family does (rules_model.dsa_page_size)
-        "dsa_page_block_archs": ("DeepseekV3ForCausalLM", "MistralLarge3ForCausalLM", "PixtralForConditionalGeneration",
-                                 "GlmMoeDsaForCausalLM"),
+        "dsa_page_block_archs": ("DeepseekV3ForCausalLM", "KimiK25ForConditionalGeneration", "MistralLarge3ForCausalLM",
+                                 "PixtralForConditionalGeneration", "GlmMoeDsaForCausalLM"),
+        # 0.5.11-0.5.12: the DSA block has no TBO check; its legacy prefill CP asserts come before it reads the GPU's
+        # capability (-- oldnon (session 17) --: "dsa_block_v11", 0.5.12 "dsa_block_v12": DeepseekV32 joins, tp <= 8)
+        "deepseek_family": "dsa_block_v11",
         "pd_decode_dcp": None,  # -- old-b (session 15) --
         # model_hook.py (through 0.5.18 server_args.py): the attention backends GptOss / Gemma4 take (None: no check)
         "gpt_oss_attention": ("triton", "trtllm_mha", "fa3", "fa4", "ascend", "intel_xpu", "aiter"),

@@ -299,7 +299,8 @@ def check_deepseek_family(args, rules, platform, target_cfg):
     only (the NPU, XPU and ROCm branches are not modelled); the passes read the GPU's compute capability, so a host
     without a visible GPU stops there (SGLang's torch cannot answer it: a host matter)."""
     if rules["deepseek_family"] != "overrides":
-        _check_dsa_block_before_0_5_22(args, rules["deepseek_family"], platform, target_cfg, rules["dsa_prefill_cp_flags"])
+        _check_dsa_block_before_0_5_22(args, rules["deepseek_family"], platform, target_cfg, rules["dsa_prefill_cp_flags"],
+                                       rules["dsa_page_block_archs"])
         return
     arch = (target_cfg.get("architectures") or [None])[0]
     dcp = get(args, "dcp_size", 1)
@@ -421,7 +422,7 @@ def _check_dsa_prefill_cp_asserts(args, strategy):
                         "precision issues.", "tp_size")
 
 
-def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=None):
+def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=None, archs=None):
     """A DSA target's checks before 0.5.22 (0.5.13-0.5.18 srt/server_args.py _handle_model_specific_adjustments,
     0.5.19-0.5.21 model_overrides/deepseek_v2.py _deepseek_family_overrides then arg_groups/model_hook.py), trait
     deepseek_family: from 0.5.19 the family override's refusals (HYV4's prefill CP and DCP, "dsa_block_v20"; DSA
@@ -448,6 +449,9 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=Non
     cfg = text_cfg(target_cfg)
     if passes and cp_on:  # _deepseek_family_overrides (CUDA or ROCm)
         _check_dsa_prefill_cp_asserts(args, cp_strategy)
+    if how in ("dsa_block_v11", "dsa_block_v12"):  # -- oldnon (session 17) --: no TBO check before 0.5.13
+        _check_legacy_dsa_cp(args, how, target_cfg, archs)
+        return  # then torch.cuda.get_device_capability(): the host's GPU
     if args.get("enable_two_batch_overlap"):
         pattern, types = cfg.get("index_topk_pattern"), cfg.get("indexer_types")
         if how != "dsa_block_v20":
@@ -458,8 +462,10 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=Non
                             "does not propagate topk indices across layers.", "enable_two_batch_overlap")
     if not passes and cp_on:  # 0.5.14-0.5.18: the block's prefill CP asserts (0.5.15 on: overrides.py), before the GPU
         _check_dsa_prefill_cp_asserts(args, cp_strategy)
+    if how == "dsa_block_v13":
+        _check_legacy_dsa_cp(args, how, target_cfg, archs)  # -- oldnon (session 17) --
     if how == "dsa_block_v13" or not is_int(platform.get("sm")):
-        # 0.5.13: the rest of that block (its DSA prefill CP asserts) is not modelled; else
+        # 0.5.13: the rest of that block is not modelled; else
         return  # torch.cuda.get_device_capability(): the host's GPU (none visible, or not known)
     if passes:
         _check_dsa_passes_before_0_5_22(args, how, platform["sm"], (target_cfg.get("architectures") or [None])[0], cfg)
@@ -474,6 +480,28 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=Non
             get(args, "dcp_size", 1) > 1 or args.get("enable_hisparse") or cfg.get("learnable_sink"):
         return
     _check_dsa_prefill_cp_and_layer_split(args)
+
+
+def _check_legacy_dsa_cp(args, how, target_cfg, archs):
+    """The DSA block of 0.5.11-0.5.13 (srt/server_args.py _handle_model_specific_adjustments, trait deepseek_family
+    "dsa_block_v11" / "dsa_block_v12" / "dsa_block_v13"), on a CUDA or ROCm host before it reads the GPU: the legacy DSA
+    prefill CP flag (--enable-nsa-prefill-context-parallel; 0.5.13 --enable-dsa-prefill-context-parallel, the NSA name
+    its alias) in round-robin-split mode (the default) takes a single data-parallel replica, then in either mode
+    --tp-size 8 (0.5.11: exactly 8; 0.5.12 on: at most 8). The round-robin message is the DeepSeek-V4 hook's too
+    (one code, DSV4_CP)."""
+    if archs is not None and (target_cfg.get("architectures") or [None])[0] not in archs:  # trait dsa_page_block_archs
+        return
+    v13 = how == "dsa_block_v13"
+    if not args.get("enable_dsa_prefill_context_parallel" if v13 else "enable_nsa_prefill_context_parallel"):
+        return
+    mode = get(args, "dsa_prefill_cp_mode" if v13 else "nsa_prefill_cp_mode", "round-robin-split")
+    if mode != "in-seq-split" and get(args, "dp_size", 1) != 1:
+        raise Refused("DSV4_CP", "For round-robin split mode, dp attention is not supported (DSA prefill CP with "
+                      "--dp-size %s)." % get(args, "dp_size", 1), "dp_size")
+    tp = get(args, "tp_size", 1)
+    if tp > 8 or (how == "dsa_block_v11" and tp != 8):
+        raise _override("Context parallel only supports single machine (tp_size %s 8). Cross-machine CP has precision "
+                        "issues." % ("==" if how == "dsa_block_v11" else "<="), "tp_size")
 
 
 def _check_dsa_passes_before_0_5_22(args, how, sm, arch, cfg):
