@@ -142,10 +142,6 @@ ENTRIES = {
         # -- validation (session 14) --
         ('check_lora_server_args', "each dict should contain 'lora_name' and 'lora_path'", "shadowed",
          "LoRAPathAction (argparse_actions.py) refuses a JSON item without both keys at parsing"),
-        # -- oldnon (session 17) --
-        ('_handle_model_specific_adjustments', r"'deep_gemm' speculative MoE runner backend", "runtime",
-         "inside the DeepSeek branch's `elif is_hip():` (ROCm only, with SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE, 0.5.11-0.5.14; "
-         "read in each kit): this host is not ROCm and there is no platform override before 0.5.19"),
         ('check_lora_server_args', 'Invalid type for item in --lora-paths list', "internal",
          "LoRAPathAction only yields str items and dicts (json.loads of a '{...}' item): no other type"),
         ('check_lora_server_args', 'Invalid type for --lora-paths:', "internal",
