@@ -12,21 +12,14 @@ unreached ones cannot be reached from an argv here, so the rest is the generator
 
 An entry is (function, message regex, category, why) under the file it sits in; it matches every refusal of that
 file whose innermost function is `function` and whose message text matches the regex (line numbers move between
-releases, names and messages rarely do). After `why`, optional markers: STAND_IN (the entry holds only for a release
-without the oracle's GPU stand-in), and Source(regex), which also requires the regex to match the refusal's source
+releases, names and messages rarely do). After `why`, an optional Source(regex), which also requires the regex to match the refusal's source
 text (refusals.py's row "source": the line that opens the statement's block, then the statement's own lines, each
 stripped): it tells apart two refusals of one function that have no message text (bare asserts, a raise of a
 variable). Checked by tests/oracle/test_differential.py: no refusal an entry
 matches is ever reached (a reached one was expressible after all), and every entry matches a refusal of some
-release whose kit is here (no stale entries).
+release the engine knows (no stale entries; `make lab-kit` puts every release's source here).
 """
 import re
-
-from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
-
-# -- standin (session 16) --: the 5th element of an entry that holds only for a release without the oracle's GPU
-# stand-in (sglang_oracle.STAND_IN_RELEASES)
-STAND_IN = "no-stand-in"
 
 
 # -- new19 (session 17) --
@@ -420,10 +413,6 @@ ENTRIES = {
         ('check_lora_server_args', "each dict should contain 'lora_name' and 'lora_path'", "shadowed",
          "LoRAPathAction refuses a JSON item without both keys at parsing"),
         # -- old-b (session 15) --
-        # -- oldgpu (session 17) --: the entries marked STAND_IN (the DSA block's prefill CP on decode and cache
-        # layer split, _handle_kv4_compatibility's KV4 checks, _handle_speculative_decoding's trtllm_mha top-k
-        # check, the TRTLLM MLA KV dtype check) are gone: every release with these srt/server_args.py checks
-        # (0.5.11-0.5.18) runs the oracle's GPU stand-in (sglang_oracle.STAND_IN_RELEASES), which reaches them
         # -- oldnon (session 17) --
         ('_handle_model_specific_adjustments', r"'deep_gemm' speculative MoE runner backend", "runtime",
          "inside the DeepSeek branch's `elif is_hip():` (ROCm only, with SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE, 0.5.11-0.5.14; "
@@ -467,12 +456,9 @@ ENTRIES = {
 
 
 def classify(row, release=None):
-    """(category, why) for a refusal row of refusals.enumerate_refusals() that no argv reaches here, else None; an
-    entry marked STAND_IN does not hold for a `release` the oracle's GPU stand-in runs."""
+    """(category, why) for a refusal row of refusals.enumerate_refusals() that no argv reaches here, else None."""
     for entry in ENTRIES.get(row.get("file"), ()):
         fn, rx, cat, why = entry[:4]
-        if STAND_IN in [m for m in entry[4:] if not isinstance(m, Source)] and release in oracle.STAND_IN_RELEASES:
-            continue
         if (not fn or row.get("function") == fn) and re.search(rx, row.get("message") or "") and _source_ok(entry, row):
             return cat, why
     return None
