@@ -2570,11 +2570,12 @@ OLD_SWEEP_CASE.update({
                                 until="0.5.16"),
     "gpu16-unified-dcp-sm90": dict(_G16_UM_CASE, gpu="sm90", needs_override=True),
 })
-# the deprecated SGLANG_CUTLASS_MOE (handle_moe_kernel_config through 0.5.17; 0.5.15-0.5.17 arg_groups/overrides.py
-# _cutlass_moe_env_override): an fp8 / mxfp8 quantization only, then the cutlass runner's FP8 EP check; 0.5.18 ignores it
+# the deprecated SGLANG_CUTLASS_MOE (0.5.11-0.5.14 srt/server_args.py _handle_moe_kernel_config; 0.5.15-0.5.17
+# arg_groups/overrides.py _cutlass_moe_env_override): an fp8 / mxfp8 quantization only, then the cutlass runner's FP8
+# EP check; 0.5.18 ignores it -- moe18 (session 18): from 0.5.11
 OLD_SWEEP_EXTRA.update({"gpu16-cutlass-moe-env": [], "gpu16-cutlass-moe-env-fp8": ["--quantization", "fp8"],
                         "gpu16-cutlass-moe-env-fp8-ep2": ["--quantization", "fp8", "--tp-size", "2", "--ep-size", "2"]})
-OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, target="qwen3-moe-8l", env={"SGLANG_CUTLASS_MOE": "1"}, since="0.5.16",
+OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, target="qwen3-moe-8l", env={"SGLANG_CUTLASS_MOE": "1"}, since="0.5.11",
                                until="0.5.18") for k in ("gpu16-cutlass-moe-env", "gpu16-cutlass-moe-env-fp8",
                                                          "gpu16-cutlass-moe-env-fp8-ep2")})
 # the attention hook's dual-chunk pass (0.5.11-0.5.19; from 0.5.15 arg_groups/overrides.py _attention_backend_dual_chunk):
