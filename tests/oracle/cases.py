@@ -2599,11 +2599,11 @@ OLD_SWEEP_EXTRA["gpu16-dspark-dp-megamoe-compact-sm100"] = ["--tp-size", "2", "-
 OLD_SWEEP_CASE["gpu16-dspark-dp-megamoe-compact-sm100"] = dict(
     _DSPARK_B16, target="qwen3-moe-8l", gpu="sm100", needs_override=True, env={"SGLANG_RAGGED_VERIFY_MODE": "compact"},
     since="0.5.18", until="0.5.18")
-# --quantization nvfp4_online's MoE runners on SM100 (0.5.18 arg_groups/overrides.py _moe_runner_backend_quant_constraints;
-# its parser has no flashinfer_megamoe runner, the overrides entry's value)
+# --quantization nvfp4_online's MoE runners on SM100 (0.5.18-0.5.19 arg_groups/overrides.py
+# _moe_runner_backend_quant_constraints; their parsers have no flashinfer_megamoe runner, the overrides entry's value)
 OLD_SWEEP_EXTRA["gpu16-nvfp4-online-triton-sm100"] = ["--quantization", "nvfp4_online", "--moe-runner-backend", "triton"]
 OLD_SWEEP_CASE["gpu16-nvfp4-online-triton-sm100"] = dict(_NO_SPEC, target="qwen3-moe-8l", gpu="sm100", needs_override=True,
-                                                         since="0.5.16", until="0.5.18")
+                                                         since="0.5.16", until="0.5.19")
 # prepare_server_args' SGLANG_NPU_FUSED_MOE_MODE after the parse (0.5.16-0.5.17 server_args.py
 # _apply_fuseep_mode_env_compat, on any device), with the accepted value and the flag that overrides it; 0.5.18 no
 # longer reads it
