@@ -516,7 +516,7 @@ _MUSE_MEGAMOE = ["--enable-layernorm-sp", "--enable-megamoe-for-layernorm-sp", "
 _MUSE_FP4 = ["--enable-layernorm-sp", "--tp-size", "4", "--quantization", "modelopt_fp4", "--moe-a2a-backend",
              "flashinfer", "--moe-runner-backend", "flashinfer_trtllm"]
 _FI_A2A = ["--moe-a2a-backend", "flashinfer", "--tp-size", "2", "--dp-size", "2", "--enable-dp-attention"]
-# (no prefill token budget: 0.5.18-0.5.21's CuteDSL A2A dispatch budget, validate_cutedsl_a2a_token_budget, is skipped)
+# (no prefill token budget: 0.5.13-0.5.21's CuteDSL A2A dispatch budget, validate_cutedsl_a2a_token_budget, is skipped)
 _CUTEDSL_FP4 = ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4", "--max-prefill-tokens", "0"]
 _FI_MEGAMOE = ["--moe-a2a-backend", "flashinfer_megamoe", "--quantization", "mxfp8", "--tp-size", "2", "--dp-size", "2",
                "--enable-dp-attention"]
@@ -2673,15 +2673,18 @@ TARGET_FIELDS.update({"qwen3-asym-kv-8l": {"v_head_dim": 32},
 NEW19_SWEEP_EXTRA.update({"um-asym-kv": _UM, "um-asym-swa-kv": _UM})
 NEW19_SWEEP_CASE.update({"um-asym-kv": dict(_MISC_NO_SPEC, target="qwen3-asym-kv-8l", since="0.5.19"),
                          "um-asym-swa-kv": dict(_MISC_NO_SPEC, target="qwen3-asym-swa-kv-8l", since="0.5.19")})
-# moe_hook.py validate_cutedsl_a2a_token_budget (0.5.19-0.5.21): FlashInfer A2A with the CuteDSL runner (NVFP4 experts)
-# needs SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK (1024) * ep_size (the TP size) to cover --max-prefill-tokens
-# (16384); at 2048 it does, at 2049 not; a decode server is exempt
+# moe_hook.py validate_cutedsl_a2a_token_budget (0.5.19-0.5.21; 0.5.13-0.5.18 srt/server_args.py
+# _validate_cutedsl_a2a_token_budget): FlashInfer A2A with the CuteDSL runner (NVFP4 experts) needs
+# SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK (1024) * ep_size (the TP size) to cover --max-prefill-tokens
+# (16384); at 2048 it does, at 2049 not; a decode server is exempt. The env at 0 is a zero budget through 0.5.16
+# (get_int_env_var), the 1024 default from 0.5.17 (envs ... or 1024): trait cutedsl_a2a_token_budget
 _CUTEDSL_A2A = _FI_A2A + ["--moe-runner-backend", "flashinfer_cutedsl", "--quantization", "modelopt_fp4"]
 NEW19_SWEEP_EXTRA.update({"cutedsl-budget-default": _CUTEDSL_A2A,
                           "cutedsl-budget-2048": _CUTEDSL_A2A + ["--max-prefill-tokens", "2048"],
                           "cutedsl-budget-2049": _CUTEDSL_A2A + ["--max-prefill-tokens", "2049"],
-                          "cutedsl-budget-decode": _CUTEDSL_A2A + ["--disaggregation-mode", "decode"]})
-NEW19_SWEEP_CASE.update({k: dict(_MOE_ENV, since="0.5.19", until="0.5.21")
+                          "cutedsl-budget-decode": _CUTEDSL_A2A + ["--disaggregation-mode", "decode"],
+                          "cutedsl-budget-env0": _CUTEDSL_A2A + ["--max-prefill-tokens", "2048"]})
+NEW19_SWEEP_CASE.update({k: dict(_MOE_ENV, since="0.5.13", until="0.5.21")
                          for k in NEW19_SWEEP_EXTRA if k.startswith("cutedsl-budget-")})
 # cp_tp_group_sharing_hook.py resolve_cp_tp_group_sharing in 0.5.22 (GLM-5.3-Flash only, interleave; speculation only
 # as native MTP; any PD mode refused), in its order with the accepted ones, on a GPU host (its Mamba layers)
@@ -2697,6 +2700,7 @@ NEW19_SWEEP_EXTRA.update({
     "glm-cp": _GLM_CP})
 NEW19_SWEEP_CASE.update({k: dict(_MISC_NO_SPEC, target="glm5-next-4l", gpu="sm120", since="0.5.22", until="0.5.22")
                          for k in NEW19_SWEEP_EXTRA if k.startswith("glm-cp")})
+NEW19_SWEEP_CASE["cutedsl-budget-env0"]["env"] = {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "0"}
 NEW19_SWEEP_CASE["glm-cp-dflash"].update(algorithm="DFLASH", draft="b16")
 # the DeepSeek family's MLA prefill CP override widens --attn-cp-size 2 to the TP size 4 first (0.5.22 on): accepted
 NEW19_SWEEP_CASE["glm-cp-tp4"]["until"] = None  # (over attention DP 2: 2, refused)

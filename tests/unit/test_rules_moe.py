@@ -89,6 +89,14 @@ def test_release_traits():
     ("0.5.20", [], {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "8192"}, None),
     ("0.5.21", ["--disaggregation-mode", "decode"], {}, None),
     ("0.5.22", [], {}, None),  # validate_flashinfer_a2a_token_budget instead
+    # -- moe18 (session 18) --: 0.5.13-0.5.18 srt/server_args.py _validate_cutedsl_a2a_token_budget; the env read by
+    # get_int_env_var through 0.5.16 (0 is a zero budget, a non-integer the 1024 default), then 0 is 1024 too
+    ("0.5.13", [], {}, "MOE_A2A_DISPATCH_BUDGET"),
+    ("0.5.18", ["--max-prefill-tokens", "2049"], {}, "MOE_A2A_DISPATCH_BUDGET"),
+    ("0.5.16", ["--max-prefill-tokens", "2048"], {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "0"},
+     "MOE_A2A_DISPATCH_BUDGET"),
+    ("0.5.14", ["--max-prefill-tokens", "2048"], {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "x"}, None),
+    ("0.5.17", ["--max-prefill-tokens", "2048"], {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "0"}, None),
 ])
 def test_cutedsl_a2a_token_budget(version, extra, env, code):
     argv = ["--model-path", "/m", "--device", "cuda", "--attention-backend", "triton", "--moe-a2a-backend", "flashinfer",

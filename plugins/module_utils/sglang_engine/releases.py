@@ -255,7 +255,10 @@ _METRICS_V1 = {
 #   language_model_only_archs  the architectures --language-model-only serves (None: no flag)
 #   encoder_replay_needs_v41 --enable-encoder-swa-bounded-replay refused off DeepSeek-V4.1 (the capability hook)
 #   cutedsl_a2a_token_budget -- new19 (session 17) --: FlashInfer A2A with the CuteDSL runner needs its dispatch
-#                            budget to cover --max-prefill-tokens (rules_moe.check_a2a_token_budgets)
+#                            budget to cover --max-prefill-tokens (rules_moe.check_a2a_token_budgets): None, or how
+#                            SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK is read: "int_env_var" (0.5.13-0.5.16
+#                            get_int_env_var: unset, blank or not an integer is 1024, 0 a zero budget) or "envs"
+#                            (0.5.17-0.5.21 envs...get() or 1024: 0 is 1024 too) -- moe18 (session 18) --
 #   sidecar_rust_server_refused  -- new19 (session 17) --: --sidecar refused under SGLANG_RUST_SERVER (rules_serving)
 #   joint_head_checkpoint    -- new19 (session 17) --: the capability hook serves a Clef checkpoint (a joint schema
 #                            head, joint_head_config.json) at TP 1 and PP 1 only (0.5.22 on; rules_model.py)
@@ -358,7 +361,7 @@ _CHANGES = {
         "cp_tp_sharing": "v22",  # -- new19 (session 17) --: cp_tp_group_sharing_hook.py (GLM-5.3-Flash only)
         # -- new19 (session 17) --: model_hook.py handle_model_capability_adjustments serves Clef at TP 1 / PP 1
         "joint_head_checkpoint": True,
-        "cutedsl_a2a_token_budget": False,  # -- new19 (session 17) --: validate_flashinfer_a2a_token_budget instead
+        "cutedsl_a2a_token_budget": None,  # -- new19 (session 17) --: validate_flashinfer_a2a_token_budget instead
         "sidecar_rust_server_refused": True,  # -- new19 (session 17) --: --sidecar refuses SGLANG_RUST_SERVER (0.5.22)
         # -- engfix (session 15) --: ServerArgs.resolve_once validates the MPS runtime before the pipeline
         "mps_runtime_check": True,
@@ -533,7 +536,6 @@ _CHANGES = {
     },
     "0.5.19": {  # ServerArgs.resolve_once(); mixed chunk kept with DFLASH; trtllm_mha prefill on SM90/100/120
         "dsv4_hook": "v19",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: mori joins CP's MoE A2A list
-        "cutedsl_a2a_token_budget": True,  # -- new19 (session 17) --: moe_hook.py validate_cutedsl_a2a_token_budget
         # -- dsa (session 16) --: model_overrides/deepseek_v2.py's DSA prefill CP asserts and the DSA passes of
         # overrides.py (_dsa_kv_cache_dtype_default, _dsa_split_backend_resolution: _check_tilelang_dsa_fp8_kv)
         "deepseek_family": "dsa_block_v19",
@@ -616,6 +618,9 @@ _CHANGES = {
         # -- moe (session 16) --: the MiMo V2 fused qkv_proj check takes a divisor of the checkpoint's TP
         "mimo_v2_fused_qkv_tp": "divisor",
         "dsv4_hook": "v17",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE prefill budget, CP MoE A2A list
+        # -- moe18 (session 18) --: server_args.py _validate_cutedsl_a2a_token_budget reads the env through envs (0 is
+        # the 1024 default)
+        "cutedsl_a2a_token_budget": "envs",
         # -- old-b (session 15) --: pd_disaggregation_hook.py: a decode server's DCP needs mooncake or nixl, chunk cache
         "pd_decode_dcp": {"backends": ("mooncake", "nixl"), "chunk_cache": True},
         # server_args.py _handle_a2a_moe: cutedsl with DeepEP takes low_latency only; the pplx backend appears
@@ -728,6 +733,9 @@ _CHANGES = {
         # and takes extra_buffer_lazy (refused with draft tokens given)
         "mamba_radix_legacy": "model_chunk",
         # -- oldgpu (session 17) --: server_args.py _handle_attention_backend_compatibility gains CuteDSL MLA (decode only,
+        # -- moe18 (session 18) --: server_args.py _validate_cutedsl_a2a_token_budget appears, after the speculative
+        # hook (the env through get_int_env_var)
+        "cutedsl_a2a_token_budget": "int_env_var",
         # SM100, its KV dtypes; 0.5.15 moves the three checks to arg_groups/overrides.py unchanged)
         "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
                                "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
@@ -976,8 +984,9 @@ _CHANGES = {
         # model_hook.py handle_model_capability_adjustments refuses the encoder SWA replay off DeepSeek-V4.1 (0.5.23)
         "encoder_replay_needs_v41": False,
         "joint_head_checkpoint": False,  # -- new19 (session 17) --
-        # moe_hook.py validate_cutedsl_a2a_token_budget (0.5.19-0.5.21; 0.5.15-0.5.18 srt/server_args.py: not modelled)
-        "cutedsl_a2a_token_budget": False,
+        # srt/server_args.py _validate_cutedsl_a2a_token_budget (0.5.13-0.5.18; moe_hook.py
+        # validate_cutedsl_a2a_token_budget 0.5.19-0.5.21) -- moe18 (session 18) --
+        "cutedsl_a2a_token_budget": None,
         "sidecar_rust_server_refused": False,  # serving_hook.py handle_deprecated_args, 0.5.22 only
         "dsv4_hook": None,  # -- dsv4 (session 15) --
         # rules_speculative: None (NGRAM passed through unmodelled) or {"devices": the devices _handle_ngram takes

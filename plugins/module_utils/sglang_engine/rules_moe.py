@@ -392,10 +392,16 @@ def check_a2a_token_budgets(args, rules, target_cfg, env, algo=None):
     # env, else 1024) times the EP size (the TP size under the a2a backend: resolve.py) must cover the largest CuteDSL
     # forward, at least --max-prefill-tokens (the piecewise prefill and decode graphs can only raise it: not judged)
     max_prefill = get(args, "max_prefill_tokens", MAX_PREFILL_TOKENS)
-    if rules["cutedsl_a2a_token_budget"] and a2a == "flashinfer" and args.get("moe_runner_backend") == "flashinfer_cutedsl" \
+    how = rules["cutedsl_a2a_token_budget"]
+    if how and a2a == "flashinfer" and args.get("moe_runner_backend") == "flashinfer_cutedsl" \
             and is_int(max_prefill) and max_prefill > 0 and mode != "decode":
-        per_rank = _env_int(env, "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 0)
-        per_rank = per_rank or (None if per_rank is None else 1024)
+        if how == "int_env_var":  # -- moe18 (session 18) --: 0.5.13-0.5.16 get_int_env_var (0 kept, else 1024)
+            per_rank = _env_int(env, "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 1024)
+            if per_rank is None:
+                per_rank = 1024
+        else:  # "envs": unset or 0 is 1024; a value that does not parse is SGLang's to answer
+            per_rank = _env_int(env, "SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK", 0)
+            per_rank = per_rank or (None if per_rank is None else 1024)
         ep = get(args, "ep_size", 1)
         if per_rank is not None and is_int(ep) and per_rank * ep < max_prefill:
             raise Refused("MOE_A2A_DISPATCH_BUDGET", "FlashInfer MoE A2A with flashinfer_cutedsl requires "
