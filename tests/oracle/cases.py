@@ -2578,6 +2578,20 @@ OLD_SWEEP_EXTRA.update({"gpu16-cutlass-moe-env": [], "gpu16-cutlass-moe-env-fp8"
 OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, target="qwen3-moe-8l", env={"SGLANG_CUTLASS_MOE": "1"}, since="0.5.11",
                                until="0.5.18") for k in ("gpu16-cutlass-moe-env", "gpu16-cutlass-moe-env-fp8",
                                                          "gpu16-cutlass-moe-env-fp8-ep2")})
+# -- moe18 (session 18) --: check_server_args refuses two-batch overlap with fused shared experts (0.5.12-0.5.13
+# server_args.py), given or set by DeepEP Waterfill (_handle_a2a_moe: it forces --moe-a2a-backend deepep too, so the
+# TBO a2a check passes first); swept from the flag's release (0.5.11: no check) to 0.5.14 (none); Waterfill's flags:
+# --enable-deepep-waterfill 0.5.12-0.5.15, --enable-waterfill from 0.5.16
+_TBO = ["--enable-two-batch-overlap"]
+OLD_SWEEP_EXTRA.update({"moe18-tbo-shared-fusion": _TBO + ["--moe-a2a-backend", "deepep", "--enforce-shared-experts-fusion"],
+                        "moe18-tbo-deepep": _TBO + ["--moe-a2a-backend", "deepep"],
+                        "moe18-tbo-deepep-waterfill": _TBO + ["--enable-deepep-waterfill"],
+                        "moe18-tbo-waterfill": _TBO + ["--enable-waterfill"]})
+OLD_SWEEP_CASE.update({"moe18-tbo-shared-fusion": dict(_NO_SPEC, target="qwen3-moe-8l", since="0.5.11", until="0.5.14"),
+                       "moe18-tbo-deepep": dict(_NO_SPEC, target="qwen3-moe-8l", since="0.5.11", until="0.5.14"),
+                       "moe18-tbo-deepep-waterfill": dict(_NO_SPEC, target="qwen3-moe-8l", since="0.5.12",
+                                                          until="0.5.15.post1"),
+                       "moe18-tbo-waterfill": dict(_NO_SPEC, target="qwen3-moe-8l", since="0.5.16", until="0.5.18")})
 # the attention hook's dual-chunk pass (0.5.11-0.5.19; from 0.5.15 arg_groups/overrides.py _attention_backend_dual_chunk):
 # a Qwen3 config with dual_chunk_attention_config, on another backend (given, or the default), and on its own
 TARGETS["qwen3-dual-chunk-8l"] = ("Qwen3ForCausalLM", 8, 151936, 40960)
@@ -2686,6 +2700,7 @@ NEW19_SWEEP_EXTRA.update({"cutedsl-budget-default": _CUTEDSL_A2A,
                           "cutedsl-budget-env0": _CUTEDSL_A2A + ["--max-prefill-tokens", "2048"]})
 NEW19_SWEEP_CASE.update({k: dict(_MOE_ENV, since="0.5.13", until="0.5.21")
                          for k in NEW19_SWEEP_EXTRA if k.startswith("cutedsl-budget-")})
+NEW19_SWEEP_CASE["cutedsl-budget-env0"]["env"] = {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "0"}
 # cp_tp_group_sharing_hook.py resolve_cp_tp_group_sharing in 0.5.22 (GLM-5.3-Flash only, interleave; speculation only
 # as native MTP; any PD mode refused), in its order with the accepted ones, on a GPU host (its Mamba layers)
 _GLM_CP = ["--enable-prefill-cp", "--cp-strategy", "interleave", "--attn-cp-size", "2", "--tp-size", "2"]
@@ -2700,7 +2715,6 @@ NEW19_SWEEP_EXTRA.update({
     "glm-cp": _GLM_CP})
 NEW19_SWEEP_CASE.update({k: dict(_MISC_NO_SPEC, target="glm5-next-4l", gpu="sm120", since="0.5.22", until="0.5.22")
                          for k in NEW19_SWEEP_EXTRA if k.startswith("glm-cp")})
-NEW19_SWEEP_CASE["cutedsl-budget-env0"]["env"] = {"SGLANG_FLASHINFER_NUM_MAX_DISPATCH_TOKENS_PER_RANK": "0"}
 NEW19_SWEEP_CASE["glm-cp-dflash"].update(algorithm="DFLASH", draft="b16")
 # the DeepSeek family's MLA prefill CP override widens --attn-cp-size 2 to the TP size 4 first (0.5.22 on): accepted
 NEW19_SWEEP_CASE["glm-cp-tp4"]["until"] = None  # (over attention DP 2: 2, refused)

@@ -119,7 +119,9 @@ TABLE = (
     ("MODEL_IMPL_MINDSPORE", r"^MindSpore model impl is only supported on Ascend npu", None),
     ("LOAD_FORMAT_INSTANTTENSOR", r"^InstantTensor requires a CUDA-compatible device", None),
     ("METRICS_CUSTOM_LABELS", r"^Please set --tokenizer-metrics-custom-labels-header when setting", None),
-    ("TWO_BATCH_OVERLAP", r"^When enabling two batch overlap(,| without an EP a2a backend)", None),
+    # -- moe18 (session 18) --: and 0.5.12-0.5.13's two-batch overlap with fused shared experts
+    ("TWO_BATCH_OVERLAP", r"^(When enabling two batch overlap(,| without an EP a2a backend)|--enable-two-batch-overlap "
+                          r"and --enforce-shared-experts-fusion cannot be used together)", None),
     ("SAMPLING_BACKEND_DEVICE", r"^--sampling-backend intel_xpu requires --device xpu", None),
     ("WATERMARK_DEVICE", r"^--enable-watermark requires --device cuda", None),
     ("UNO_ARGS", r"^UNO ", None),

@@ -73,6 +73,15 @@ def test_release_traits_of_the_hook_rules():
                 "--enable-dp-attention") == "TWO_BATCH_OVERLAP"
     assert code("0.5.17", "--enable-two-batch-overlap", "--tp-size", "2", "--dp-size", "2",
                 "--enable-dp-attention") is None
+    # -- moe18 (session 18) --: 0.5.12-0.5.13 refuse it with fused shared experts (given, or DeepEP Waterfill's, which
+    # forces the deepep backend too); Waterfill's deepep passes the a2a check in every release
+    tbo = ("--attention-backend", "triton", "--enable-two-batch-overlap")
+    fusion = tbo + ("--moe-a2a-backend", "deepep", "--enforce-shared-experts-fusion")
+    assert code("0.5.11", *fusion) is None and code("0.5.14", *fusion) is None
+    assert code("0.5.12", *fusion) == "TWO_BATCH_OVERLAP" and code("0.5.13.post1", *fusion) == "TWO_BATCH_OVERLAP"
+    assert code("0.5.13", *(tbo + ("--enable-deepep-waterfill",))) == "TWO_BATCH_OVERLAP"
+    assert code("0.5.15", *(tbo + ("--enable-deepep-waterfill",))) is None
+    assert code("0.5.16", *(tbo + ("--enable-waterfill",))) is None
     assert code("0.5.11", "--disable-cuda-graph-padding", "--enable-torch-compile") is None
     assert code("0.5.17", "--pp-size", "2", "--min-free-slots-delay", "1") is None
     # block verification turns rejection sampling on from 0.5.22 only (the flag's first release)

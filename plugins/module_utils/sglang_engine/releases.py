@@ -279,6 +279,9 @@ _METRICS_V1 = {
 #                            (0.5.14-0.5.18; rules_model.check_mimo_v2_hicache) -- gpu16 (session 17) --
 #   session_radix_needs_priority  --enable-session-radix-cache needs --radix-eviction-policy priority (0.5.15-0.5.16;
 #                            rules_cache.check_cache_compatibility) -- gpu16 (session 17) --
+#   tbo_shared_fusion_refused  check_server_args refuses --enable-two-batch-overlap with fused shared experts
+#                            (--enforce-shared-experts-fusion, or DeepEP Waterfill's), right after the TBO a2a check
+#                            (0.5.12-0.5.13; rules_validation.check_misc) -- moe18 (session 18) --
 #   cutlass_moe_env          SGLANG_CUTLASS_MOE asserts an fp8 / mxfp8 quantization and sets the cutlass MoE runner
 #                            (0.5.11-0.5.17; rules_moe.check_moe_kernel) -- gpu16 (session 17) --
 #   dual_chunk_attention     a target with dual_chunk_attention_config takes the dual_chunk_flash_attn backend only
@@ -615,12 +618,12 @@ _CHANGES = {
         # refuses DCP off HIP first: dcp_hip_only)
         "kimi_dcp_decode_backends": ("cutedsl_mla", "tokenspeed_mla"),
         "session_radix_needs_priority": False,  # -- gpu16 (session 17) --: the session radix cache check is gone
-        # -- moe (session 16) --: the MiMo V2 fused qkv_proj check takes a divisor of the checkpoint's TP
-        "mimo_v2_fused_qkv_tp": "divisor",
-        "dsv4_hook": "v17",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE prefill budget, CP MoE A2A list
         # -- moe18 (session 18) --: server_args.py _validate_cutedsl_a2a_token_budget reads the env through envs (0 is
         # the 1024 default)
         "cutedsl_a2a_token_budget": "envs",
+        # -- moe (session 16) --: the MiMo V2 fused qkv_proj check takes a divisor of the checkpoint's TP
+        "mimo_v2_fused_qkv_tp": "divisor",
+        "dsv4_hook": "v17",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE prefill budget, CP MoE A2A list
         # -- old-b (session 15) --: pd_disaggregation_hook.py: a decode server's DCP needs mooncake or nixl, chunk cache
         "pd_decode_dcp": {"backends": ("mooncake", "nixl"), "chunk_cache": True},
         # server_args.py _handle_a2a_moe: cutedsl with DeepEP takes low_latency only; the pplx backend appears
@@ -687,6 +690,7 @@ _CHANGES = {
     },
     "0.5.14": {  # DFLASH no longer forces the overlap scheduler off (the V1 message is gone)
         "mimo_v2_hicache_env": True,  # -- gpu16 (session 17) --: server_args.py's MiMo V2 branch, HiCache needs the env
+        "tbo_shared_fusion_refused": False,  # -- moe18 (session 18) --: check_server_args drops the check
         # -- oldnon (session 17) --: arg_groups/deepseek_v4_hook.py: --enable-prefill-cp / --cp-strategy, bfloat16 KV
         "dsv4_hook": "v14",
         # -- dsa (session 16) --: the DSA block's prefill CP asserts, the legacy CP flags as aliases of --enable-prefill-cp
@@ -729,13 +733,13 @@ _CHANGES = {
         "verified": True,
     },
     "0.5.13": {  # parser captured; traits as the release before it
+        # -- moe18 (session 18) --: server_args.py _validate_cutedsl_a2a_token_budget appears, after the speculative
+        # hook (the env through get_int_env_var)
+        "cutedsl_a2a_token_budget": "int_env_var",
         # -- oldgpu (session 17) --: _handle_mamba_radix_cache reads the model's mamba_chunk_size (mamba_cache_chunk_size)
         # and takes extra_buffer_lazy (refused with draft tokens given)
         "mamba_radix_legacy": "model_chunk",
         # -- oldgpu (session 17) --: server_args.py _handle_attention_backend_compatibility gains CuteDSL MLA (decode only,
-        # -- moe18 (session 18) --: server_args.py _validate_cutedsl_a2a_token_budget appears, after the speculative
-        # hook (the env through get_int_env_var)
-        "cutedsl_a2a_token_budget": "int_env_var",
         # SM100, its KV dtypes; 0.5.15 moves the three checks to arg_groups/overrides.py unchanged)
         "mla_backend_checks": {"trtllm_kv": ("fp8_e4m3", "fp4_e2m1", "bf16", "auto"), "tokenspeed_kv": ("fp8_e4m3",),
                                "cutedsl_kv": ("fp8_e4m3", "bf16", "bfloat16", "auto")},
@@ -805,6 +809,8 @@ _CHANGES = {
         "lora_virtual_experts_triton": False,  # -- old-a (session 15) --: check_lora_server_args drops the check
         "pd_staging_backends": ("mooncake", "nixl"),  # the PD hook: SGLANG_DISAGG_STAGING_BUFFER
         "pd_radix_backends": ("nixl", "mooncake"),  # the PD hook: a decode server's radix cache (0.5.12-0.5.13)
+        # -- moe18 (session 18) --: check_server_args refuses two-batch overlap with fused shared experts
+        "tbo_shared_fusion_refused": True,
         # server_args.py _handle_a2a_moe: --moe-a2a-backend megamoe appears and spans the TP group
         "a2a_ep_backends": ("deepep", "mooncake", "nixl", "ascend_fuseep", "flashinfer", "mori", "megamoe"),
         # server_args.py: _handle_deterministic_inference moves right before the attention backend hook
@@ -936,6 +942,7 @@ _CHANGES = {
         "cuda_graph_padding_torch_compile_check": False,
         "pp_min_free_slots_check": False,
         "tbo_none_a2a": "refused",
+        "tbo_shared_fusion_refused": False,  # -- moe18 (session 18) --: see tbo_shared_fusion_refused above
         # -- model (session 14) --
         # rules_model.py check_model_overrides: the per-architecture model-override families the release runs (through
         # 0.5.18 srt/server_args.py _handle_model_specific_adjustments; then arg_groups/model_overrides/), and how their

@@ -114,12 +114,14 @@ def check_pp_min_free_slots(args, rules):
 
 @gate("model_impl", "load_format", "enable_two_batch_overlap", "sampling_backend", "tokenizer_metrics_allowed_custom_labels",
       context=("device", "tokenizer_metrics_custom_labels_header", "moe_a2a_backend", "enable_dp_attention", "dp_size",
-               "attn_dp_size", "ep_join_mode"))
+               "attn_dp_size", "ep_join_mode", "enforce_shared_experts_fusion", "enable_deepep_waterfill",
+               "enable_waterfill"))
 def check_misc(args, r, rules, stage):
     """check_server_args' checks around the metrics exporter, in its order: stage "before_export" runs after the
     schedule conservativeness (the MindSpore impl, InstantTensor, the custom metric labels; each in every release
     with its flag or choice), stage "after_export" after the export dir check (two-batch overlap without an EP
-    all-to-all backend: refused, or with attention DP only, trait tbo_none_a2a), and stage "after_quant" after the
+    all-to-all backend: refused, or with attention DP only, trait tbo_none_a2a; then with fused shared experts, trait
+    tbo_shared_fusion_refused), and stage "after_quant" after the
     communications quantization checks (the intel_xpu sampling backend needs --device xpu: its choice from
     0.5.21, the check with it)."""
     device = str(r.get("device") or "cuda")
@@ -137,11 +139,24 @@ def check_misc(args, r, rules, stage):
         how = rules["tbo_none_a2a"]
         # attention DP as the hooks read it after the data-parallel defaults (attn_dp_enabled_of from 0.5.22)
         attn_dp = how == "attn_dp" and attn_dp_enabled(args, rules)
-        if args.get("enable_two_batch_overlap") and get(args, "moe_a2a_backend", "none") == "none" and not attn_dp:
+        # -- moe18 (session 18) --: the a2a backend after the MoE hook: DeepEP Waterfill (0.5.12-0.5.15
+        # --enable-deepep-waterfill, 0.5.16 on --enable-waterfill unless megamoe) forces deepep
+        a2a = get(args, "moe_a2a_backend", "none")
+        waterfill = args.get("enable_deepep_waterfill") or (args.get("enable_waterfill") and a2a != "megamoe")
+        if waterfill:
+            a2a = "deepep"
+        if args.get("enable_two_batch_overlap") and a2a == "none" and not attn_dp:
             raise Refused("TWO_BATCH_OVERLAP", "--enable-two-batch-overlap without an EP all-to-all backend "
                           "(--moe-a2a-backend none) %s in SGLang %s." % (
                               "is refused" if how == "refused" else "requires attention DP", rules["version"]),
                           "enable_two_batch_overlap")
+        # -- moe18 (session 18) --: 0.5.12-0.5.13 check_server_args: no two-batch overlap with fused shared experts
+        # (--enforce-shared-experts-fusion, or the one DeepEP Waterfill sets in _handle_a2a_moe)
+        if rules["tbo_shared_fusion_refused"] and args.get("enable_two_batch_overlap") and (
+                args.get("enforce_shared_experts_fusion") or args.get("enable_deepep_waterfill")):
+            raise Refused("TWO_BATCH_OVERLAP", "--enable-two-batch-overlap and --enforce-shared-experts-fusion cannot "
+                          "be used together (DeepEP Waterfill enforces shared experts fusion) in SGLang %s."
+                          % rules["version"], "enable_two_batch_overlap")
     elif args.get("sampling_backend") == "intel_xpu" and device != "xpu":
         raise Refused("SAMPLING_BACKEND_DEVICE", "--sampling-backend intel_xpu requires --device xpu, got --device %s."
                       % device, "sampling_backend")
