@@ -1895,6 +1895,34 @@ OLD_SWEEP_CASE.update({k: dict(_ON17_DSA_CP) for k in _ON17 if k.startswith("on1
 OLD_SWEEP_CASE.update({k: dict(_ON17_DSA_CP, until="0.5.11") for k in ("on17-dsa-cp-tp2", "on17-dsa-cp-in-seq-dp2")})
 
 
+# -- cache (session 18) --
+# the cache / memory-pool leftovers of 0.5.11-0.5.19 (swept once, on the DFLASH base, on the releases since / until
+# name): validate_prefill_only_disable_kv_cache_args' FP4 KV dtype (fp4_e2m1 to 0.5.15.post1, trait kv4_dtypes) and
+# its prefill CP through the legacy flag (its own field to 0.5.13.post1, an alias of --enable-prefill-cp 0.5.14-0.5.19:
+# trait dsa_prefill_cp_flags); 0.5.11's DFLASH window of 0 under its own flag (--speculative-dflash-draft-window-size)
+_C18 = {
+    "c18-po-fp4-e2m1": _PREFILL_ONLY + ["--kv-cache-dtype", "fp4_e2m1"],
+    "c18-po-prefill-cp-legacy": _PREFILL_ONLY_OK + ["--enable-prefill-context-parallel"],
+    "c18-window-0-dflash-flag": [], "c18-window-neg-dflash-flag": [],
+    # 0.5.18 srt/server_args.py _handle_unified_memory_pool: DSPARK's spec-verify-audited backends, on an MLA target
+    # whose page-major list takes fa3 / flashinfer (an MHA one is held to triton there first); on this host without a
+    # GPU (the stand-in's CUDA imports flashinfer on the DSPARK path), so the triton neighbour disables the prefill
+    # graph, whose default here (tc_piecewise) the pool refuses after
+    "c18-um-dspark-mla-fa3": ["--enable-unified-memory"], "c18-um-dspark-mla-flashinfer": ["--enable-unified-memory"],
+    "c18-um-dspark-mla-triton": ["--enable-unified-memory", "--cuda-graph-backend-prefill", "disabled"],
+}
+OLD_SWEEP_EXTRA.update(_C18)
+OLD_SWEEP_CASE.update({
+    "c18-po-fp4-e2m1": dict(_NO_SPEC, since="0.5.12", until="0.5.16"),
+    "c18-po-prefill-cp-legacy": dict(_NO_SPEC, attention_backend="fa3", since="0.5.12", until="0.5.19"),
+    "c18-window-0-dflash-flag": {"window": 0, "style": "removed-window", "until": "0.5.12"},
+    "c18-window-neg-dflash-flag": {"window": -2, "style": "removed-window", "until": "0.5.12"},
+})
+OLD_SWEEP_CASE.update({k: dict(_DSPARK, draft="no-block-size", target="deepseek-v3-8l",
+                               attention_backend=k.split("-")[-1], since="0.5.17", until="0.5.18")
+                       for k in _C18 if k.startswith("c18-um-dspark-")})
+
+
 def _old_sweep_cases(version):
     """OLD_SWEEP_EXTRA's entries on the DFLASH base, each on the releases its since / until name."""
     out = []

@@ -85,6 +85,26 @@ def test_installed_mode_reads_the_messages():
         assert messages.code_for_sglang_message(text) == code
 
 
+# -- cache (session 18) --
+@pytest.mark.parametrize("version, extra, code", [
+    # validate_prefill_only_disable_kv_cache_args (0.5.12 on): the FP4 KV dtype of the release (trait kv4_dtypes:
+    # fp4_e2m1 to 0.5.15.post1), MXFP8 from 0.5.16
+    ("0.5.12", ["--kv-cache-dtype", "fp4_e2m1"], "PREFILL_ONLY_NO_KV_CACHE"),
+    ("0.5.15.post1", ["--kv-cache-dtype", "fp4_e2m1"], "PREFILL_ONLY_NO_KV_CACHE"),
+    ("0.5.16", ["--kv-cache-dtype", "fp4_e2m1"], None),
+    ("0.5.16", ["--kv-cache-dtype", "mxfp8"], "PREFILL_ONLY_NO_KV_CACHE"),
+    # prefill CP as the release reads it (trait dsa_prefill_cp_flags): the legacy flag's own field to 0.5.13.post1,
+    # an alias of --enable-prefill-cp 0.5.14-0.5.19 (the DSA one too), gone from 0.5.20's parser
+    ("0.5.12", ["--enable-prefill-context-parallel"], "PREFILL_ONLY_NO_KV_CACHE"),
+    ("0.5.13", ["--enable-dsa-prefill-context-parallel"], None),
+    ("0.5.14", ["--enable-prefill-context-parallel"], "PREFILL_ONLY_NO_KV_CACHE"),
+    ("0.5.19", ["--enable-dsa-prefill-context-parallel"], "PREFILL_ONLY_NO_KV_CACHE"),
+    ("0.5.20", ["--enable-prefill-cp"], "PREFILL_ONLY_NO_KV_CACHE"),
+])
+def test_prefill_only_kv_dtype_and_prefill_cp(version, extra, code):
+    assert verdict(version, *PRE, *extra, backend="fa3") == code
+
+
 # -- gpu16 (session 17) --
 @pytest.mark.parametrize("version, extra, gpus, code", [
     # 0.5.15-0.5.18 server_args.py _handle_unified_memory_pool: the prefill CUDA graph the user sets may not be

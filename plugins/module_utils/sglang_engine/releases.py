@@ -233,8 +233,11 @@ _METRICS_V1 = {
 #                            and the hooks read attention DP as runtime_context.attn_dp_enabled_of (a width above 1, or
 #                            an Elastic EP scale joiner); else the flag, which the data-parallel defaults drop at
 #                            --dp-size 1 (rules_parallel.attn_dp_enabled)
-#   dsa_prefill_cp_flags     how the DSA block before 0.5.22 reads prefill CP for its asserts (rules_model._dsa_prefill_cp):
-#                            None (not modelled), "legacy_aliases" (0.5.14-0.5.19), "cp" (0.5.20-0.5.21)
+#   dsa_prefill_cp_flags     how __post_init__'s checks read prefill CP (rules_parallel.prefill_cp_on): None (0.5.11-
+#                            0.5.13.post1: --enable-prefill-context-parallel is its own field; the DSA block before
+#                            0.5.22 does not model it there, rules_model._dsa_prefill_cp), "legacy_aliases"
+#                            (0.5.14-0.5.19: the legacy flags turn --enable-prefill-cp on), "cp" (0.5.20 on); the
+#                            prefill-only KV cache check reads it too (rules_cache.check_prefill_only_flags)
 #   cp_legacy_flags_exclusive the context-parallel check refusing both legacy prefill CP flags (0.5.13-0.5.19)
 #   deepseek_family          how the "deepseek" family judges a DSA target: "overrides" (0.5.22 on: the family's override
 #                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific

@@ -17,6 +17,7 @@ import json
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int, truthy_env
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cuda_graph import _graph_config
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import prefill_cp_on
 
 
 @gate("disaggregation_decode_retraction_backup", "disaggregation_decode_host_receive_threshold",
@@ -146,9 +147,8 @@ def check_early_cache_flags(args):
                       "file-backed table is the offloaded table.", "ple_offload_backend")
 
 
-# 0.5.23 srt/arg_groups/kv_cache_hook.py: the FP4 KV cache dtypes (handle_kv4_compatibility) and the backends
-# each FP4 attention path takes (the decode side with fa4 prefill, else the base --attention-backend)
-FP4_KV_DTYPES = ("nvfp4", "fp4_mx_block16")
+# 0.5.23 srt/arg_groups/kv_cache_hook.py: the backends each FP4 attention path takes (the decode side with fa4
+# prefill, else the base --attention-backend; the FP4 KV cache dtypes are trait kv4_dtypes)
 KV4_FA4_MHA_DECODE = ("triton", "torch_native", "flex_attention")
 KV4_MHA_BACKENDS = ("triton", "torch_native", "flex_attention", "trtllm_mha")
 # the NVFP4 prefill dequant dtype -> the prefill backend that reads it (handle_nvfp4_prefill_kv_dequant_dtype)
@@ -166,17 +166,21 @@ def _platform_sm(platform):
 
 @gate("prefill_only_disable_kv_cache",
       context=("is_embedding", "kv_cache_dtype", "chunked_prefill_size", "disable_radix_cache", "attn_cp_size",
-               "enable_prefill_cp", "enable_hisparse"))
-def check_prefill_only_flags(args):
-    """validate_prefill_only_disable_kv_cache_args: right after the PD hook, before decode context parallelism
-    (0.5.23 srt/arg_groups/pipeline.py). The flag's preconditions, in SGLang's order."""
+               "enable_prefill_cp", "enable_prefill_context_parallel", "enable_dsa_prefill_context_parallel",
+               "enable_hisparse"))
+def check_prefill_only_flags(args, rules):
+    """validate_prefill_only_disable_kv_cache_args (the flag from 0.5.12): right after the PD hook, before decode
+    context parallelism (0.5.23 srt/arg_groups/pipeline.py; 0.5.12-0.5.18 srt/server_args.py, first in __post_init__
+    after the PD hook). The flag's preconditions, in SGLang's order: the FP4 KV dtypes of the release (trait kv4_dtypes:
+    fp4_e2m1 to 0.5.15.post1) and MXFP8 (0.5.16 on), prefill CP as the release reads its flags (trait
+    dsa_prefill_cp_flags: --enable-prefill-context-parallel to 0.5.13.post1, rules_parallel.prefill_cp_on)."""
     if not args.get("prefill_only_disable_kv_cache"):
         return
     if not args.get("is_embedding"):
         raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache currently requires --is-embedding.",
                       "is_embedding")
     dtype = args.get("kv_cache_dtype")
-    if dtype in FP4_KV_DTYPES or dtype == "mxfp8":
+    if dtype in rules["kv4_dtypes"] or dtype == "mxfp8":
         raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache does not support --kv-cache-dtype "
                       "%s (its pool has a separate allocation path)." % dtype, "kv_cache_dtype")
     if args.get("chunked_prefill_size") != -1:
@@ -188,10 +192,14 @@ def check_prefill_only_flags(args):
     if get(args, "attn_cp_size", 1) > 1:
         raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache is incompatible with "
                       "--attn-cp-size > 1.", "attn_cp_size")
-    for key, flag in (("enable_prefill_cp", "--enable-prefill-cp"), ("enable_hisparse", "--enable-hisparse")):
-        if args.get(key):
-            raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache is incompatible with %s."
-                          % flag, key)
+    if prefill_cp_on(args, rules["dsa_prefill_cp_flags"]):
+        key = "enable_prefill_cp" if args.get("enable_prefill_cp") else "enable_prefill_context_parallel" \
+            if args.get("enable_prefill_context_parallel") else "enable_dsa_prefill_context_parallel"
+        raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache is incompatible with prefill "
+                      "context parallelism (--%s)." % key.replace("_", "-"), key)
+    if args.get("enable_hisparse"):
+        raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache is incompatible with "
+                      "--enable-hisparse.", "enable_hisparse")
 
 
 @gate("prefill_only_disable_kv_cache")
