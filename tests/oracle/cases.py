@@ -2567,20 +2567,30 @@ OLD_SWEEP_EXTRA.update({
     "gpu16-unified-sm90": _G16_UM, "gpu16-unified-sm90-piecewise": _G16_UM + ["--cuda-graph-backend-prefill", "tc_piecewise"],
     "gpu16-unified-sm90-json": _G16_UM + ["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise"}}'],
 })
-_G16_UM_CASE = dict(_NO_SPEC, attention_backend="triton", since="0.5.16", until="0.5.18")
+# -- cache (session 18) --: from 0.5.15, where the pool and both checks appear, to 0.5.19 (kv_cache_hook.py: any prefill
+# graph left on when --cuda-graph-backend-prefill was given, even "disabled" under a --cuda-graph-config that turns it
+# on; breakable too)
+_G16_UM_CASE = dict(_NO_SPEC, attention_backend="triton", since="0.5.15", until="0.5.19")
+OLD_SWEEP_EXTRA.update({
+    "gpu16-unified-sm90-breakable": _G16_UM + ["--cuda-graph-backend-prefill", "breakable"],
+    "gpu16-unified-sm90-json-flag-off": _G16_UM + ["--cuda-graph-backend-prefill", "disabled", "--cuda-graph-config",
+                                                   '{"prefill": {"backend": "tc_piecewise"}}'],
+    "gpu16-unified-sm90-json-off-flag": _G16_UM + ["--cuda-graph-backend-prefill", "tc_piecewise",
+                                                   "--cuda-graph-config", '{"prefill": {"backend": "disabled"}}'],
+})
 OLD_SWEEP_CASE.update({k: dict(_G16_UM_CASE, **({"gpu": "sm90", "needs_override": True} if "-sm90" in k else {}))
                        for k in OLD_SWEEP_EXTRA if k.startswith("gpu16-unified-")})
 OLD_SWEEP_CASE["gpu16-unified-deepep-normal-sm90"]["target"] = "qwen3-moe-8l"
 # the MiMo V2 branch's HiCache check (0.5.14-0.5.18 server_args.py _handle_model_specific_adjustments), on both MiMo V2
-# architectures, with the env that lets it pass
+# architectures, with the env that lets it pass (-- cache (session 18) --: from 0.5.13.post1, which has no check)
 OLD_SWEEP_EXTRA.update({"gpu16-mimo-v2-hicache": ["--enable-hierarchical-cache", "--tp-size", "2"],
                         "gpu16-mimo-v2-flash-hicache": ["--enable-hierarchical-cache"],
                         "gpu16-mimo-v2-hicache-env": ["--enable-hierarchical-cache"]})
 OLD_SWEEP_CASE.update({
-    "gpu16-mimo-v2-hicache": dict(_NO_SPEC, target="mimo-v2-fused-8l", since="0.5.16", until="0.5.18"),
-    "gpu16-mimo-v2-flash-hicache": dict(_NO_SPEC, target="mimo-v2-flash-8l", since="0.5.16", until="0.5.18"),
+    "gpu16-mimo-v2-hicache": dict(_NO_SPEC, target="mimo-v2-fused-8l", since="0.5.13.post1", until="0.5.18"),
+    "gpu16-mimo-v2-flash-hicache": dict(_NO_SPEC, target="mimo-v2-flash-8l", since="0.5.13.post1", until="0.5.18"),
     "gpu16-mimo-v2-hicache-env": dict(_NO_SPEC, target="mimo-v2-flash-8l", env={"SGLANG_ENABLE_UNIFIED_RADIX_TREE": "1"},
-                                      since="0.5.16", until="0.5.18"),
+                                      since="0.5.13.post1", until="0.5.18"),
 })
 # _handle_cache_compatibility's session radix cache check (0.5.15-0.5.16 server_args.py; gone in 0.5.17) and its
 # accepted neighbour; DCP on the stand-in's CUDA GPU with speculation (0.5.16 _handle_dcp_validation) and under the
@@ -2592,8 +2602,8 @@ OLD_SWEEP_EXTRA.update({
     "gpu16-unified-dcp-sm90": _G16_UM + ["--dcp-size", "2", "--tp-size", "2"],
 })
 OLD_SWEEP_CASE.update({
-    "gpu16-session-radix": dict(_NO_SPEC, since="0.5.16", until="0.5.17"),
-    "gpu16-session-radix-priority": dict(_NO_SPEC, since="0.5.16", until="0.5.17"),
+    "gpu16-session-radix": dict(_NO_SPEC, since="0.5.15", until="0.5.17"),
+    "gpu16-session-radix-priority": dict(_NO_SPEC, since="0.5.15", until="0.5.17"),
     "gpu16-dcp-spec-sm90": dict(gpu="sm90", needs_override=True, attention_backend="triton", since="0.5.16",
                                 until="0.5.16"),
     "gpu16-unified-dcp-sm90": dict(_G16_UM_CASE, gpu="sm90", needs_override=True),

@@ -117,7 +117,15 @@ def test_prefill_only_kv_dtype_and_prefill_cp(version, extra, code):
     ("0.5.18", ["--cuda-graph-backend-prefill", "tc_piecewise"], H200, "UNIFIED_MEMORY"),
     ("0.5.16", ["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise"}}'], H200, "UNIFIED_MEMORY"),
     ("0.5.15", ["--cuda-graph-backend-prefill", "tc_piecewise"], H200, "UNIFIED_MEMORY"),
-    ("0.5.19", [], (), None),  # its own variant (an explicit --cuda-graph-backend-prefill) is not modelled
+    # -- cache (session 18) --: 0.5.19 kv_cache_hook.py handle_unified_memory_pool: any prefill graph left on while
+    # --cuda-graph-backend-prefill was given (--cuda-graph-config's prefill backend wins over it); 0.5.20 drops it
+    ("0.5.19", [], (), None), ("0.5.19", ["--cuda-graph-backend-prefill", "breakable"], H200, "UNIFIED_MEMORY"),
+    ("0.5.19", ["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise"}}'], H200, None),
+    ("0.5.19", ["--cuda-graph-backend-prefill", "disabled", "--cuda-graph-config",
+                '{"prefill": {"backend": "tc_piecewise"}}'], H200, "UNIFIED_MEMORY"),
+    ("0.5.19", ["--cuda-graph-backend-prefill", "tc_piecewise", "--cuda-graph-config",
+                '{"prefill": {"backend": "disabled"}}'], H200, None),
+    ("0.5.20", ["--cuda-graph-backend-prefill", "tc_piecewise"], H200, None),
 ])
 def test_unified_memory_piecewise_prefill_graph(version, extra, gpus, code):
     assert verdict(version, "--enable-unified-memory", *extra, gpus=gpus) == code

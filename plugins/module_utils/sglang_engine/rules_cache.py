@@ -467,7 +467,7 @@ def kv_rows_asymmetric(target_cfg):
                "speculative_draft_attention_backend", "enable_two_batch_overlap", "enable_lmcache",
                "enable_unified_cache_external_linker", "enable_hierarchical_cache", "dcp_size",
                "disable_cuda_graph", "cuda_graph_config", "cuda_graph_backend_prefill", "moe_a2a_backend", "deepep_mode",
-               "enable_prefill_cp"))
+               "enable_prefill_cp", "enable_mis"))
 def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=False):
     """handle_unified_memory_pool (right after the page-major layout hook), in SGLang's order; what each release
     checks is trait unified_pool (releases.py). `r`: the resolved settings (speculative algorithm and topk after
@@ -541,7 +541,16 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=
         if None not in (prefill, decode) and not backends <= set(dcp_backends):
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 requires %s for the "
                           "full-attention layers, got %s." % (sorted(dcp_backends), sorted(backends)), "attention_backend")
-    if um["piecewise_prefill"] and _prefill_graph_backend(args, mla) == "tc_piecewise":
+    if um["piecewise_prefill"] == "flag":
+        # -- cache (session 18) --: 0.5.19 kv_cache_hook.py: any prefill graph left on while the flag was given (its
+        # value may be "disabled" and --cuda-graph-config's prefill backend win); --enable-mis disabled it before
+        given = args.get("cuda_graph_backend_prefill")
+        if isinstance(given, str) and not args.get("enable_mis") and \
+                _prefill_graph_backend(args, mla) not in (None, "disabled"):
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports decode cuda-graph capture only; prefill "
+                          "capture is not wired: got --cuda-graph-backend-prefill %r, pass "
+                          "--cuda-graph-backend-prefill disabled." % given, "cuda_graph_backend_prefill")
+    elif um["piecewise_prefill"] and _prefill_graph_backend(args, mla) == "tc_piecewise":
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports monolithic (decode) cuda-graph capture only: "
                       "the prefill CUDA graph is tc_piecewise; pass --cuda-graph-backend-prefill disabled.",
                       "cuda_graph_backend_prefill")
@@ -552,7 +561,8 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=
 
 
 def _prefill_graph_backend(args, mla):
-    """The prefill CUDA graph backend when the unified pool reads it (0.5.15-0.5.18 srt/server_args.py), where the user
+    """The prefill CUDA graph backend when the unified pool reads it (0.5.15-0.5.18 srt/server_args.py, 0.5.19
+    arg_groups/kv_cache_hook.py), where the user
     set it: --cuda-graph-config's prefill backend, else --cuda-graph-backend-prefill (_parse_cuda_graph_config; a set
     backend skips the compatibility cascade). The hooks between them then disable it for DeepEP's normal mode
     (_handle_a2a_moe); torch_native / flex attention do too, but the page-major layout the pool implies refuses those
