@@ -2620,14 +2620,21 @@ OLD_SWEEP_CASE.update({k: dict(_NO_SPEC, target="qwen3-moe-8l", env={"SGLANG_CUT
 TARGETS["qwen3-dual-chunk-8l"] = ("Qwen3ForCausalLM", 8, 151936, 40960)
 TARGET_FIELDS["qwen3-dual-chunk-8l"] = {"dual_chunk_attention_config": {
     "chunk_size": 8192, "local_size": 1024, "original_max_position_embeddings": 40960}}
-OLD_SWEEP_EXTRA.update({"gpu16-dual-chunk-triton": [], "gpu16-dual-chunk-default": [], "gpu16-dual-chunk-own": []})
+# (-- cache (session 18) --: to 0.5.20, where the pass is gone, and the default on a GPU, which the engine does not
+# resolve: never dual_chunk_flash_attn)
+OLD_SWEEP_EXTRA.update({"gpu16-dual-chunk-triton": [], "gpu16-dual-chunk-default": [], "gpu16-dual-chunk-own": [],
+                        "gpu16-dual-chunk-default-sm90": [], "gpu16-dual-chunk-default-sm100": []})
 OLD_SWEEP_CASE.update({
     "gpu16-dual-chunk-triton": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend="triton", since="0.5.16",
-                                    until="0.5.18"),
+                                    until="0.5.20"),
     "gpu16-dual-chunk-default": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend=None, since="0.5.16",
-                                     until="0.5.18"),
+                                     until="0.5.20"),
     "gpu16-dual-chunk-own": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend="dual_chunk_flash_attn",
-                                 since="0.5.16", until="0.5.18"),
+                                 since="0.5.16", until="0.5.20"),
+    "gpu16-dual-chunk-default-sm90": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend=None, gpu="sm90",
+                                          needs_override=True, until="0.5.20"),
+    "gpu16-dual-chunk-default-sm100": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend=None, gpu="sm100",
+                                           needs_override=True, since="0.5.16", until="0.5.20"),
 })
 # _handle_dspark's ragged verify mode under attention DP with an a2a backend (0.5.18 arg_groups/speculative_hook.py;
 # dspark_rules "ragged"; the static mode it takes goes on to the sampler's flashinfer import, absent on this host)

@@ -149,6 +149,14 @@ def test_session_radix_cache_needs_priority_eviction(version, extra, code):
 def test_dual_chunk_attention_backend(version, backend, code):
     target = dict(TARGET, dual_chunk_attention_config={"chunk_size": 8192, "local_size": 1024})
     assert verdict(version, backend=backend, target=target) == code
+
+
+# -- cache (session 18) --: a GPU's default backend, which the engine does not resolve, is never dual_chunk_flash_attn
+@pytest.mark.parametrize("version, code", [("0.5.19", "DUAL_CHUNK_ATTENTION"), ("0.5.12", "DUAL_CHUNK_ATTENTION"),
+                                           ("0.5.20", None)])
+def test_dual_chunk_attention_gpu_default(version, code):
+    target = dict(TARGET, dual_chunk_attention_config={"chunk_size": 8192, "local_size": 1024})
+    assert verdict(version, backend=None, target=target, gpus=H200[:1]) == code
 # -- new19 (session 17) --
 DSPARK = ["--speculative-algorithm", "DSPARK", "--speculative-draft-model-path", "/d", "--enable-unified-memory"]
 
