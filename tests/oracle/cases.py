@@ -1895,6 +1895,34 @@ OLD_SWEEP_CASE.update({k: dict(_ON17_DSA_CP) for k in _ON17 if k.startswith("on1
 OLD_SWEEP_CASE.update({k: dict(_ON17_DSA_CP, until="0.5.11") for k in ("on17-dsa-cp-tp2", "on17-dsa-cp-in-seq-dp2")})
 
 
+# -- cache (session 18) --
+# the cache / memory-pool leftovers of 0.5.11-0.5.19 (swept once, on the DFLASH base, on the releases since / until
+# name): validate_prefill_only_disable_kv_cache_args' FP4 KV dtype (fp4_e2m1 to 0.5.15.post1, trait kv4_dtypes) and
+# its prefill CP through the legacy flag (its own field to 0.5.13.post1, an alias of --enable-prefill-cp 0.5.14-0.5.19:
+# trait dsa_prefill_cp_flags); 0.5.11's DFLASH window of 0 under its own flag (--speculative-dflash-draft-window-size)
+_C18 = {
+    "c18-po-fp4-e2m1": _PREFILL_ONLY + ["--kv-cache-dtype", "fp4_e2m1"],
+    "c18-po-prefill-cp-legacy": _PREFILL_ONLY_OK + ["--enable-prefill-context-parallel"],
+    "c18-window-0-dflash-flag": [], "c18-window-neg-dflash-flag": [],
+    # 0.5.18 srt/server_args.py _handle_unified_memory_pool: DSPARK's spec-verify-audited backends, on an MLA target
+    # whose page-major list takes fa3 / flashinfer (an MHA one is held to triton there first); on this host without a
+    # GPU (the stand-in's CUDA imports flashinfer on the DSPARK path), so the triton neighbour disables the prefill
+    # graph, whose default here (tc_piecewise) the pool refuses after
+    "c18-um-dspark-mla-fa3": ["--enable-unified-memory"], "c18-um-dspark-mla-flashinfer": ["--enable-unified-memory"],
+    "c18-um-dspark-mla-triton": ["--enable-unified-memory", "--cuda-graph-backend-prefill", "disabled"],
+}
+OLD_SWEEP_EXTRA.update(_C18)
+OLD_SWEEP_CASE.update({
+    "c18-po-fp4-e2m1": dict(_NO_SPEC, since="0.5.12", until="0.5.16"),
+    "c18-po-prefill-cp-legacy": dict(_NO_SPEC, attention_backend="fa3", since="0.5.12", until="0.5.19"),
+    "c18-window-0-dflash-flag": {"window": 0, "style": "removed-window", "until": "0.5.12"},
+    "c18-window-neg-dflash-flag": {"window": -2, "style": "removed-window", "until": "0.5.12"},
+})
+OLD_SWEEP_CASE.update({k: dict(_DSPARK, draft="no-block-size", target="deepseek-v3-8l",
+                               attention_backend=k.split("-")[-1], since="0.5.17", until="0.5.18")
+                       for k in _C18 if k.startswith("c18-um-dspark-")})
+
+
 def _old_sweep_cases(version):
     """OLD_SWEEP_EXTRA's entries on the DFLASH base, each on the releases its since / until name."""
     out = []
@@ -2539,20 +2567,30 @@ OLD_SWEEP_EXTRA.update({
     "gpu16-unified-sm90": _G16_UM, "gpu16-unified-sm90-piecewise": _G16_UM + ["--cuda-graph-backend-prefill", "tc_piecewise"],
     "gpu16-unified-sm90-json": _G16_UM + ["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise"}}'],
 })
-_G16_UM_CASE = dict(_NO_SPEC, attention_backend="triton", since="0.5.16", until="0.5.18")
+# -- cache (session 18) --: from 0.5.15, where the pool and both checks appear, to 0.5.19 (kv_cache_hook.py: any prefill
+# graph left on when --cuda-graph-backend-prefill was given, even "disabled" under a --cuda-graph-config that turns it
+# on; breakable too)
+_G16_UM_CASE = dict(_NO_SPEC, attention_backend="triton", since="0.5.15", until="0.5.19")
+OLD_SWEEP_EXTRA.update({
+    "gpu16-unified-sm90-breakable": _G16_UM + ["--cuda-graph-backend-prefill", "breakable"],
+    "gpu16-unified-sm90-json-flag-off": _G16_UM + ["--cuda-graph-backend-prefill", "disabled", "--cuda-graph-config",
+                                                   '{"prefill": {"backend": "tc_piecewise"}}'],
+    "gpu16-unified-sm90-json-off-flag": _G16_UM + ["--cuda-graph-backend-prefill", "tc_piecewise",
+                                                   "--cuda-graph-config", '{"prefill": {"backend": "disabled"}}'],
+})
 OLD_SWEEP_CASE.update({k: dict(_G16_UM_CASE, **({"gpu": "sm90", "needs_override": True} if "-sm90" in k else {}))
                        for k in OLD_SWEEP_EXTRA if k.startswith("gpu16-unified-")})
 OLD_SWEEP_CASE["gpu16-unified-deepep-normal-sm90"]["target"] = "qwen3-moe-8l"
 # the MiMo V2 branch's HiCache check (0.5.14-0.5.18 server_args.py _handle_model_specific_adjustments), on both MiMo V2
-# architectures, with the env that lets it pass
+# architectures, with the env that lets it pass (-- cache (session 18) --: from 0.5.13.post1, which has no check)
 OLD_SWEEP_EXTRA.update({"gpu16-mimo-v2-hicache": ["--enable-hierarchical-cache", "--tp-size", "2"],
                         "gpu16-mimo-v2-flash-hicache": ["--enable-hierarchical-cache"],
                         "gpu16-mimo-v2-hicache-env": ["--enable-hierarchical-cache"]})
 OLD_SWEEP_CASE.update({
-    "gpu16-mimo-v2-hicache": dict(_NO_SPEC, target="mimo-v2-fused-8l", since="0.5.16", until="0.5.18"),
-    "gpu16-mimo-v2-flash-hicache": dict(_NO_SPEC, target="mimo-v2-flash-8l", since="0.5.16", until="0.5.18"),
+    "gpu16-mimo-v2-hicache": dict(_NO_SPEC, target="mimo-v2-fused-8l", since="0.5.13.post1", until="0.5.18"),
+    "gpu16-mimo-v2-flash-hicache": dict(_NO_SPEC, target="mimo-v2-flash-8l", since="0.5.13.post1", until="0.5.18"),
     "gpu16-mimo-v2-hicache-env": dict(_NO_SPEC, target="mimo-v2-flash-8l", env={"SGLANG_ENABLE_UNIFIED_RADIX_TREE": "1"},
-                                      since="0.5.16", until="0.5.18"),
+                                      since="0.5.13.post1", until="0.5.18"),
 })
 # _handle_cache_compatibility's session radix cache check (0.5.15-0.5.16 server_args.py; gone in 0.5.17) and its
 # accepted neighbour; DCP on the stand-in's CUDA GPU with speculation (0.5.16 _handle_dcp_validation) and under the
@@ -2564,8 +2602,8 @@ OLD_SWEEP_EXTRA.update({
     "gpu16-unified-dcp-sm90": _G16_UM + ["--dcp-size", "2", "--tp-size", "2"],
 })
 OLD_SWEEP_CASE.update({
-    "gpu16-session-radix": dict(_NO_SPEC, since="0.5.16", until="0.5.17"),
-    "gpu16-session-radix-priority": dict(_NO_SPEC, since="0.5.16", until="0.5.17"),
+    "gpu16-session-radix": dict(_NO_SPEC, since="0.5.15", until="0.5.17"),
+    "gpu16-session-radix-priority": dict(_NO_SPEC, since="0.5.15", until="0.5.17"),
     "gpu16-dcp-spec-sm90": dict(gpu="sm90", needs_override=True, attention_backend="triton", since="0.5.16",
                                 until="0.5.16"),
     "gpu16-unified-dcp-sm90": dict(_G16_UM_CASE, gpu="sm90", needs_override=True),
@@ -2597,14 +2635,21 @@ OLD_SWEEP_CASE.update({"moe18-tbo-shared-fusion": dict(_NO_SPEC, target="qwen3-m
 TARGETS["qwen3-dual-chunk-8l"] = ("Qwen3ForCausalLM", 8, 151936, 40960)
 TARGET_FIELDS["qwen3-dual-chunk-8l"] = {"dual_chunk_attention_config": {
     "chunk_size": 8192, "local_size": 1024, "original_max_position_embeddings": 40960}}
-OLD_SWEEP_EXTRA.update({"gpu16-dual-chunk-triton": [], "gpu16-dual-chunk-default": [], "gpu16-dual-chunk-own": []})
+# (-- cache (session 18) --: to 0.5.20, where the pass is gone, and the default on a GPU, which the engine does not
+# resolve: never dual_chunk_flash_attn)
+OLD_SWEEP_EXTRA.update({"gpu16-dual-chunk-triton": [], "gpu16-dual-chunk-default": [], "gpu16-dual-chunk-own": [],
+                        "gpu16-dual-chunk-default-sm90": [], "gpu16-dual-chunk-default-sm100": []})
 OLD_SWEEP_CASE.update({
     "gpu16-dual-chunk-triton": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend="triton", since="0.5.16",
-                                    until="0.5.18"),
+                                    until="0.5.20"),
     "gpu16-dual-chunk-default": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend=None, since="0.5.16",
-                                     until="0.5.18"),
+                                     until="0.5.20"),
     "gpu16-dual-chunk-own": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend="dual_chunk_flash_attn",
-                                 since="0.5.16", until="0.5.18"),
+                                 since="0.5.16", until="0.5.20"),
+    "gpu16-dual-chunk-default-sm90": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend=None, gpu="sm90",
+                                          needs_override=True, until="0.5.20"),
+    "gpu16-dual-chunk-default-sm100": dict(_NO_SPEC, target="qwen3-dual-chunk-8l", attention_backend=None, gpu="sm100",
+                                           needs_override=True, since="0.5.16", until="0.5.20"),
 })
 # _handle_dspark's ragged verify mode under attention DP with an a2a backend (0.5.18 arg_groups/speculative_hook.py;
 # dspark_rules "ragged"; the static mode it takes goes on to the sampler's flashinfer import, absent on this host)

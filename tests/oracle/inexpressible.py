@@ -379,6 +379,11 @@ ENTRIES = {
          "the first error"),
         ('__setattr__', 'assigned (during|after) resolution', "internal",
          "a hook writing to the operator's frozen input: SGLang's own code, no argv"),
+        # -- cache (session 18) --
+        ('get_global_server_args', r'^Global server args is not set yet', "internal",
+         "the scheduler's / tokenizer's getter of the process-wide ServerArgs (0.5.11-0.5.14 server_args.py; "
+         "runtime_context.py after): resolution never calls it; 0.5.14's path names it only through layers/cp/base.py "
+         "get_cp_strategy (after _handle_context_parallelism's init_cp_strategy), which catches its ValueError"),
         # -- parallel (session 14) --
         ('_handle_dwdp', r'^dwdp_size must be >= 2 when enabled', "shadowed",
          "the hook returns for dwdp_size <= 1 right before it: a size that gets here is >= 2"),

@@ -85,6 +85,26 @@ def test_installed_mode_reads_the_messages():
         assert messages.code_for_sglang_message(text) == code
 
 
+# -- cache (session 18) --
+@pytest.mark.parametrize("version, extra, code", [
+    # validate_prefill_only_disable_kv_cache_args (0.5.12 on): the FP4 KV dtype of the release (trait kv4_dtypes:
+    # fp4_e2m1 to 0.5.15.post1), MXFP8 from 0.5.16
+    ("0.5.12", ["--kv-cache-dtype", "fp4_e2m1"], "PREFILL_ONLY_NO_KV_CACHE"),
+    ("0.5.15.post1", ["--kv-cache-dtype", "fp4_e2m1"], "PREFILL_ONLY_NO_KV_CACHE"),
+    ("0.5.16", ["--kv-cache-dtype", "fp4_e2m1"], None),
+    ("0.5.16", ["--kv-cache-dtype", "mxfp8"], "PREFILL_ONLY_NO_KV_CACHE"),
+    # prefill CP as the release reads it (trait dsa_prefill_cp_flags): the legacy flag's own field to 0.5.13.post1,
+    # an alias of --enable-prefill-cp 0.5.14-0.5.19 (the DSA one too), gone from 0.5.20's parser
+    ("0.5.12", ["--enable-prefill-context-parallel"], "PREFILL_ONLY_NO_KV_CACHE"),
+    ("0.5.13", ["--enable-dsa-prefill-context-parallel"], None),
+    ("0.5.14", ["--enable-prefill-context-parallel"], "PREFILL_ONLY_NO_KV_CACHE"),
+    ("0.5.19", ["--enable-dsa-prefill-context-parallel"], "PREFILL_ONLY_NO_KV_CACHE"),
+    ("0.5.20", ["--enable-prefill-cp"], "PREFILL_ONLY_NO_KV_CACHE"),
+])
+def test_prefill_only_kv_dtype_and_prefill_cp(version, extra, code):
+    assert verdict(version, *PRE, *extra, backend="fa3") == code
+
+
 # -- gpu16 (session 17) --
 @pytest.mark.parametrize("version, extra, gpus, code", [
     # 0.5.15-0.5.18 server_args.py _handle_unified_memory_pool: the prefill CUDA graph the user sets may not be
@@ -97,7 +117,15 @@ def test_installed_mode_reads_the_messages():
     ("0.5.18", ["--cuda-graph-backend-prefill", "tc_piecewise"], H200, "UNIFIED_MEMORY"),
     ("0.5.16", ["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise"}}'], H200, "UNIFIED_MEMORY"),
     ("0.5.15", ["--cuda-graph-backend-prefill", "tc_piecewise"], H200, "UNIFIED_MEMORY"),
-    ("0.5.19", [], (), None),  # its own variant (an explicit --cuda-graph-backend-prefill) is not modelled
+    # -- cache (session 18) --: 0.5.19 kv_cache_hook.py handle_unified_memory_pool: any prefill graph left on while
+    # --cuda-graph-backend-prefill was given (--cuda-graph-config's prefill backend wins over it); 0.5.20 drops it
+    ("0.5.19", [], (), None), ("0.5.19", ["--cuda-graph-backend-prefill", "breakable"], H200, "UNIFIED_MEMORY"),
+    ("0.5.19", ["--cuda-graph-config", '{"prefill": {"backend": "tc_piecewise"}}'], H200, None),
+    ("0.5.19", ["--cuda-graph-backend-prefill", "disabled", "--cuda-graph-config",
+                '{"prefill": {"backend": "tc_piecewise"}}'], H200, "UNIFIED_MEMORY"),
+    ("0.5.19", ["--cuda-graph-backend-prefill", "tc_piecewise", "--cuda-graph-config",
+                '{"prefill": {"backend": "disabled"}}'], H200, None),
+    ("0.5.20", ["--cuda-graph-backend-prefill", "tc_piecewise"], H200, None),
 ])
 def test_unified_memory_piecewise_prefill_graph(version, extra, gpus, code):
     assert verdict(version, "--enable-unified-memory", *extra, gpus=gpus) == code
@@ -121,6 +149,14 @@ def test_session_radix_cache_needs_priority_eviction(version, extra, code):
 def test_dual_chunk_attention_backend(version, backend, code):
     target = dict(TARGET, dual_chunk_attention_config={"chunk_size": 8192, "local_size": 1024})
     assert verdict(version, backend=backend, target=target) == code
+
+
+# -- cache (session 18) --: a GPU's default backend, which the engine does not resolve, is never dual_chunk_flash_attn
+@pytest.mark.parametrize("version, code", [("0.5.19", "DUAL_CHUNK_ATTENTION"), ("0.5.12", "DUAL_CHUNK_ATTENTION"),
+                                           ("0.5.20", None)])
+def test_dual_chunk_attention_gpu_default(version, code):
+    target = dict(TARGET, dual_chunk_attention_config={"chunk_size": 8192, "local_size": 1024})
+    assert verdict(version, backend=None, target=target, gpus=H200[:1]) == code
 # -- new19 (session 17) --
 DSPARK = ["--speculative-algorithm", "DSPARK", "--speculative-draft-model-path", "/d", "--enable-unified-memory"]
 

@@ -233,8 +233,11 @@ _METRICS_V1 = {
 #                            and the hooks read attention DP as runtime_context.attn_dp_enabled_of (a width above 1, or
 #                            an Elastic EP scale joiner); else the flag, which the data-parallel defaults drop at
 #                            --dp-size 1 (rules_parallel.attn_dp_enabled)
-#   dsa_prefill_cp_flags     how the DSA block before 0.5.22 reads prefill CP for its asserts (rules_model._dsa_prefill_cp):
-#                            None (not modelled), "legacy_aliases" (0.5.14-0.5.19), "cp" (0.5.20-0.5.21)
+#   dsa_prefill_cp_flags     how __post_init__'s checks read prefill CP (rules_parallel.prefill_cp_on): None (0.5.11-
+#                            0.5.13.post1: --enable-prefill-context-parallel is its own field; the DSA block before
+#                            0.5.22 does not model it there, rules_model._dsa_prefill_cp), "legacy_aliases"
+#                            (0.5.14-0.5.19: the legacy flags turn --enable-prefill-cp on), "cp" (0.5.20 on); the
+#                            prefill-only KV cache check reads it too (rules_cache.check_prefill_only_flags)
 #   cp_legacy_flags_exclusive the context-parallel check refusing both legacy prefill CP flags (0.5.13-0.5.19)
 #   deepseek_family          how the "deepseek" family judges a DSA target: "overrides" (0.5.22 on: the family's override
 #                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific
@@ -338,7 +341,9 @@ _UNIFIED_0_5_15 = {"page_major_needs_unified": False, "page_major_backends": ("t
                    "page_major_linear_prefill": None, "pd": None, "algorithms": (None,), "eagle": None, "tbo": False,
                    "hicache": True, "linker": False, "trtllm_decode_graph": False, "page_major_mla_own_list": False,
                    # -- gpu16 (session 17) --: refuses a tc_piecewise prefill CUDA graph the user set (rules_cache.py
-                   # check_unified_memory_pool; the default's cascade and 0.5.19's own variant are not modelled)
+                   # check_unified_memory_pool; the default's cascade is not modelled); 0.5.19: "flag", any prefill
+                   # graph left on when --cuda-graph-backend-prefill was given (-- cache (session 18) --); gone in
+                   # 0.5.20
                    "piecewise_prefill": True,
                    "dspark_backends": None, "uniform_kv_rows": False}
 # from 0.5.17 an MLA target on the unified pool has its own page-major backend list (not modelled); 0.5.15-0.5.16 hold
@@ -346,9 +351,9 @@ _UNIFIED_0_5_15 = {"page_major_needs_unified": False, "page_major_backends": ("t
 _UNIFIED_0_5_17 = dict(_UNIFIED_0_5_15, page_major_linear_prefill=("triton", "flashkda"), page_major_mla_own_list=True)
 _UNIFIED_0_5_18 = dict(_UNIFIED_0_5_17, pd="v18", algorithms=(None, "DSPARK"),
                        dspark_backends=("triton", "trtllm_mla", "cutedsl_mla", "tokenspeed_mla"))
-_UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True, piecewise_prefill=False, uniform_kv_rows=True,
+_UNIFIED_0_5_19 = dict(_UNIFIED_0_5_18, page_major_needs_unified=True, piecewise_prefill="flag", uniform_kv_rows=True,
                        page_major_backends=("triton", "fa3", "fa4", "flashinfer", "trtllm_mha"))
-_UNIFIED_0_5_20 = dict(_UNIFIED_0_5_19, tbo=True)
+_UNIFIED_0_5_20 = dict(_UNIFIED_0_5_19, tbo=True, piecewise_prefill=False)
 _UNIFIED_0_5_21 = dict(_UNIFIED_0_5_20, pd="v21", hicache=False)
 _UNIFIED_0_5_22 = dict(_UNIFIED_0_5_21, pd="v22", algorithms=(None, "DSPARK", "EAGLE", "EAGLE3", "DFLASH"),
                        eagle=("triton", "flashinfer", "fa3"), linker=True, trtllm_decode_graph=True,

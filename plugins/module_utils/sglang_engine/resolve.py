@@ -137,7 +137,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
             _check_pd_decode_radix(args, rules, raw.upper() if raw and not rules["algorithm_case_sensitive"] else raw,
                                    version)
     if not KV.check_prefill_only_flags.keys.isdisjoint(args):
-        KV.check_prefill_only_flags(args)  # right after the PD hook (0.5.23 pipeline: before DCP)
+        KV.check_prefill_only_flags(args, rules)  # right after the PD hook (0.5.23 pipeline: before DCP)
     if not check_parallel_early.keys.isdisjoint(args):
         check_parallel_early(args, rules, platform)  # DCP, DWDP: after PD disaggregation, before the attention hook
     if not check_cuda_graph_settings.keys.isdisjoint(args):

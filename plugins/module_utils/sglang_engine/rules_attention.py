@@ -233,11 +233,12 @@ def check_dual_chunk(r, target_cfg):
     _attention_backend_dual_chunk, after the intel_xpu MLA prefill check; trait dual_chunk_attention): a target whose
     config has dual_chunk_attention_config takes the dual_chunk_flash_attn backend only, and the attention backend is
     filled by then (the hook's default pass runs first); with it SGLang turns mixed chunked prefill off (and the radix
-    cache). `r`: the resolved settings."""
-    if target_cfg.get("dual_chunk_attention_config") is None or r.get("attention_backend") is None:
+    cache). `r`: the resolved settings. A default the engine does not resolve (a GPU's, None here) is never
+    dual_chunk_flash_attn: the default pass picks a general backend (fa3 on Hopper), so it is refused the same."""
+    if target_cfg.get("dual_chunk_attention_config") is None:
         return
-    if r["attention_backend"] != "dual_chunk_flash_attn":
+    if r.get("attention_backend") != "dual_chunk_flash_attn":
         raise Refused("DUAL_CHUNK_ATTENTION", "Dual chunk attention is enabled (the target's dual_chunk_attention_config), "
                       "but the attention backend is %s: set --attention-backend dual_chunk_flash_attn."
-                      % r["attention_backend"], "attention_backend")
+                      % (r.get("attention_backend") or "this GPU's default"), "attention_backend")
     r["enable_mixed_chunk"] = False

@@ -17,6 +17,7 @@ import json
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int, truthy_env
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_cuda_graph import _graph_config
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import prefill_cp_on
 
 
 @gate("disaggregation_decode_retraction_backup", "disaggregation_decode_host_receive_threshold",
@@ -146,9 +147,8 @@ def check_early_cache_flags(args):
                       "file-backed table is the offloaded table.", "ple_offload_backend")
 
 
-# 0.5.23 srt/arg_groups/kv_cache_hook.py: the FP4 KV cache dtypes (handle_kv4_compatibility) and the backends
-# each FP4 attention path takes (the decode side with fa4 prefill, else the base --attention-backend)
-FP4_KV_DTYPES = ("nvfp4", "fp4_mx_block16")
+# 0.5.23 srt/arg_groups/kv_cache_hook.py: the backends each FP4 attention path takes (the decode side with fa4
+# prefill, else the base --attention-backend; the FP4 KV cache dtypes are trait kv4_dtypes)
 KV4_FA4_MHA_DECODE = ("triton", "torch_native", "flex_attention")
 KV4_MHA_BACKENDS = ("triton", "torch_native", "flex_attention", "trtllm_mha")
 # the NVFP4 prefill dequant dtype -> the prefill backend that reads it (handle_nvfp4_prefill_kv_dequant_dtype)
@@ -166,17 +166,21 @@ def _platform_sm(platform):
 
 @gate("prefill_only_disable_kv_cache",
       context=("is_embedding", "kv_cache_dtype", "chunked_prefill_size", "disable_radix_cache", "attn_cp_size",
-               "enable_prefill_cp", "enable_hisparse"))
-def check_prefill_only_flags(args):
-    """validate_prefill_only_disable_kv_cache_args: right after the PD hook, before decode context parallelism
-    (0.5.23 srt/arg_groups/pipeline.py). The flag's preconditions, in SGLang's order."""
+               "enable_prefill_cp", "enable_prefill_context_parallel", "enable_dsa_prefill_context_parallel",
+               "enable_hisparse"))
+def check_prefill_only_flags(args, rules):
+    """validate_prefill_only_disable_kv_cache_args (the flag from 0.5.12): right after the PD hook, before decode
+    context parallelism (0.5.23 srt/arg_groups/pipeline.py; 0.5.12-0.5.18 srt/server_args.py, first in __post_init__
+    after the PD hook). The flag's preconditions, in SGLang's order: the FP4 KV dtypes of the release (trait kv4_dtypes:
+    fp4_e2m1 to 0.5.15.post1) and MXFP8 (0.5.16 on), prefill CP as the release reads its flags (trait
+    dsa_prefill_cp_flags: --enable-prefill-context-parallel to 0.5.13.post1, rules_parallel.prefill_cp_on)."""
     if not args.get("prefill_only_disable_kv_cache"):
         return
     if not args.get("is_embedding"):
         raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache currently requires --is-embedding.",
                       "is_embedding")
     dtype = args.get("kv_cache_dtype")
-    if dtype in FP4_KV_DTYPES or dtype == "mxfp8":
+    if dtype in rules["kv4_dtypes"] or dtype == "mxfp8":
         raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache does not support --kv-cache-dtype "
                       "%s (its pool has a separate allocation path)." % dtype, "kv_cache_dtype")
     if args.get("chunked_prefill_size") != -1:
@@ -188,10 +192,14 @@ def check_prefill_only_flags(args):
     if get(args, "attn_cp_size", 1) > 1:
         raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache is incompatible with "
                       "--attn-cp-size > 1.", "attn_cp_size")
-    for key, flag in (("enable_prefill_cp", "--enable-prefill-cp"), ("enable_hisparse", "--enable-hisparse")):
-        if args.get(key):
-            raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache is incompatible with %s."
-                          % flag, key)
+    if prefill_cp_on(args, rules["dsa_prefill_cp_flags"]):
+        key = "enable_prefill_cp" if args.get("enable_prefill_cp") else "enable_prefill_context_parallel" \
+            if args.get("enable_prefill_context_parallel") else "enable_dsa_prefill_context_parallel"
+        raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache is incompatible with prefill "
+                      "context parallelism (--%s)." % key.replace("_", "-"), key)
+    if args.get("enable_hisparse"):
+        raise Refused("PREFILL_ONLY_NO_KV_CACHE", "--prefill-only-disable-kv-cache is incompatible with "
+                      "--enable-hisparse.", "enable_hisparse")
 
 
 @gate("prefill_only_disable_kv_cache")
@@ -459,7 +467,7 @@ def kv_rows_asymmetric(target_cfg):
                "speculative_draft_attention_backend", "enable_two_batch_overlap", "enable_lmcache",
                "enable_unified_cache_external_linker", "enable_hierarchical_cache", "dcp_size",
                "disable_cuda_graph", "cuda_graph_config", "cuda_graph_backend_prefill", "moe_a2a_backend", "deepep_mode",
-               "enable_prefill_cp"))
+               "enable_prefill_cp", "enable_mis"))
 def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=False):
     """handle_unified_memory_pool (right after the page-major layout hook), in SGLang's order; what each release
     checks is trait unified_pool (releases.py). `r`: the resolved settings (speculative algorithm and topk after
@@ -533,7 +541,16 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=
         if None not in (prefill, decode) and not backends <= set(dcp_backends):
             raise Refused("UNIFIED_MEMORY", "--enable-unified-memory with --dcp-size > 1 requires %s for the "
                           "full-attention layers, got %s." % (sorted(dcp_backends), sorted(backends)), "attention_backend")
-    if um["piecewise_prefill"] and _prefill_graph_backend(args, mla) == "tc_piecewise":
+    if um["piecewise_prefill"] == "flag":
+        # -- cache (session 18) --: 0.5.19 kv_cache_hook.py: any prefill graph left on while the flag was given (its
+        # value may be "disabled" and --cuda-graph-config's prefill backend win); --enable-mis disabled it before
+        given = args.get("cuda_graph_backend_prefill")
+        if isinstance(given, str) and not args.get("enable_mis") and \
+                _prefill_graph_backend(args, mla) not in (None, "disabled"):
+            raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports decode cuda-graph capture only; prefill "
+                          "capture is not wired: got --cuda-graph-backend-prefill %r, pass "
+                          "--cuda-graph-backend-prefill disabled." % given, "cuda_graph_backend_prefill")
+    elif um["piecewise_prefill"] and _prefill_graph_backend(args, mla) == "tc_piecewise":
         raise Refused("UNIFIED_MEMORY", "--enable-unified-memory supports monolithic (decode) cuda-graph capture only: "
                       "the prefill CUDA graph is tc_piecewise; pass --cuda-graph-backend-prefill disabled.",
                       "cuda_graph_backend_prefill")
@@ -544,7 +561,8 @@ def check_unified_memory_pool(args, env, rules, r, prefill, decode, hybrid, mla=
 
 
 def _prefill_graph_backend(args, mla):
-    """The prefill CUDA graph backend when the unified pool reads it (0.5.15-0.5.18 srt/server_args.py), where the user
+    """The prefill CUDA graph backend when the unified pool reads it (0.5.15-0.5.18 srt/server_args.py, 0.5.19
+    arg_groups/kv_cache_hook.py), where the user
     set it: --cuda-graph-config's prefill backend, else --cuda-graph-backend-prefill (_parse_cuda_graph_config; a set
     backend skips the compatibility cascade). The hooks between them then disable it for DeepEP's normal mode
     (_handle_a2a_moe); torch_native / flex attention do too, but the page-major layout the pool implies refuses those

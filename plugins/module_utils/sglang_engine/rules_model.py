@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import text_cfg
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused, gate, get, is_int, truthy_env
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_enabled, attn_dp_of
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_parallel import attn_dp_enabled, attn_dp_of, prefill_cp_on
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.rules_speculative import _env_bool
 
 # srt/layers/cp/cp_decode_attn_tp.py CP_DECODE_ATTN_TP_SUPPORTED_ARCHS (the same in every release with the flag,
@@ -407,9 +407,7 @@ def _dsa_prefill_cp(args, cp_flags):
             strategy = "zigzag"
         elif args.get("enable_dsa_prefill_context_parallel"):
             strategy = "interleave"
-    on = args.get("enable_prefill_cp") or cp_flags == "legacy_aliases" and bool(
-        args.get("enable_prefill_context_parallel") or args.get("enable_dsa_prefill_context_parallel"))
-    return bool(on), strategy
+    return prefill_cp_on(args, cp_flags), strategy
 
 
 def _check_dsa_prefill_cp_asserts(args, strategy):

@@ -111,6 +111,19 @@ def legacy_cp_flags_conflict(key, why=""):
                    "mutually exclusive%s." % why, key)
 
 
+def prefill_cp_on(args, cp_flags):
+    """Prefill context parallelism as __post_init__'s checks read it, trait dsa_prefill_cp_flags: None
+    (0.5.11-0.5.13.post1: no alias normalisation, --enable-prefill-context-parallel is its own field, which the checks
+    that name it read),
+    "legacy_aliases" (0.5.14-0.5.19 _handle_legacy_cp_arguments, before the first validator: it or
+    --enable-dsa-prefill-context-parallel / its NSA alias turn --enable-prefill-cp on) or "cp" (0.5.20 on: the flag
+    alone)."""
+    if cp_flags is None:
+        return bool(args.get("enable_prefill_context_parallel"))
+    return bool(args.get("enable_prefill_cp") or cp_flags == "legacy_aliases" and (
+        args.get("enable_prefill_context_parallel") or args.get("enable_dsa_prefill_context_parallel")))
+
+
 def attn_dp_enabled(args, rules):
     """Attention DP as the release's hooks read it. With trait attn_dp_resolved (0.5.22 on):
     runtime_context.attn_dp_enabled_of, a resolved width above 1 or an Elastic EP scale joiner (whose own group can be
