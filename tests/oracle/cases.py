@@ -1765,6 +1765,36 @@ for _k in ("og-mamba-sm100-default", "og-mamba-sm100-default-no-radix", "og-mamb
     OLD_SWEEP_CASE[_k] = dict(_OG_NEXT, gpu="sm100", attention_backend=None)
 for _k in ("og-mamba-lfm2-extra", "og-mamba-lfm2-page"):  # the Lfm2 branch (no extra_buffer)
     OLD_SWEEP_CASE[_k] = dict(_OG_NEXT, target="lfm2-hybrid-8l", attention_backend="flashinfer")
+
+# -- mamba (session 18) --
+# The model hook's extra_buffer Mamba radix cache on the hybrid GDN target with speculation (srt/server_args.py
+# _validate_mamba_extra_buffer 0.5.14-0.5.18, arg_groups/mamba_hook.py validate_mamba_extra_buffer 0.5.19 on; the
+# model hook runs before the speculative hooks, so its checks read the flags given), on the DFLASH base through the
+# GPU stand-in (sglang_engine/rules_mamba.py check_mamba_radix_cache, trait mamba_lazy_spec_refused):
+# extra_buffer_lazy with --speculative-num-draft-tokens given (refused 0.5.14-0.5.16, with or without an algorithm),
+# with DFLASH (refused 0.5.17 only; 0.5.14-0.5.16 and 0.5.18 import flashinfer for DFLASH's sampler later, absent from
+# this host), and the checks before and after it. Where DFLASH reaches no refusal SGLang imports flashinfer on the
+# stand-in: those stay unswept
+_W18_NEXT = dict(target="qwen3-next-8l", gpu="sm90", needs_override=True, since="0.5.14")
+_W18_LAZY = ["--mamba-radix-cache-strategy", "extra_buffer_lazy"]
+_W18_MAMBA = {
+    "w18-mamba-lazy-draft": _W18_LAZY + ["--speculative-num-draft-tokens", "16"],
+    "w18-mamba-lazy-dflash-draft": _W18_LAZY + ["--speculative-num-draft-tokens", "16"],
+    "w18-mamba-lazy-dflash": _W18_LAZY,
+    "w18-mamba-lazy-dflash-pd": _W18_LAZY + ["--disaggregation-mode", "prefill"],
+    "w18-mamba-lazy-dflash-cpu": _W18_LAZY,
+    "w18-mamba-extra-dflash-cutedsl": ["--mamba-radix-cache-strategy", "extra_buffer", "--linear-attn-backend",
+                                       "cutedsl"],
+    "w18-mamba-extra-dflash-track-draft": ["--mamba-radix-cache-strategy", "extra_buffer", "--speculative-num-draft-"
+                                           "tokens", "16", "--mamba-track-interval", "8"],
+}
+OLD_SWEEP_EXTRA.update(_W18_MAMBA)
+OLD_SWEEP_CASE.update({k: dict(_W18_NEXT) for k in _W18_MAMBA})
+OLD_SWEEP_CASE["w18-mamba-lazy-draft"] = dict(_NO_SPEC, **_W18_NEXT, until="0.5.18")  # taken 0.5.17 on
+OLD_SWEEP_CASE["w18-mamba-lazy-dflash-draft"] = dict(_W18_NEXT, until="0.5.18")  # taken 0.5.18
+OLD_SWEEP_CASE["w18-mamba-lazy-dflash"] = dict(_W18_NEXT, since="0.5.17", until="0.5.17")
+OLD_SWEEP_CASE["w18-mamba-lazy-dflash-pd"] = dict(_W18_NEXT, since="0.5.17")
+OLD_SWEEP_CASE["w18-mamba-lazy-dflash-cpu"] = dict(_W18_NEXT, gpu=None, needs_override=False)
 # _handle_kv4_compatibility's backend lists for the FP4 KV cache (fp4_e2m1 through 0.5.15.post1: trait kv4_dtypes;
 # rules_cache.check_kv_dtype_platform), inside `if is_cuda()`: an MHA and an MLA target, the attention backend or, under
 # an fa4 prefill, the decode one; and the trtllm_mha top-k check (0.5.11-0.5.12 srt/server_args.py

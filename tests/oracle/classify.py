@@ -354,9 +354,10 @@ TABLE = (
     ("MAMBA_RADIX_CACHE", r"^(extra_buffer is not supported for \w+; use no_buffer\.|extra_buffer requires platform "
                           r"support for Mamba cache state snapshots\.|extra_buffer needs CUDA(/[A-Za-z]+)+ \(FLA\)\.|"
                           r"extra_buffer_lazy unsupported under PD disaggregation; use --mamba-radix-cache-strategy "
-                          r"extra_buffer\.|no_buffer only supports page_size=1\.|no_buffer do not support overlap "
-                          r"schedule\. Try to set disable_overlap_schedule=True\.|no_buffer do not support trtllm_mha "
-                          r"attention backend\.)$", None),
+                          r"extra_buffer\.|extra_buffer_lazy unsupported with (spec\.|\w+; use --mamba-radix-cache-"
+                          r"strategy extra_buffer\.)|no_buffer only supports page_size=1\.|no_buffer do not support "
+                          r"overlap schedule\. Try to set disable_overlap_schedule=True\.|no_buffer do not support "
+                          r"trtllm_mha attention backend\.)$", None),
     ("MAMBA_RADIX_CACHE", r"^AssertionError$", r"^assert (view|self)\.mamba_track_interval (>= (view|self)\."
                                                r"speculative_num_draft_tokens|% (view|self)\.page_size == 0)$"),
     ("PD_PREFILL_COMPLETE", r"^--disaggregation-decode-allocation-policy prefill_complete does not yet support ", None),

@@ -450,6 +450,22 @@ ENTRIES = {
         ('_handle_page_major_kv_layout', 'requires the Triton Mamba kernels', "host",
          "the only other --mamba-backend choice is flashinfer, which _handle_mamba_backend (run first) refuses unless "
          "FlashInfer's mamba module imports: no flashinfer package on this host"),
+        # -- mamba (session 18) --: server_args.py's copies (0.5.11-0.5.18) of mamba_hook.py's two entries above
+        ('_handle_mamba_backend', r'^(FlashInfer mamba module not available, please check flashinfer installation\.)?$',
+         "host",
+         "--mamba-backend flashinfer where is_flashinfer_available() holds (a CUDA GPU) but `import flashinfer.mamba` "
+         "fails: a FlashInfer install without its mamba module, a fact of the host's packages (no argv sets it; the "
+         "static engine takes SGLang's dependency as installed on a GPU host; the oracle's GPU stand-in would get here "
+         "only because this host has no flashinfer package at all). The raise in the `else` branch (no FlashInfer: "
+         "this CPU host) is reached", Source(r"^except \(ImportError")),
+        ('_handle_mamba_radix_cache', '^$', "internal",
+         "0.5.13's mamba_cache_chunk_size property returns max(chunk_size, page_size) of a page size that is not None "
+         "there (or its memo of that value): never None (a None chunk size fails inside max() first)",
+         Source(r"assert self\.mamba_cache_chunk_size is not None")),
+        ('_validate_mamba_extra_buffer', '^$', "internal",
+         "the mamba_cache_chunk_size property (0.5.14-0.5.18) returns max(chunk_size, page_size) of a page size that "
+         "is not None there (or its memo of that value): never None (a None chunk size fails inside max() first)",
+         Source(r"assert self\.mamba_cache_chunk_size is not None")),
         ('_handle_load_format', "load_format='ipc_cache' is an internal-only format", "shadowed",
          "--load-format's choices (LOAD_FORMAT_CHOICES) leave ipc_cache out: the parser refuses it first"),
         ('_handle_unified_memory_pool', r'^--enable-unified-memory \+ DSPARK supports a linear draft chain only', "shadowed",

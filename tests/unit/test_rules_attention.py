@@ -130,6 +130,31 @@ def test_mamba_radix_cache_on_a_hybrid_gdn_target():
     assert code("0.5.13", target_config=NEXT) is None  # 0.5.11-0.5.13: no_buffer (below)
 
 
+# -- mamba (session 18) --
+def test_mamba_extra_buffer_with_speculation():
+    """An explicit extra_buffer strategy is judged under speculation too (the model hook runs before the speculative
+    hooks: the flags given); extra_buffer_lazy with speculation (trait mamba_lazy_spec_refused): draft tokens given
+    0.5.14-0.5.16 (with or without an algorithm), DFLASH 0.5.17, taken 0.5.18 on (answers of each kit)."""
+    lazy = ("--mamba-radix-cache-strategy", "extra_buffer_lazy")
+    dflash = ("--speculative-algorithm", "DFLASH", "--speculative-draft-model-path", "/d")
+    draft = ("--speculative-num-draft-tokens", "16")
+    for v in ("0.5.14", "0.5.15", "0.5.16"):
+        assert code(v, *lazy, *draft, target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
+        assert code(v, *lazy, *EAGLE3, target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
+    for v in ("0.5.17", "0.5.18", "0.5.23"):
+        assert code(v, *lazy, *draft, target_config=NEXT, gpus=H200) is None
+        assert code(v, *lazy, *EAGLE3, target_config=NEXT, gpus=H200) is None
+    assert code("0.5.17", *lazy, *dflash, target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
+    assert code("0.5.18", *lazy, *dflash, target_config=NEXT, gpus=H200) is None
+    for v in ("0.5.14", "0.5.17", "0.5.23"):
+        assert code(v, "--mamba-radix-cache-strategy", "extra_buffer", "--linear-attn-backend", "cutedsl", *EAGLE3,
+                    target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
+        assert code(v, "--mamba-radix-cache-strategy", "extra_buffer", "--mamba-track-interval", "2", *EAGLE3,
+                    target_config=NEXT, gpus=H200) == "MAMBA_RADIX_CACHE"
+        assert code(v, *lazy, *dflash, target_config=NEXT, gpus=[]) == "MAMBA_RADIX_CACHE"  # no CUDA GPU
+        assert code(v, *dflash, target_config=NEXT, gpus=[]) is None  # auto under speculation: not judged
+
+
 # -- oldgpu (session 17) --
 def test_mamba_radix_cache_before_0_5_14():
     """0.5.11-0.5.13 srt/server_args.py _handle_mamba_radix_cache (trait mamba_radix_legacy): auto is no_buffer, whose

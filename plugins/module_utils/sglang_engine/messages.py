@@ -220,7 +220,7 @@ _SGLANG_MESSAGES = (
      r"absorbed-MLA) models|Deterministic inference with (DeepSeek|absorbed-MLA) models on the fa4"),
     ("MAMBA_FLASHINFER", r"FlashInfer mamba module not available"),
     ("MAMBA_RADIX_CACHE", r"^extra_buffer (is not supported for|requires platform support|needs CUDA)|"
-     r"extra_buffer_lazy unsupported under PD|^no_buffer (only supports page_size|do not support)|"
+     r"extra_buffer_lazy unsupported (under PD|with )|^no_buffer (only supports page_size|do not support)|"
      r"mamba-radix-cache-strategy extra_buffer(_lazy)? needs mamba state"),
     ("PD_PREFILL_COMPLETE", r"prefill_complete does not yet support|prefill_complete requires optimistic prefill"),
     ("PD_DECODE_RADIX_CONFLICT", r"disaggregation-decode-enable-radix-cache is incompatible with --(enable-hisparse|"

@@ -160,6 +160,8 @@ _METRICS_V1 = {
 #                            (rules_mamba.py check_mamba_radix_cache_legacy): "fla_chunk" (the page size checked against
 #                            FLA's chunk of 64) or "model_chunk" (the model's mamba_chunk_size, else 64; extra_buffer_lazy)
 #   mamba_lazy_pd_refused    --mamba-radix-cache-strategy extra_buffer_lazy refused under PD disaggregation (rules_mamba.py)
+#   mamba_lazy_spec_refused  extra_buffer_lazy refused with speculation (rules_mamba.py): "draft_tokens" (draft tokens
+#                            given), "DFLASH" (that algorithm), None
 #   mamba_stochastic_platform_checks  the Mamba hook checks --enable-mamba-cache-stochastic-rounding's platform (CUDA;
 #                            SM100 for the triton Mamba backend) after its dtype (rules_mamba.py)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
@@ -586,6 +588,8 @@ _CHANGES = {
         "expert_pack": "v19",  # -- parallel (session 14) --: srt/arg_groups/expert_pack_hook.py appears
     },
     "0.5.18": {  # parser captured; --min-free-slots-delay refused with pp > 1
+        # -- mamba (session 18) --: _validate_mamba_extra_buffer takes extra_buffer_lazy with any speculation
+        "mamba_lazy_spec_refused": None,
         # -- gpu16 (session 17) --: arg_groups/overrides.py _nemotron_h_overrides refuses W4A16_NVFP4 experts with an
         # a2a backend or a runner other than auto / marlin (before the arch branch's triton assert)
         "nemotron_h_branch_w4a16": True,
@@ -644,6 +648,9 @@ _CHANGES = {
         "verified": True,  # its differential run passes (203 cases, 2026-12-01)
         "draft_trtllm_sets_page_size": True,  # srt/arg_groups/overrides.py (observed in its resolver)
         "mamba_lazy_pd_refused": True,  # -- standin (session 16) --: _handle_mamba_radix_cache's PD assert appears
+        # -- mamba (session 18) --: _validate_mamba_extra_buffer refuses extra_buffer_lazy with DFLASH only (the draft
+        # tokens assert is gone)
+        "mamba_lazy_spec_refused": "DFLASH",
         "sm100_default_attention": {"dflash_topk_one": False, "asymmetric_fa4": True, "mha_archs": ()},  # -- standin --
         "model_overrides": _MODEL_OVERRIDES_0_5_17,  # -- standin (session 16) --
         "dcp_hip_only": False,
@@ -1048,6 +1055,10 @@ _CHANGES = {
         # -- standin (session 16) --: server_args.py _handle_mamba_radix_cache refuses extra_buffer_lazy under PD
         # disaggregation (0.5.17 on; 0.5.14-0.5.16 assert only "extra_buffer_lazy unsupported with spec.")
         "mamba_lazy_pd_refused": False,
+        # -- mamba (session 18) --: extra_buffer_lazy refused with speculation: "draft_tokens" (a
+        # --speculative-num-draft-tokens given, any algorithm or none: 0.5.13 _handle_mamba_radix_cache, 0.5.14-0.5.16
+        # _validate_mamba_extra_buffer; 0.5.11-0.5.12 have no lazy strategy), "DFLASH" (that algorithm: 0.5.17), None
+        "mamba_lazy_spec_refused": "draft_tokens",
         "trtllm_mha_prefill_cp": None,
         "rejection_sampling_deterministic": None,
         "dflash_trtllm_draft_sm100_fa4": False,

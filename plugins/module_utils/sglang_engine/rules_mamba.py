@@ -74,19 +74,23 @@ def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
     a PD decode server without its radix cache), --mamba-radix-cache-strategy auto picks extra_buffer with the overlap
     scheduler or paging when the architecture supports it on the triton linear-attention backend, else no_buffer
     (which switches the overlap scheduler off). extra_buffer: the architecture's support, a platform with Mamba
-    state snapshots (a CUDA GPU), no lazy slots under PD; no_buffer: page size 1, no overlap, no trtllm_mha.
-    extra_buffer's --mamba-track-interval asserts (at least the draft tokens given, a multiple of the page size) are
-    judged without speculation; speculation (its hooks write the draft tokens later) is not judged. Returns the resolved
-    strategy (None: no Mamba radix cache, or not judged)."""
+    state snapshots (a CUDA GPU), no lazy slots under PD or with speculation (trait mamba_lazy_spec_refused, 0.5.14-0.5.17);
+    no_buffer: page size 1, no overlap, no trtllm_mha. extra_buffer's --mamba-track-interval asserts: at least the draft
+    tokens given, a multiple of the page size. Under speculation (the model hook runs before the speculative hooks,
+    which write the draft tokens later) an explicit extra_buffer / extra_buffer_lazy is judged on the flags given
+    (-- mamba (session 18) --); auto and no_buffer, whose choice and checks read the overlap scheduler, are not.
+    Returns the resolved strategy (None: no Mamba radix cache, or not judged)."""
     arch = ((target_cfg or {}).get("architectures") or [None])[0]
-    if arch not in (rules["mamba_radix_archs"] or ()) or args.get("speculative_algorithm") is not None:
+    if arch not in (rules["mamba_radix_archs"] or ()):
+        return None
+    strategy = get(args, "mamba_radix_cache_strategy", "auto")
+    if args.get("speculative_algorithm") is not None and strategy not in ("extra_buffer", "extra_buffer_lazy"):
         return None
     mode = get(args, "disaggregation_mode", "null")
     if args.get("disable_radix_cache") or (mode == "decode" and not args.get("disaggregation_decode_enable_radix_cache")):
         return None
     page = args.get("page_size")
     supported = get(args, "linear_attn_backend", "triton") == "triton"
-    strategy = get(args, "mamba_radix_cache_strategy", "auto")
     if strategy == "auto":
         strategy = "extra_buffer" if supported and (not r["disable_overlap_schedule"] or (page or 1) > 1) else "no_buffer"
         if strategy == "no_buffer":
@@ -103,6 +107,7 @@ def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
         if strategy == "extra_buffer_lazy" and mode != "null" and rules["mamba_lazy_pd_refused"]:
             raise Refused("MAMBA_RADIX_CACHE", "extra_buffer_lazy is unsupported under PD disaggregation; use "
                           "--mamba-radix-cache-strategy extra_buffer.", "mamba_radix_cache_strategy")
+        _check_lazy_speculation(args, rules, strategy, "mamba_radix_cache_strategy")
         interval = get(args, "mamba_track_interval", 256)
         draft = args.get("speculative_num_draft_tokens")
         if draft is not None and interval < draft:
@@ -125,6 +130,24 @@ def check_mamba_radix_cache(args, rules, r, platform, target_cfg):
         raise Refused("MAMBA_RADIX_CACHE", "The Mamba radix cache's no_buffer strategy does not support the "
                       "trtllm_mha attention backend.", "attention_backend")
     return strategy
+
+
+def _check_lazy_speculation(args, rules, strategy, dest):
+    """-- mamba (session 18) --: extra_buffer_lazy with speculation (trait mamba_lazy_spec_refused): refused where a
+    --speculative-num-draft-tokens is given ("draft_tokens": 0.5.13 _handle_mamba_radix_cache, 0.5.14-0.5.16
+    _validate_mamba_extra_buffer, with or without an algorithm), or with DFLASH ("DFLASH": 0.5.17, whose verify
+    bypasses the lazy plan); 0.5.18 on, taken. `dest`: the strategy's field (0.5.13 mamba_scheduler_strategy)."""
+    how = rules["mamba_lazy_spec_refused"]
+    if strategy != "extra_buffer_lazy" or how is None:
+        return
+    if how == "draft_tokens" and args.get("speculative_num_draft_tokens") is not None:
+        why = "speculative decoding (--speculative-num-draft-tokens %s given)" % args["speculative_num_draft_tokens"]
+    elif how == "DFLASH" and str(args.get("speculative_algorithm") or "").upper() == "DFLASH":
+        why = "DFLASH speculative decoding"
+    else:
+        return
+    raise Refused("MAMBA_RADIX_CACHE", "extra_buffer_lazy is not yet supported with %s: use --%s extra_buffer." % (
+        why, dest.replace("_", "-")), dest)
 
 
 def _check_chunk_page(chunk, page):
@@ -178,14 +201,11 @@ def check_mamba_radix_cache_legacy(args, rules, r, platform, target_cfg, asked, 
                           "FLA backend (this host has no visible GPU).", "mamba_scheduler_strategy")
         interval = get(args, "mamba_track_interval", 256)
         draft = args.get("speculative_num_draft_tokens")
-        if draft is not None:
-            if strategy == "extra_buffer_lazy":
-                raise Refused("MAMBA_RADIX_CACHE", "extra_buffer_lazy is not yet supported with speculative decoding: use "
-                              "--mamba-scheduler-strategy extra_buffer.", "mamba_scheduler_strategy")
-            if interval < draft:
-                raise Refused("MAMBA_RADIX_CACHE", "--mamba-track-interval %s must be at least "
-                              "--speculative-num-draft-tokens %s with the extra_buffer Mamba radix cache." % (
-                                  interval, draft), "mamba_track_interval")
+        _check_lazy_speculation(args, rules, strategy, "mamba_scheduler_strategy")
+        if draft is not None and interval < draft:
+            raise Refused("MAMBA_RADIX_CACHE", "--mamba-track-interval %s must be at least "
+                          "--speculative-num-draft-tokens %s with the extra_buffer Mamba radix cache." % (
+                              interval, draft), "mamba_track_interval")
         page = args.get("page_size")
         if page is not None:
             if interval % page:
