@@ -2159,6 +2159,21 @@ OLD_SWEEP_EXTRA.update({"og-dsa-kv-e5m2": ["--kv-cache-dtype", "fp8_e5m2"],
                         "og-dsa-kv-bf16": ["--kv-cache-dtype", "bf16", "--page-size", "64"]})
 OLD_SWEEP_CASE.update({k: dict(_DSA_CASE, gpu="sm90", needs_override=True, since="0.5.14", until="0.5.15.post1")
                        for k in ("og-dsa-kv-e5m2", "og-dsa-kv-bf16")})
+# -- w18dsa (session 18) --: 0.5.11-0.5.13's DSA block reads the GPU after the legacy prefill CP asserts, then checks
+# the KV cache dtype (_set_default_nsa_kv_cache_dtype; 0.5.13 _set_default_dsa_kv_cache_dtype) and, after the backend
+# defaults, refuses the legacy prefill CP flag on a PD decode worker: through the GPU stand-in, on the DeepseekV3 DSA
+# target (0.5.11's block takes no DeepseekV32ForCausalLM); the CP ones at --tp-size 8 (0.5.11's assert wants exactly 8)
+OLD_SWEEP_EXTRA.update({
+    "w18-dsa-kv-e5m2": ["--kv-cache-dtype", "fp8_e5m2"],
+    "w18-dsa-kv-bf16": ["--kv-cache-dtype", "bf16", "--page-size", "64"],
+    "w18-dsa-cp-decode": ["--enable-nsa-prefill-context-parallel", "--tp-size", "8", "--disaggregation-mode", "decode"],
+    "w18-dsa-cp-prefill": ["--enable-nsa-prefill-context-parallel", "--tp-size", "8", "--disaggregation-mode",
+                           "prefill"],
+    "w18-dsa-cp-in-seq-decode": ["--enable-nsa-prefill-context-parallel", "--nsa-prefill-cp-mode", "in-seq-split",
+                                 "--tp-size", "8", "--disaggregation-mode", "decode"],
+})
+OLD_SWEEP_CASE.update({k: dict(_DSA_CASE, target="deepseek-v3-dsa-8l", gpu="sm90", needs_override=True, since="0.5.11",
+                               until="0.5.13.post1") for k in OLD_SWEEP_EXTRA if k.startswith("w18-dsa-")})
 MODEL_CHECK_CASE.update({k: dict(_DSA_CASE) for k in MODEL_CHECK_EXTRA if k.startswith("dsa-")})
 MODEL_CHECK_CASE.update({
     "hyv4-prefill-cp": dict(_DSA_CASE, target="hyv4-8l"), "hyv4-dcp": dict(_DSA_CASE, target="hyv4-8l"),
@@ -2439,8 +2454,10 @@ OLD_SWEEP_EXTRA.update({
     "dsa16-cp14-interleave-dp2": ["--enable-prefill-cp", "--cp-strategy", "interleave", "--tp-size", "2", "--dp-size", "2"],
 })
 # page 64: what the family override declares for DSA on CUDA anyway (rules_model.dsa_page_size; the dsa17-page-* entries
-# give none)
-_DSA16 = dict(_DSA_CASE, gpu="sm90", needs_override=True, since="0.5.19", until="0.5.21", page_size=64)
+# give none). -- w18dsa (session 18) --: from 0.5.16 through the GPU stand-in before 0.5.19, where server_args.py's DSA
+# block runs the same overrides.py passes at its legacy slot (0.5.16 without _check_tilelang_dsa_fp8_kv: trait
+# deepseek_family "dsa_block_v16" / "dsa_block_v17")
+_DSA16 = dict(_DSA_CASE, gpu="sm90", needs_override=True, since="0.5.16", until="0.5.21", page_size=64)
 OLD_SWEEP_CASE.update({k: dict(_DSA16) for k in OLD_SWEEP_EXTRA if k.startswith("dsa16-")})
 OLD_SWEEP_CASE.update({
     "dsa16-cp-legacy-both": dict(_NO_SPEC, since="0.5.13", until="0.5.19"),

@@ -396,6 +396,45 @@ def test_dsa_passes_0_5_19_to_0_5_21(extra, target, version, gpus, code):
     assert answer(extra, target, version=version, gpus=gpus) == code
 
 
+# -- w18dsa (session 18) --: the DSA block past the GPU's compute capability before 0.5.19 (through the GPU stand-in)
+DSA_V3_ARCH = dict(DSA, architectures=["DeepseekV3ForCausalLM"])
+_NSA_CP8 = ["--enable-nsa-prefill-context-parallel", "--tp-size", "8"]
+
+
+@pytest.mark.parametrize("extra, target, version, gpus, code", [
+    # 0.5.11-0.5.13 _set_default_nsa_kv_cache_dtype / _set_default_dsa_kv_cache_dtype: bf16 / fp8_e4m3 only
+    (["--kv-cache-dtype", "fp8_e5m2"], DSA_V3_ARCH, "0.5.11", SM90, U),
+    (["--kv-cache-dtype", "fp8_e5m2"], DSA, "0.5.11", SM90, None),  # 0.5.11's block does not take DeepseekV32
+    (["--kv-cache-dtype", "fp8_e5m2"], DSA, "0.5.13", SM90, U),
+    (["--kv-cache-dtype", "fp8_e5m2"], DSA, "0.5.13", (), None),  # the GPU's compute capability read first
+    (["--kv-cache-dtype", "bf16"], DSA_V3_ARCH, "0.5.12", SM90, None),
+    # then the legacy prefill CP flag on a PD decode worker (either split mode; a prefill worker passes)
+    (_NSA_CP8 + ["--disaggregation-mode", "decode"], DSA_V3_ARCH, "0.5.11", SM90, U),
+    (_NSA_CP8 + ["--nsa-prefill-cp-mode", "in-seq-split", "--disaggregation-mode", "decode"], DSA, "0.5.13", SM90, U),
+    (_NSA_CP8 + ["--disaggregation-mode", "prefill"], DSA, "0.5.12", SM90, None),
+    (_NSA_CP8 + ["--disaggregation-mode", "decode"], DSA, "0.5.12", (), None),
+    # 0.5.16-0.5.18: overrides.py _dsa_kv_cache_dtype_default at the block's slot; 0.5.17 on, the split-backend pass's
+    # _check_tilelang_dsa_fp8_kv (not under HiSparse)
+    (["--kv-cache-dtype", "fp8_e5m2"], DSA, "0.5.16", SM90, U),
+    (["--kv-cache-dtype", "fp8_e5m2", "--dsa-prefill-backend", "flashmla_sparse"], DSA, "0.5.15", SM90, U),
+    (_TILELANG_FP8, DSA, "0.5.16", SM90, None),
+    (_TILELANG_FP8, DSA, "0.5.17", SM90, U),
+    (["--dsa-decode-backend", "tilelang"], DSA, "0.5.18", SM100, U),
+    (["--dsa-decode-backend", "tilelang", "--kv-cache-dtype", "bfloat16"], DSA, "0.5.18", SM100, None),
+    (["--kv-cache-dtype", "fp8_e4m3"], SINK_DSA, "0.5.18", SM90, None),  # no learnable-sink checks before 0.5.20
+    (["--kv-cache-dtype", "fp8_e5m2", "--enable-prefill-cp", "--tp-size", "2", "--disaggregation-mode", "decode"],
+     DSA, "0.5.17", SM90, U),
+])
+def test_dsa_block_past_the_gpu_before_0_5_19(extra, target, version, gpus, code):
+    assert answer(extra, target, version=version, gpus=gpus) == code
+
+
+def test_dsa_block_legacy_cp_on_decode_names_the_release_flag():
+    r = E.validate_argv(BASE + _NSA_CP8 + ["--disaggregation-mode", "decode"], "0.5.13", gpus=SM90, read_paths=False,
+                        target_config=DSA)
+    assert any("--enable-dsa-prefill-context-parallel" in str(e) for e in r.errors), r.errors
+
+
 # -- standin (session 16) --: judged through the oracle's GPU stand-in (releases 0.5.11-0.5.18)
 def test_kimi_k3_sm100_before_0_5_19():
     """0.5.17-0.5.18 arg_groups/overrides.py _kimi_k3_overrides: trtllm_mla for both phases on SM100 (its DCP branch

@@ -244,10 +244,12 @@ _METRICS_V1 = {
 #   deepseek_family          how the "deepseek" family judges a DSA target: "overrides" (0.5.22 on: the family's override
 #                            refusals, then model_hook.py's DSA block), or only the DSA block of the model-specific
 #                            adjustments: "dsa_block_v11" / "dsa_block_v12" (0.5.11 / 0.5.12: the legacy prefill CP
-#                            asserts before the GPU is read), "dsa_block_v13" (0.5.13: its TBO check, those asserts),
-#                            "dsa_block_v14" (0.5.14), "dsa_block_v15" (0.5.15-0.5.15.post1) and "dsa_block_v16"
-#                            (0.5.16-0.5.18): TBO with index_topk_freq / pattern, then the passes after the GPU's compute
-#                            capability (0.5.14-0.5.15: the KV cache dtype; else not modelled), prefill CP on decode;
+#                            asserts before the GPU is read, then the KV cache dtype and the legacy flag on decode),
+#                            "dsa_block_v13" (0.5.13: its TBO check too), "dsa_block_v14" (0.5.14), "dsa_block_v15"
+#                            (0.5.15-0.5.15.post1), "dsa_block_v16" (0.5.16) and "dsa_block_v17" (0.5.17-0.5.18): TBO
+#                            with index_topk_freq / pattern, the prefill CP asserts, then the passes after the GPU's
+#                            compute capability (the KV cache dtype; 0.5.17 on the tilelang FP8 KV check too; 0.5.14
+#                            without HiSparse or sinks only), prefill CP on decode;
 #                            "dsa_block_v19" (0.5.19: and the family override's DSA prefill CP asserts, the KV cache
 #                            dtype / backend passes) or "dsa_block_v20" (0.5.20-0.5.21: indexer_types too, HYV4's
 #                            refusals, the learnable-sink and triton checks); None: no check
@@ -632,6 +634,9 @@ _CHANGES = {
         "cutedsl_a2a_token_budget": "envs",
         # -- moe (session 16) --: the MiMo V2 fused qkv_proj check takes a divisor of the checkpoint's TP
         "mimo_v2_fused_qkv_tp": "divisor",
+        # -- w18dsa (session 18) --: overrides.py _dsa_split_backend_resolution gains _check_tilelang_dsa_fp8_kv and the
+        # GLM SM12x FP8 arm (the DSA passes as 0.5.19's, still run at the block's slot in server_args.py)
+        "deepseek_family": "dsa_block_v17",
         "dsv4_hook": "v17",  # -- dsv4old (session 16) --: arg_groups/deepseek_v4_hook.py: MegaMoE prefill budget, CP MoE A2A list
         # -- old-b (session 15) --: pd_disaggregation_hook.py: a decode server's DCP needs mooncake or nixl, chunk cache
         "pd_decode_dcp": {"backends": ("mooncake", "nixl"), "chunk_cache": True},

@@ -365,10 +365,18 @@ def check_deepseek_family(args, rules, platform, target_cfg):
     _check_dsa_prefill_cp_and_layer_split(args)
 
 
-def _check_dsa_prefill_cp_and_layer_split(args):
+def _check_dsa_prefill_cp_and_layer_split(args, legacy_cp_flag=None):
     """The DSA block's last checks (0.5.23 model_hook.py handle_model_specific_adjustments; through 0.5.18
-    srt/server_args.py _handle_model_specific_adjustments): prefill CP on a decode worker, the DSA cache layer split."""
+    srt/server_args.py _handle_model_specific_adjustments): prefill CP on a decode worker, the DSA cache layer split.
+    0.5.11-0.5.13 read their legacy prefill CP flag there (legacy_cp_flag: its dest;
+    --enable-nsa-prefill-context-parallel, 0.5.13 --enable-dsa-prefill-context-parallel) and have no cache layer
+    split."""
     mode = get(args, "disaggregation_mode", "null")
+    if legacy_cp_flag is not None:
+        if args.get(legacy_cp_flag) and mode == "decode":
+            raise _override("CP is only supported for prefill when PD disaggregation, please remove --%s."
+                            % legacy_cp_flag.replace("_", "-"), legacy_cp_flag)
+        return
     if args.get("enable_prefill_cp") and mode == "decode":
         raise _override("CP is only supported for prefill when PD disaggregation, please remove --enable-prefill-cp.",
                         "enable_prefill_cp")
@@ -421,20 +429,23 @@ def _check_dsa_prefill_cp_asserts(args, strategy):
 
 
 def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=None, archs=None):
-    """A DSA target's checks before 0.5.22 (0.5.13-0.5.18 srt/server_args.py _handle_model_specific_adjustments,
+    """A DSA target's checks before 0.5.22 (0.5.11-0.5.18 srt/server_args.py _handle_model_specific_adjustments,
     0.5.19-0.5.21 model_overrides/deepseek_v2.py _deepseek_family_overrides then arg_groups/model_hook.py), trait
     deepseek_family: from 0.5.19 the family override's refusals (HYV4's prefill CP and DCP, "dsa_block_v20"; DSA
-    prefill CP: interleave with --dp-size above 1, --tp-size above 8); the TBO check with index-topk sharing
-    ("dsa_block_v16" / "dsa_block_v19": index_topk_freq / index_topk_pattern; "dsa_block_v20": indexer_types too,
-    model_hook.py _validate_dsa_tbo_index_sharing), then on CUDA the KV cache dtype and DSA backend passes, which read
-    torch.cuda.get_device_capability() (a host without a known GPU stops there; _check_dsa_passes_before_0_5_22), then
-    prefill CP on decode and the cache layer split (0.5.16 on). 0.5.14-0.5.15.post1 check the KV cache dtype there
-    ("dsa_block_v14", "dsa_block_v15"); 0.5.16-0.5.18's passes ("dsa_block_v16") are not modelled: there the engine judges
-    past the TBO check only a configuration that gives neither --kv-cache-dtype, a DSA backend, --dcp-size above 1
-    nor HiSparse (the passes then refuse nothing), on a target without learnable sinks."""
-    passes = how in ("dsa_block_v19", "dsa_block_v20")
+    prefill CP: interleave with --dp-size above 1, --tp-size above 8); the TBO check with index-topk sharing (0.5.13 on;
+    "dsa_block_v20": indexer_types too, model_hook.py _validate_dsa_tbo_index_sharing); the block's prefill CP asserts
+    (0.5.11-0.5.13 on the legacy flag, _check_legacy_dsa_cp; 0.5.14-0.5.18 _check_dsa_prefill_cp_asserts); then on CUDA
+    the KV cache dtype and DSA backend passes, which read torch.cuda.get_device_capability() (a host without a known GPU
+    stops there): 0.5.11-0.5.13's _set_default_nsa/dsa_kv_cache_dtype and 0.5.15-0.5.16's overrides.py
+    _dsa_kv_cache_dtype_default refuse a KV cache dtype (their backend defaults nothing), 0.5.17-0.5.21 the passes of
+    _check_dsa_passes_before_0_5_22 ("dsa_block_v17", "dsa_block_v19", "dsa_block_v20"); 0.5.14 ("dsa_block_v14")
+    checks the KV cache dtype without HiSparse or learnable sinks only (its backend defaults are not modelled); then
+    prefill CP on decode and the cache layer split (0.5.16 on)."""
+    family_cp = how in ("dsa_block_v19", "dsa_block_v20")
+    legacy = how in ("dsa_block_v11", "dsa_block_v12", "dsa_block_v13")
     cp_on, cp_strategy = _dsa_prefill_cp(args, cp_flags)
-    if how == "dsa_block_v20" and (target_cfg.get("architectures") or [None])[0] in _HYV4_ARCHS:
+    arch = (target_cfg.get("architectures") or [None])[0]
+    if how == "dsa_block_v20" and arch in _HYV4_ARCHS:
         if args.get("enable_prefill_cp"):
             raise _override("--enable-prefill-cp is not supported for HYV4 because its attention path does not "
                             "implement DSA context-parallel metadata and sharding.", "enable_prefill_cp")
@@ -444,13 +455,12 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=Non
                             "attention sinks.", "dcp_size")
     if not is_deepseek_dsa(target_cfg) or str(args.get("device") or "cuda") != "cuda":
         return
+    if archs is not None and arch not in archs:  # trait dsa_page_block_archs (0.5.11-0.5.12: the block's own list)
+        return
     cfg = text_cfg(target_cfg)
-    if passes and cp_on:  # _deepseek_family_overrides (CUDA or ROCm)
+    if family_cp and cp_on:  # _deepseek_family_overrides (CUDA or ROCm)
         _check_dsa_prefill_cp_asserts(args, cp_strategy)
-    if how in ("dsa_block_v11", "dsa_block_v12"):  # -- oldnon (session 17) --: no TBO check before 0.5.13
-        _check_legacy_dsa_cp(args, how, target_cfg, archs)
-        return  # then torch.cuda.get_device_capability(): the host's GPU
-    if args.get("enable_two_batch_overlap"):
+    if how not in ("dsa_block_v11", "dsa_block_v12") and args.get("enable_two_batch_overlap"):  # 0.5.13 on
         pattern, types = cfg.get("index_topk_pattern"), cfg.get("indexer_types")
         if how != "dsa_block_v20":
             types = None
@@ -458,37 +468,36 @@ def _check_dsa_block_before_0_5_22(args, how, platform, target_cfg, cp_flags=Non
                 (types is not None and "shared" in types):
             raise _override("--enable-two-batch-overlap is not supported with DSA index-topk sharing: the TBO op path "
                             "does not propagate topk indices across layers.", "enable_two_batch_overlap")
-    if not passes and cp_on:  # 0.5.14-0.5.18: the block's prefill CP asserts (0.5.15 on: overrides.py), before the GPU
+    if not family_cp and cp_on:  # 0.5.14-0.5.18: the block's prefill CP asserts (0.5.15 on: overrides.py), pre-GPU
         _check_dsa_prefill_cp_asserts(args, cp_strategy)
-    if how == "dsa_block_v13":
-        _check_legacy_dsa_cp(args, how, target_cfg, archs)  # -- oldnon (session 17) --
-    if how == "dsa_block_v13" or not is_int(platform.get("sm")):
-        # 0.5.13: the rest of that block is not modelled; else
+    if legacy:
+        _check_legacy_dsa_cp(args, how)  # -- oldnon (session 17) --
+    sm = platform.get("sm")
+    if not is_int(sm):
         return  # torch.cuda.get_device_capability(): the host's GPU (none visible, or not known)
-    if passes:
-        _check_dsa_passes_before_0_5_22(args, how, platform["sm"], (target_cfg.get("architectures") or [None])[0], cfg)
-    elif how in ("dsa_block_v14", "dsa_block_v15") and not args.get("enable_hisparse") and not cfg.get("learnable_sink") \
-            and (how == "dsa_block_v14" or not (args.get("dsa_prefill_backend") or args.get("dsa_decode_backend") or
-                                                get(args, "dcp_size", 1) > 1)):
-        # -- oldgpu (session 17) --: _set_default_dsa_kv_cache_dtype in the block (0.5.14; 0.5.15 runs overrides.py's
-        # _dsa_kv_cache_dtype_default pass at that slot), then the backend defaults: 0.5.14's refuse nothing without
-        # HiSparse, 0.5.15's split-backend pass (not modelled) nothing without a DSA backend or DCP given
-        _dsa_kv_cache_dtype(args, platform["sm"] // 10, False)
-    elif any(args.get(k) is not None for k in ("kv_cache_dtype", "dsa_prefill_backend", "dsa_decode_backend")) or \
-            get(args, "dcp_size", 1) > 1 or args.get("enable_hisparse") or cfg.get("learnable_sink"):
+    if how in ("dsa_block_v17", "dsa_block_v19", "dsa_block_v20"):
+        _check_dsa_passes_before_0_5_22(args, how, sm, arch, cfg)
+    elif legacy or how in ("dsa_block_v15", "dsa_block_v16"):
+        # -- w18dsa (session 18) --: the KV cache dtype; the backend defaults after it refuse nothing
+        _dsa_kv_cache_dtype(args, sm // 10, False)
+    elif not args.get("enable_hisparse") and not cfg.get("learnable_sink"):
+        # -- oldgpu (session 17) --: 0.5.14's _set_default_dsa_kv_cache_dtype in the block, then its backend defaults
+        # (these refuse nothing without HiSparse)
+        _dsa_kv_cache_dtype(args, sm // 10, False)
+    else:
         return
-    _check_dsa_prefill_cp_and_layer_split(args)
+    _check_dsa_prefill_cp_and_layer_split(args, legacy_cp_flag=(
+        "enable_dsa_prefill_context_parallel" if how == "dsa_block_v13" else
+        "enable_nsa_prefill_context_parallel" if legacy else None))
 
 
-def _check_legacy_dsa_cp(args, how, target_cfg, archs):
+def _check_legacy_dsa_cp(args, how):
     """The DSA block of 0.5.11-0.5.13 (srt/server_args.py _handle_model_specific_adjustments, trait deepseek_family
     "dsa_block_v11" / "dsa_block_v12" / "dsa_block_v13"), on a CUDA or ROCm host before it reads the GPU: the legacy DSA
     prefill CP flag (--enable-nsa-prefill-context-parallel; 0.5.13 --enable-dsa-prefill-context-parallel, the NSA name
     its alias) in round-robin-split mode (the default) takes a single data-parallel replica, then in either mode
     --tp-size 8 (0.5.11: exactly 8; 0.5.12 on: at most 8). The round-robin message is the DeepSeek-V4 hook's too
     (one code, DSV4_CP)."""
-    if archs is not None and (target_cfg.get("architectures") or [None])[0] not in archs:  # trait dsa_page_block_archs
-        return
     v13 = how == "dsa_block_v13"
     if not args.get("enable_dsa_prefill_context_parallel" if v13 else "enable_nsa_prefill_context_parallel"):
         return
@@ -503,12 +512,12 @@ def _check_legacy_dsa_cp(args, how, target_cfg, archs):
 
 
 def _check_dsa_passes_before_0_5_22(args, how, sm, arch, cfg):
-    """The DSA passes of the releases before 0.5.22 from 0.5.19 (overrides.py _dsa_kv_cache_dtype_default, then
-    _dsa_split_backend_resolution on CUDA; model_hook.py runs them after the GPU's compute capability):
-    "dsa_block_v20" (0.5.20-0.5.21) refuses a learnable-sink target's KV cache dtype and DSA backends and checks the
-    backends with _check_dsa_backend_constraints (triton is ROCm-only, tilelang takes no FP8 KV on CUDA), the HiSparse
-    arm too; "dsa_block_v19" (0.5.19) has _check_tilelang_dsa_fp8_kv only, outside the HiSparse arm, and no sink
-    checks."""
+    """The DSA passes of the releases before 0.5.22 from 0.5.17 (overrides.py _dsa_kv_cache_dtype_default, then
+    _dsa_split_backend_resolution on CUDA; model_hook.py runs them after the GPU's compute capability, 0.5.17-0.5.18
+    server_args.py's DSA block at its legacy slot): "dsa_block_v20" (0.5.20-0.5.21) refuses a learnable-sink target's KV
+    cache dtype and DSA backends and checks the backends with _check_dsa_backend_constraints (triton is ROCm-only,
+    tilelang takes no FP8 KV on CUDA), the HiSparse arm too; "dsa_block_v17" / "dsa_block_v19" (0.5.17-0.5.19) have
+    _check_tilelang_dsa_fp8_kv only, outside the HiSparse arm, and no sink checks."""
     v20 = how == "dsa_block_v20"
     major = sm // 10
     sinks = v20 and bool(cfg.get("learnable_sink"))
