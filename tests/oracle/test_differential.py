@@ -76,6 +76,8 @@ def run(request, tmp_path_factory):
     if python is None:
         msg = "no SGLang %s kit at %s (build it: make lab-kit SPECDEPLOY_KIT_RELEASES=%s; or set %s)" % (
             version, kits.kit_python(version, ROOT), version, kits.KITS_ENV)
+        # deliberate opt-in for a developer without every kit (nothing in the Makefile or .ci sets it):
+        # `make test` / `make oracle` always fail on a missing kit
         if os.environ.get("SPECDEPLOY_ORACLE_ALLOW_MISSING") == "1":
             pytest.skip(msg)
         pytest.fail(msg)
