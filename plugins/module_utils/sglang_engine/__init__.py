@@ -91,7 +91,8 @@ def _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides
     except Refused as e:
         result.error(e.code, "SGLang %s would refuse to start: %s" % (version, e.message), field=e.field,
                      stage="resolve")
-        result.sglang_verdict = {"accepted": False, "code": e.code, "stage": "resolve", "message": e.message}
+        result.sglang_verdict = {"accepted": False, "code": e.code, "stage": "resolve", "message": e.message,
+                                 "judged_by_sglang": []}
         r = result.resolved
     else:
         record_arg_overrides(result, args, r, allow_overrides)
@@ -120,12 +121,18 @@ def _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides
     check_gpus(gpus, rel, r, args, target_cfg, result)
     check_memory(result, r, args, target_cfg, draft_cfg, gpus, rel, read_paths)
     why = judged_by_sglang(args, env, target_cfg, draft_cfg)
-    if why:
+    if rel.get("traits_from"):  # a release without a table of its own: SGLang judges all of it
+        why.insert(0, "SGLang %s (not in the tables)" % version)
+        if result.sglang_verdict["accepted"]:
+            result.sglang_verdict = {"accepted": None, "code": "NOT_IN_TABLES", "stage": None,
+                                     "message": releases.not_in_tables_message(rel)}
+    elif why:
         message = "judged by SGLang: the static rules do not model %s; SGLang %s itself decides (the authority " \
                   "preflight, and the installed SGLang on the host before any restart)." % ("; ".join(why), version)
         result.warn("JUDGED_BY_SGLANG", message)
         if result.sglang_verdict["accepted"]:
             result.sglang_verdict = {"accepted": None, "code": "JUDGED_BY_SGLANG", "stage": None, "message": message}
+    result.sglang_verdict["judged_by_sglang"] = why
     return result
 
 
@@ -195,7 +202,8 @@ def _check_argv(argv, rel, env, gpus, draft_config, target_config, capabilities,
             hint = " Use %s." % releases.RENAMED[name]
         result.error(e.code, "SGLang %s would exit at argument parsing: %s.%s" % (version, e.message, hint),
                      field=e.field, stage="parse")
-        result.sglang_verdict = {"accepted": False, "code": e.code, "stage": "parse", "message": e.message}
+        result.sglang_verdict = {"accepted": False, "code": e.code, "stage": "parse", "message": e.message,
+                                 "judged_by_sglang": []}
         return result
     for code, msg in notes:
         result.warn(code, msg)

@@ -103,7 +103,8 @@ class Result(object):
         self.capabilities = None
         self.tree_verify = None
         self.memory_fit = None
-        self.sglang_verdict = {"accepted": True, "code": None, "stage": None, "message": None}
+        # accepted: True / False / None (not judged here: judged_by_sglang lists what SGLang itself decides)
+        self.sglang_verdict = {"accepted": True, "code": None, "stage": None, "message": None, "judged_by_sglang": []}
 
     @property
     def ok(self):
@@ -150,16 +151,3 @@ def truthy_env(env, name):
 def get(args, key, default=None):
     v = args.get(key)
     return default if v is None else v
-
-
-def gate(*keys, **kw):
-    """Mark a group of rules whose every refusal needs one of `keys` (args dests) given: the caller enters it
-    with `if not fn.keys.isdisjoint(args):`, one set operation on a validation that sets none of them, so a rule
-    added for a rarely used flag costs the common case nothing. `context=(...)` names keys the group also reads
-    without any of them being able to trigger it alone. tests/unit/test_rule_gates.py checks that keys plus
-    context hold every args key the function reads."""
-    def mark(fn):
-        fn.keys = frozenset(keys)
-        fn.context = frozenset(kw.get("context", ()))
-        return fn
-    return mark

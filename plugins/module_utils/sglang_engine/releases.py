@@ -383,15 +383,39 @@ def nearest(version, n=2):
 
 def unknown_version_message(version):
     near = nearest(version)
-    return ("SGLang version %r has no release table; nearest known: %s (all known: %s). Pin a known release "
-            "(sglang_version), or add this one with `%s` (captures its parser from its own CPU kit; review the "
-            "diff and run its differential tests)." % (version, " and ".join(near), known_versions_text(),
-                                                       ADD_RELEASE_COMMAND.replace("<version>", str(version))))
+    return ("SGLang version %r is not a release number this collection can read (X.Y.Z or X.Y.Z.postN, not older "
+            "than %s); nearest known: %s (all known: %s)." % (version, KNOWN_VERSIONS[0], " and ".join(near),
+                                                             known_versions_text()))
 
 
 def release(version):
-    """The merged traits of `version`, or None when the engine has no table for it."""
-    return RELEASES.get(str(version) if version is not None else None)
+    """The merged traits of `version`, or None when it is not a release number or older than every table. A
+    release without a table of its own (newer than the tables, the day it ships) gets the nearest older release's
+    traits with `traits_from` naming it and a derived (tolerant) flag table: flag existence is then the installed
+    SGLang's (its probe on the host) or a kit's parser (the authority preflight), and SGLang itself judges it."""
+    v = str(version) if version is not None else None
+    rel = RELEASES.get(v)
+    if rel is not None or v is None:
+        return rel
+    if v not in _DAY_ZERO:
+        want = vtuple(v)
+        older = [k for k in KNOWN_VERSIONS if want is not None and vtuple(k) < want]
+        _DAY_ZERO[v] = dict(RELEASES[older[-1]], version=v.strip(), traits_from=older[-1], exact_table=False,
+                            verified=False, added_later=frozenset()) if older else None
+    return _DAY_ZERO[v]
+
+
+_DAY_ZERO = {}
+
+
+def not_in_tables_message(rel):
+    """The one note for a release the tables do not list (release()'s traits_from), or None."""
+    if not rel.get("traits_from"):
+        return None
+    return ("SGLang %s is not in the tables: judged by SGLang %s itself (the static layer checks the spec's "
+            "invariants with SGLang %s's traits and flag types; flag existence and SGLang's own resolution come from "
+            "the installed SGLang on the host, or a kit through the authority preflight); docs/sglang-releases.md "
+            "says how a release joins the tables." % (rel["version"], rel["version"], rel["traits_from"]))
 
 
 def meta_info_fields(version):
@@ -424,4 +448,6 @@ def version_rules(version, result=None):
     rel = release(version)
     if rel is None and result is not None:
         result.error("UNKNOWN_VERSION", unknown_version_message(version), field="sglang_version", stage="input")
+    elif rel is not None and result is not None and rel.get("traits_from"):
+        result.warn("NOT_IN_TABLES", not_in_tables_message(rel))
     return rel

@@ -22,6 +22,11 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     r["disable_overlap_schedule"] = bool(r["disable_overlap_schedule"])
     r["enable_mixed_chunk"] = bool(r["enable_mixed_chunk"])
     result.resolved = r
+    if args.get("enable_return_aux_hidden_states"):
+        # 0.5.23 handle_aux_hidden_state_capture: the algorithm only names the capture convention and SGLang resets
+        # it before any hook reads it (the capture's own checks are SGLang's to judge)
+        args = dict(args, speculative_algorithm=None)
+        r["speculative_algorithm"] = None
     for dest in rules["retired_flag_errors"]:
         if dest in args:  # a retired flag's argparse action (DeprecatedAction with an error message)
             raise Refused("PARSE_RETIRED_FLAG", "--%s is no longer supported in SGLang %s: drop it (see its help for "
@@ -114,7 +119,7 @@ def resolve(args, env, rel, draft_cfg, target_cfg, platform, result, tree_flavor
     if algo in ("DFLASH", "DDTREE"):
         _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, prefill, tree_flavor)
     elif algo in ("EAGLE", "EAGLE3", "STANDALONE"):
-        _resolve_eagle(args, rules, r, target_cfg, result, prefill)
+        _resolve_eagle(args, rules, r, target_cfg, draft_cfg, result, prefill)
     # check_server_args (after resolution), in its order: pipeline parallelism, then the value checks
     if rules["pp_speculation_refused"] and r["pp_size"] > 1 and algo is not None:
         raise Refused("PP_SPECULATIVE", "Pipeline parallelism is not compatible with speculative decoding in SGLang %s "
@@ -265,12 +270,16 @@ def _resolve_dflash(args, env, version, rules, r, draft_cfg, platform, result, p
         result.warn("SGLANG_OVERRIDE", "SGLang %s disables mixed chunked prefill with DFLASH." % version)
 
 
-def _resolve_eagle(args, rules, r, target_cfg, result, prefill):
+def _resolve_eagle(args, rules, r, target_cfg, draft_cfg, result, prefill):
     if args.get("max_running_requests") is None:
         r["max_running_requests"] = 48
         result.warn("SGLANG_DEFAULT", "max_running_requests is not set: SGLang resets it to 48 for speculative decoding.")
     steps, topk, ndt = (args.get("speculative_num_steps"), args.get("speculative_eagle_topk"),
                         args.get("speculative_num_draft_tokens"))
+    if "IQuest" in str(((draft_cfg or {}).get("architectures") or [""])[0]):
+        # an IQuest MTP draft sets all three from its config (judged by SGLang: judged_by_sglang names the drafter)
+        r["speculative_num_steps"], r["speculative_eagle_topk"], r["speculative_num_draft_tokens"] = steps, topk, ndt
+        return
     arch = None
     if target_cfg:
         arch = (target_cfg.get("architectures") or [None])[0]
