@@ -2580,7 +2580,7 @@ OLD_SWEEP_CASE.update({
 
 
 # -- gpu16 (session 17) --
-# 0.5.16-0.5.18 resolve GPU-host cases through the oracle's GPU stand-in (sglang_oracle.STAND_IN_RELEASES), so the
+# 0.5.16-0.5.18 resolve GPU-host cases through the oracle's GPU stand-in (tests/oracle/platforms.py STAND_IN_RELEASES), so the
 # sweep's GPU entries of the checks those releases already have are swept there too: the attention hook's MLA backend
 # checks (trait mla_backend_checks, arg_groups/overrides.py _mla_kv_cache_dtype_checks / _cutedsl_prefill_backend_fill
 # from 0.5.15), --quantization nvfp4_online's MoE runners (0.5.18 overrides.py _moe_runner_backend_quant_constraints)

@@ -22,11 +22,12 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as engine
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import kits
+from lab import kits
 
 from . import cases as C
 from . import classify as K
 from . import inexpressible as X
+from . import platforms as P
 from . import refusals as R
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -94,7 +95,7 @@ def run(request, tmp_path_factory):
         if c.get("gpu"):
             req["platform"] = C.PLATFORMS[c["gpu"]]
         requests.append(req)
-    answers = oracle.resolve_many(python, requests, timeout=1800, extra_env=kits.KIT_ENV)
+    answers = oracle.resolve_many(python, requests, timeout=1800, extra_env=kits.KIT_ENV, prelude=P.PRELUDE)
     src = R.source_root(version)
     rows = []
     for case, argv, answer in zip(cases, argvs, answers):

@@ -164,7 +164,7 @@ _CHANGES = {
         # flashattention_backend.py loads flash_attention_v4_sm120 on compute capability 12.x (0.5.18 and 0.5.22
         # kits; 0.5.14 has no such path)
         "fa4_sm120": True,
-        # argparse_actions.py DeprecatedAction with an error_message: the retired flag stops the parse (session 14)
+        # argparse_actions.py DeprecatedAction with an error_message: the retired flag stops the parse
         "retired_flag_errors": ("enable_expert_distribution_metrics",),
         "parser": "0.5.18",
         "parser_derived": None,
