@@ -66,7 +66,7 @@ options:
         (installed mode of M(specdeploy.sglang.sglang_flags)), cached. Needs C(sglang_target_config) and
         C(sglang_draft_config), which SGLang reads to resolve.
       - The controller python of SGLang C(X) is O(authority_pythons)C([X]), else
-        O(authority_venvs)C(/X/bin/python). The collection looks for no SGLang of its own: without either the
+        O(authority_venvs)C(/X/bin/python). The collection looks for no SGLang of its own; without either, the
         instance fails with C(ORACLE_UNAVAILABLE). C(docs/sglang.md) (Validation) says how to build such a venv
         from a lock.
     type: bool
