@@ -4,6 +4,7 @@ A valid baseline (a Qwen3-8B target with its b16 DFlash drafter on one RTX PRO 6
 error; each case changes one thing and expects one stable error code (or a resolved value).
 """
 import copy
+import json
 
 import pytest
 
@@ -727,3 +728,36 @@ def test_ambiguous_abbreviation_wins_over_an_earlier_bad_value():
 
 def test_skip_dp_mlp_sync_gone_in_0_5_23():
     assert args("0.5.23", "--speculative-skip-dp-mlp-sync").sglang_verdict["stage"] == "parse"
+
+
+@pytest.mark.parametrize("version,refused", [("0.5.16", True), ("0.5.18", True), ("0.5.19", False), ("0.5.22", False),
+                                             ("0.5.23", False)])
+def test_trtllm_mha_on_sm120_follows_each_release_own_check(version, refused):
+    """0.5.19 on (0.5.22 included) SGLang's attention hook allows trtllm_mha prefill on SM90, SM100 and SM120; the
+    releases before refuse it outside SM100 (at argument time with a GPU known, and at load)."""
+    spec = dict(base_spec(version), attention_backend="trtllm_mha")
+    codes = check(spec).codes()
+    assert bool({"TRTLLM_MHA_GPU", "TRTLLM_MHA_SM120"} & set(codes)) is refused, codes
+
+
+@pytest.mark.parametrize("version,refused", [("0.5.14", True), ("0.5.18", False), ("0.5.22", False), ("0.5.23", False)])
+def test_fa4_draft_backend_on_sm120_from_0_5_18(version, refused):
+    """fa4 has an sm_120 kernel path from 0.5.18 (flash_attention_v4_sm120); 0.5.14 has none."""
+    codes = check(sp(draft_attention_backend="fa4") | {"sglang_version": version}).codes()
+    assert ("FA4_SM120" in codes) is refused, codes
+
+
+def test_a_drafter_sglang_cannot_read_is_never_accepted(tmp_path):
+    """A drafter path that does not exist, or a directory without config.json: the static verdict is left to
+    SGLang (which refuses it), never "accepted"."""
+    empty = tmp_path / "drafter-without-config"
+    empty.mkdir()
+    for path in (str(tmp_path / "missing"), str(empty)):
+        spec = sp(draft_model_path=path)
+        r = S.validate(spec, gpus=PRO6000, target_config=TARGET, read_paths=True)
+        assert r.sglang_verdict["accepted"] is not True, r.sglang_verdict
+        assert any(path in w for w in r.sglang_verdict["judged_by_sglang"]), r.sglang_verdict
+    # readable: judged here
+    (empty / "config.json").write_text(json.dumps(DRAFT))
+    r = S.validate(sp(draft_model_path=str(empty)), gpus=PRO6000, target_config=TARGET, read_paths=True)
+    assert r.sglang_verdict["accepted"] is True and r.sglang_verdict["judged_by_sglang"] == [], r.sglang_verdict
