@@ -6,10 +6,14 @@
 One code path for the controller preflight and the host validation:
 
     spec (docs/interfaces.md)  --render.render()-->  argv  --parse.parse_argv()-->  args
-    args --resolve.resolve()--> what the release's own argument resolution would do
+    args --resolve.resolve()--> what the release's own argument resolution does to what the spec renders
          + checks: config.json pairing (what SGLang only finds at worker start)
          + gpu: what fails on the hardware
          + overrides (requested vs resolved; a speculative one is an error unless allowed)
+         + judged_by_sglang(): what it leaves to SGLang itself (verdict accepted: None), never a guessed yes
+
+What it judges completely is what the collection renders (common.SPEC_FLAGS, common.OWNED_DESTS); any other flag is
+checked for existence and type in the release's parser only. docs/sglang.md, "Validation".
 
 Every per-release difference is a trait in releases.py (parser tables in parsers/, captured from each
 release's real parser); the modules here read traits, never version strings. docs/sglang-releases.md
@@ -214,9 +218,8 @@ def _check_argv(argv, rel, env, gpus, draft_config, target_config, capabilities,
     for k in ("tp_size", "dp_size", "pp_size"):
         v = args.get(k)
         if v is not None and is_int(v) and v < 1:
-            # every release 0.5.11-0.5.23 takes a size below 1 at argument time (only attention DP reads --dp-size
-            # there: rules_parallel.check_attn_dp_width); the launch then splits no ranks (--pp-size 0 divides
-            # by zero in the engine's rank ranges)
+            # every release 0.5.11-0.5.23 takes a size below 1 at argument time; the launch then splits no ranks
+            # (--pp-size 0 divides by zero in the engine's rank ranges)
             result.error("PARALLEL_SIZE", "%s must be >= 1, got %s: SGLang accepts it and fails at launch." % (k, v),
                          field=k, stage="load")
     mfs = args.get("mem_fraction_static")

@@ -55,7 +55,7 @@ def platform_from_gpus(gpus):
         return {"device": "cuda", "sm": None, "gpus_known": False, "default_attention_backend": None}
     if not gpus:  # a host without a visible GPU (e.g. the CPU lab): SGLang resolves `--device cuda` without one
         return {"device": "cuda", "sm": None, "gpus_known": True, "default_attention_backend": "triton",
-                "no_gpu": True}  # no device memory either (rules_kv_shard.py reads it)
+                "no_gpu": True}  # no device memory either
     sm = _sm_of(gpus[0]) if isinstance(gpus[0], dict) else None
     return {"device": "cuda", "sm": sm, "gpus_known": True,
             "default_attention_backend": _DEFAULT_ATTENTION.get(sm)}
