@@ -39,7 +39,7 @@ export SPECDEPLOY_SGLANG_PYTHON := $(LAB)/sglang-venv/bin/python
 export SPECDEPLOY_LAB_MODELS := $(LAB)/models
 export SPECDEPLOY_LAB_LOCK := $(ROOT)/lab/sglang-0.5.23-cpu.lock
 export SPECDEPLOY_LAB_WHEELHOUSE := $(LAB)/wheelhouse
-# Per-release controller venvs of SGLang, <dir>/<version>/bin/python (lab/lab.py kit; sglang_engine/kits.py).
+# Per-release controller venvs of SGLang, <dir>/<version>/bin/python (lab/lab.py kit; lab/kits.py).
 export SPECDEPLOY_LAB_KITS ?= $(LAB)/kits
 # The releases `make oracle` checks: the newest in full plus ORACLE_SAMPLE verified older ones drawn by
 # a seed that rotates daily (tools/sglang-release sample; SPECDEPLOY_ORACLE_SEED fixes the draw). By

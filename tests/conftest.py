@@ -17,3 +17,5 @@ if not os.path.islink(LINK):
         pass
 if TREE not in sys.path:
     sys.path.insert(0, TREE)
+if ROOT not in sys.path:  # lab/ (LAB-ONLY helpers such as lab/kits.py) for the oracle tests
+    sys.path.insert(0, ROOT)

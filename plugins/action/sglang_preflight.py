@@ -42,7 +42,8 @@ class ActionModule(ActionBase):
                      for name, hv in args["hosts"].items()}
         authority = None
         if args["authority"]:
-            authority = pf.Authority(pythons=args["authority_pythons"], cache_dir=args["authority_cache"])
+            authority = pf.Authority(pythons=args["authority_pythons"], venvs_dir=args["authority_venvs"],
+                                     cache_dir=args["authority_cache"])
         try:
             out = pf.check_fleet(hosts, read_paths=args["read_configs"], fatal_notes=args["fatal_notes"],
                                  authority=authority, group=args["group"])

@@ -99,14 +99,10 @@ def parse(text):
 def names(version):
     """(release the names come from, the `metrics` trait): the release itself, else the nearest older one
     (a newer release than the table knows keeps the last known names), else (None, None)."""
-    rel = releases.release(version)
+    rel = releases.release(version)  # a release without a table of its own: the nearest older one's traits
     if rel is None:
-        want = releases.vtuple(version)
-        older = [v for v in releases.KNOWN_VERSIONS if want is not None and releases.vtuple(v) <= want]
-        if not older:
-            return None, None
-        rel = releases.RELEASES[older[-1]]
-    return rel["version"], rel["metrics"]
+        return None, None
+    return rel.get("traits_from") or rel["version"], rel["metrics"]
 
 
 def _finite(value):

@@ -18,6 +18,7 @@ import shutil
 import time
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import SPEC_FLAGS
 
 __metaclass__ = type
 
@@ -344,24 +345,10 @@ def preflight(instance, port, proc="/proc", replaces=()):
 # flags). Until that module is wired into the role, `server_validator: basic` renders argv from the
 # structured spec with no rule table and no resolution. Named as such in the release record.
 
-_PLAIN = (
-    ("model_path", "--model-path"), ("served_model_name", "--served-model-name"), ("host", "--host"),
-    ("port", "--port"), ("device", "--device"), ("tp_size", "--tp-size"), ("dp_size", "--dp-size"),
-    ("pp_size", "--pp-size"), ("attention_backend", "--attention-backend"),
-    ("prefill_attention_backend", "--prefill-attention-backend"),
-    ("mem_fraction_static", "--mem-fraction-static"), ("context_length", "--context-length"),
-    ("max_running_requests", "--max-running-requests"),
-)
-_SPEC = (
-    ("algorithm", "--speculative-algorithm", "speculative_algorithm"),
-    ("draft_model_path", "--speculative-draft-model-path", "speculative_draft_model_path"),
-    ("num_draft_tokens", "--speculative-num-draft-tokens", "speculative_num_draft_tokens"),
-    ("block_size", "--speculative-num-draft-tokens", "speculative_num_draft_tokens"),
-    ("num_steps", "--speculative-num-steps", "speculative_num_steps"),
-    ("eagle_topk", "--speculative-eagle-topk", "speculative_eagle_topk"),
-    ("draft_attention_backend", "--speculative-draft-attention-backend",
-     "speculative_draft_attention_backend"),
-)
+# from the engine's one spec-to-flag table (sglang_engine.common.SPEC_FLAGS)
+_PLAIN = tuple((k, f) for k, f, _d in SPEC_FLAGS if "." not in k and k != "enable_metrics")
+_SPEC = tuple((k.split(".", 1)[1], f, d) for k, f, d in SPEC_FLAGS
+              if k.startswith("speculative.") and k != "speculative.draft_window_size")
 _DEFAULT_ONE = ("tp_size", "dp_size", "pp_size")
 
 

@@ -56,9 +56,9 @@ def _installed(params, result, argv, env, version, requested, allow, resolver=No
         result.error(code, "the installed SGLang %s refuses these arguments (%s): %s" % (
             caps.get("version"), answer.get("stage"), answer["error"]), stage=answer.get("stage") or "resolve")
         result.sglang_verdict = {"accepted": False, "code": code, "stage": answer.get("stage"),
-                                 "message": answer["error"]}
+                                 "message": answer["error"], "judged_by_sglang": []}
         return
-    result.sglang_verdict = {"accepted": True, "code": None, "stage": None, "message": None}
+    result.sglang_verdict = {"accepted": True, "code": None, "stage": None, "message": None, "judged_by_sglang": []}
     resolved = answer.get("resolved") or {}
     result.resolved = {k: resolved.get(k) for k in spec.RESOLVED_KEYS if k in resolved}
     spec.record_overrides(result, requested, result.resolved, allow)

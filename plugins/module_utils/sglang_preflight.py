@@ -23,7 +23,6 @@ and kit), so the verdict is SGLang's own word. stdlib only.
 """
 from __future__ import annotations
 
-import glob
 import hashlib
 import json
 import os
@@ -52,6 +51,7 @@ def argument_spec():
         fatal_notes=dict(type="list", elements="str", default=list(DEFAULT_FATAL_NOTES)),
         authority=dict(type="bool", default=False),
         authority_pythons=dict(type="dict", default={}),
+        authority_venvs=dict(type="path"),
         authority_cache=dict(type="path"),
     )
 
@@ -59,8 +59,6 @@ def argument_spec():
 # exit codes of tools/specdeploy-preflight (and `rc` of the result)
 EXIT_PASSED, EXIT_FAILED, EXIT_INPUT, EXIT_NOTHING_CHECKED = 0, 1, 2, 3
 VERDICT_KEYS = ("ok", "errors", "notes", "argv", "resolved", "overrides", "tree_verify", "memory_fit")
-# the collection's root (checkout or installed copy): <root>/plugins/module_utils/this file
-COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _err(code, message, field=None, stage="input"):
@@ -245,6 +243,10 @@ def format_lines(verdicts, without=(), status=None):
         for inst, v in sorted(verdicts[host].items()):
             label = host if inst == "(host)" else "%s/%s" % (host, inst)
             by = "" if v.get("judged_by") in (None, "static", "preflight") else " [%s]" % v["judged_by"]
+            if not by:  # what the static layer leaves to SGLang (the authority, the installed SGLang on the host)
+                left = [n["message"].split(";", 1)[0] for n in v["notes"] if n["code"] in ("JUDGED_BY_SGLANG",
+                                                                                        "NOT_IN_TABLES")]
+                by = (" [%s]" % left[0]) if left else ""
             if v["ok"]:
                 r = v.get("resolved") or {}
                 algo = r.get("speculative_algorithm") or "no speculation"
@@ -270,21 +272,18 @@ def format_lines(verdicts, without=(), status=None):
 # ----------------------------------------------------------------------------------------------
 # Authority: the real SGLang of the release, on the controller
 # ----------------------------------------------------------------------------------------------
-def default_kits_dir():
-    return os.environ.get("SPECDEPLOY_LAB_KITS") or os.path.join(COLLECTION_ROOT, ".lab", "kits")
+# the directory of controller SGLang venvs, one per release (<dir>/<version>/bin/python), when the task does not
+# name one (authority_venvs / specdeploy_authority_venvs); docs/sglang.md says how to build one from a lock
+VENVS_ENV = "SPECDEPLOY_AUTHORITY_VENVS"
+
+
+def default_venvs_dir():
+    return os.environ.get(VENVS_ENV) or None
 
 
 def default_cache_dir():
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "specdeploy", "authority")
-
-
-def venv_sglang_version(python):
-    """SGLang's version in the venv of `python`, from its dist-info (no process), or None."""
-    venv = os.path.dirname(os.path.dirname(os.path.abspath(python)))
-    for d in glob.glob(os.path.join(venv, "lib", "python*", "site-packages", "sglang-*.dist-info")):
-        return os.path.basename(d)[len("sglang-"):-len(".dist-info")]
-    return None
 
 
 def oracle_error():
@@ -301,17 +300,18 @@ class Authority(object):
     """Resolve instance specs with the real SGLang of their release on the controller, cached.
 
     pythons: {sglang version: python} given by the operator (first choice); then
-    <kits_dir>/<version>/bin/python, then the lab's <root>/.lab/sglang-venv/bin/python when it holds
-    that version. Answers are cached under cache_dir by a hash of (kit, argv, env, configs).
+    <venvs_dir>/<version>/bin/python (venvs_dir: authority_venvs, else $SPECDEPLOY_AUTHORITY_VENVS). Nothing
+    else: the collection never looks for an SGLang of its own. Answers are cached under cache_dir by a hash of
+    (venv, argv, env, configs).
     """
 
     # CPU kits carry the lab shim (empty sgl_kernel/torchvision the CPU import path needs); the variable
     # is read by nothing else
     KIT_ENV = {"SPECDEPLOY_LAB_SHIM_MODULES": "sgl_kernel,torchvision"}
 
-    def __init__(self, pythons=None, kits_dir=None, cache_dir=None, timeout=600, use_cache=True, workers=None):
+    def __init__(self, pythons=None, venvs_dir=None, cache_dir=None, timeout=600, use_cache=True, workers=None):
         self.pythons = {str(k): str(v) for k, v in (pythons or {}).items()}
-        self.kits_dir = kits_dir or default_kits_dir()
+        self.venvs_dir = venvs_dir or default_venvs_dir()
         self.cache_dir = cache_dir or default_cache_dir()
         self.timeout = timeout
         self.use_cache = use_cache
@@ -333,10 +333,8 @@ class Authority(object):
         cands = []
         if version in self.pythons:
             cands.append(self.pythons[version])
-        cands.append(os.path.join(self.kits_dir, version, "bin", "python"))
-        lab = os.path.join(COLLECTION_ROOT, ".lab", "sglang-venv", "bin", "python")
-        if venv_sglang_version(lab) == version:
-            cands.append(lab)
+        if self.venvs_dir:
+            cands.append(os.path.join(self.venvs_dir, version, "bin", "python"))
         for c in cands:
             if os.path.exists(c):
                 # the venv's real directory (a checkout reached through a symlink is the same kit), not the
@@ -445,9 +443,11 @@ class Authority(object):
         version = str(sp.get("sglang_version"))
         python, tried = self.python_for(version)
         if python is None:
-            return _failed_verdict(_err("ORACLE_UNAVAILABLE", "authority: no controller SGLang %s (tried %s); build "
-                                        "the release's kit or map the version to a python (specdeploy_authority_"
-                                        "pythons / --authority-python %s=PATH)" % (version, ", ".join(tried), version),
+            return _failed_verdict(_err("ORACLE_UNAVAILABLE", "authority: no controller SGLang %s (tried %s); give "
+                                        "a venv with that release: specdeploy_authority_pythons {%s: PATH} or "
+                                        "specdeploy_authority_venvs DIR (DIR/%s/bin/python); docs/sglang.md, "
+                                        "'Validation', says how to build one from a lock" % (
+                                            version, ", ".join(tried) or "nothing: none given", version, version),
                                         field="sglang_version"))
         s = sp.get("speculative") if isinstance(sp.get("speculative"), dict) else {}
         missing = [n for n, given in (("sglang_target_config", target_config),

@@ -14,7 +14,11 @@ description:
     SGLang version and checks it the way SGLang would, before any server is restarted.
   - C(mode=static) uses the collection's release table (the SGLang releases listed in
     docs/sglang-releases.md, each with its parser captured from that release) and needs no SGLang; it runs
-    anywhere, typically on the controller. An unknown release fails naming the nearest known ones.
+    anywhere, typically on the controller. It judges completely what the spec renders; other flags (from
+    C(extra_args) or a command line) and SGLang's own C(SGLANG_*) variables are checked for existence and type
+    only, and the verdict leaves their compatibility to SGLang (C(sglang_verdict.accepted) null, note
+    C(JUDGED_BY_SGLANG)). A release newer than the tables uses the nearest older release's traits with the note
+    C(NOT_IN_TABLES) and is judged by that SGLang itself (docs/sglang.md, Validation).
   - C(mode=installed) runs the host's installed SGLang's own argument resolution in the given venv
     (C(prepare_server_args), C(resolve_once), C(check_server_args)), without a server, a GPU or weights;
     only the two C(config.json) files are read, and probes which flags and tree-verify flavors it has.
@@ -185,7 +189,10 @@ overrides:
   type: list
   elements: dict
 sglang_verdict:
-  description: Whether SGLang itself would accept the arguments (C(accepted), C(code), C(stage), C(message)).
+  description:
+    - Whether SGLang itself would accept the arguments (C(accepted), C(code), C(stage), C(message)).
+    - C(accepted) is null when the static mode leaves the verdict to SGLang; C(judged_by_sglang) lists what
+      (flags, env, target, drafter or release it does not model), empty when the verdict is complete.
   returned: always
   type: dict
 capabilities:

@@ -66,7 +66,9 @@ options:
         (installed mode of M(specdeploy.sglang.sglang_flags)), cached. Needs C(sglang_target_config) and
         C(sglang_draft_config), which SGLang reads to resolve.
       - The controller python of SGLang C(X) is O(authority_pythons)C([X]), else
-        C($SPECDEPLOY_LAB_KITS/X/bin/python) (default C(<collection>/.lab/kits)).
+        O(authority_venvs)C(/X/bin/python). The collection looks for no SGLang of its own; without either, the
+        instance fails with C(ORACLE_UNAVAILABLE). C(docs/sglang.md) (Validation) says how to build such a venv
+        from a lock.
     type: bool
     default: false
   authority_pythons:
@@ -74,6 +76,11 @@ options:
       - SGLang version to the controller python of a venv with that release (C(specdeploy_authority_pythons)).
     type: dict
     default: {}
+  authority_venvs:
+    description:
+      - Directory of controller SGLang venvs, one per release, at C(<dir>/<version>/bin/python)
+        (C(specdeploy_authority_venvs)); default the environment variable C(SPECDEPLOY_AUTHORITY_VENVS).
+    type: path
   authority_cache:
     description:
       - Cache directory of the authority's answers (default C(~/.cache/specdeploy/authority)).
@@ -170,7 +177,8 @@ def main():
     hosts = {}
     for name, hv in p["hosts"].items():
         hosts[name] = {k: hv.get(k) for k in pf.READ_KEYS} if isinstance(hv, dict) else hv
-    authority = pf.Authority(pythons=p["authority_pythons"], cache_dir=p["authority_cache"]) if p["authority"] else None
+    authority = pf.Authority(pythons=p["authority_pythons"], venvs_dir=p["authority_venvs"],
+                             cache_dir=p["authority_cache"]) if p["authority"] else None
     out = pf.check_fleet(hosts, read_paths=p["read_configs"], fatal_notes=p["fatal_notes"], authority=authority)
     if not out["ok"] and p["fail_on_error"]:
         module.fail_json(msg=pf.failure_message(out), **out)

@@ -2580,7 +2580,7 @@ OLD_SWEEP_CASE.update({
 
 
 # -- gpu16 (session 17) --
-# 0.5.16-0.5.18 resolve GPU-host cases through the oracle's GPU stand-in (sglang_oracle.STAND_IN_RELEASES), so the
+# 0.5.16-0.5.18 resolve GPU-host cases through the oracle's GPU stand-in (tests/oracle/platforms.py STAND_IN_RELEASES), so the
 # sweep's GPU entries of the checks those releases already have are swept there too: the attention hook's MLA backend
 # checks (trait mla_backend_checks, arg_groups/overrides.py _mla_kv_cache_dtype_checks / _cutedsl_prefill_backend_fill
 # from 0.5.15), --quantization nvfp4_online's MoE runners (0.5.18 overrides.py _moe_runner_backend_quant_constraints)
@@ -3048,9 +3048,14 @@ LATER_ONLY = {
 }
 
 
+def judged_by_sglang(static):
+    """The static layer left (part of) the verdict to SGLang (flags, env or a target outside what it owns)."""
+    return bool(static.sglang_verdict.get("judged_by_sglang"))
+
+
 def static_refusal(static):
     """(code, stage) of the static engine's argument-time refusal, or None."""
-    if not static.sglang_verdict["accepted"]:
+    if static.sglang_verdict["accepted"] is False:
         return static.sglang_verdict["code"], static.sglang_verdict["stage"]
     for e in static.errors:
         # ENV_SECRET is the engine's own policy on env names (LATER_ONLY), not an argument-time refusal
@@ -3060,8 +3065,15 @@ def static_refusal(static):
 
 
 def compare(static, answer, classify):
-    """None when the static verdict, reason and resolved settings agree with SGLang's answer, else why."""
+    """None when the static verdict, reason and resolved settings agree with SGLang's answer, else why. A case the
+    static layer leaves to SGLang (verdict accepted: null, JUDGED_BY_SGLANG) only must not be refused statically
+    where SGLang accepts: "not judged here" is allowed, a wrong yes or a wrong no is not."""
     refusal = static_refusal(static)
+    if judged_by_sglang(static):
+        # SGLang stops at its first refusal: one of the flags left to it may come first, so only the verdict counts
+        if refusal is not None and answer.get("error") is None:
+            return "verdict: static refuses (%s) a case left to SGLang, which accepts it" % (refusal,)
+        return None
     o_ok = answer.get("error") is None
     if (refusal is None) != o_ok:
         return "verdict: static %s (%s) vs SGLang %s (%s)" % (

@@ -37,7 +37,7 @@ import glob
 import os
 import re
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import kits
+from lab import kits
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))

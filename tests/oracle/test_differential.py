@@ -22,11 +22,12 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as engine
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import kits
+from lab import kits
 
 from . import cases as C
 from . import classify as K
 from . import inexpressible as X
+from . import platforms as P
 from . import refusals as R
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -94,7 +95,7 @@ def run(request, tmp_path_factory):
         if c.get("gpu"):
             req["platform"] = C.PLATFORMS[c["gpu"]]
         requests.append(req)
-    answers = oracle.resolve_many(python, requests, timeout=1800, extra_env=kits.KIT_ENV)
+    answers = oracle.resolve_many(python, requests, timeout=1800, extra_env=kits.KIT_ENV, prelude=P.PRELUDE)
     src = R.source_root(version)
     rows = []
     for case, argv, answer in zip(cases, argvs, answers):
@@ -120,6 +121,8 @@ def run(request, tmp_path_factory):
         # -- standin (session 16) --: GPU cases judged through the named GPU stand-in (releases before 0.5.19)
         "gpu_cases_stand_in": sum(1 for r in judged if r["answer"].get("platform") == "stand-in"),
         "sglang_refused": sum(1 for r in judged if r["answer"].get("error")),
+        # cases the static layer judged itself (the rest: flags, env or a target it leaves to SGLang)
+        "statically_judged": sum(1 for r in judged if not C.judged_by_sglang(r["static"])),
         "refusal_codes": dict(collections.Counter(K.classify(r["answer"], src) for r in judged if r["answer"].get("error"))),
         "refusals_enumerated": len(enumerated), "refusals_reached": len(hit),
         "refusals_reached_ids": sorted(hit),
@@ -155,6 +158,14 @@ def test_enough_generated_cases(run):
     assert all(r["answer"].get("platform") in (None, "override", "stand-in", "unsupported") for r in run["rows"])
 
 
+def test_statically_judged_cases_cover_both_verdicts(run):
+    """The static layer judges a real share of the cases itself (the spec-rendered space), with both verdicts: the
+    rest it leaves to SGLang and is only held to never refusing what SGLang accepts."""
+    own = [r for r in run["rows"] if not C.judged_by_sglang(r["static"])]
+    assert len(own) >= 50, "SGLang %s: only %d cases judged statically" % (run["version"], len(own))
+    assert {bool(r["answer"].get("error")) for r in own} == {True, False}
+
+
 def test_cases_cover_both_verdicts(run):
     """A generator that only produced accepted (or only refused) configurations would prove little. The share is
     the hypothesis draws' (the generator's mix); the sweep, one refusal per entry by design and mostly refused on
@@ -183,6 +194,8 @@ def test_overrides_flagged_where_sglang_warns(run):
     """Every topk/num_steps override SGLang logs is an error the static engine reports (SPEC_OVERRIDDEN)."""
     checked = 0
     for r in run["rows"]:
+        if C.judged_by_sglang(r["static"]):
+            continue
         warned = [w for w in r["answer"].get("warnings") or [] if "overriding speculative_" in w]
         if warned and not r["answer"].get("error"):
             checked += 1

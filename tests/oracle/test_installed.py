@@ -57,7 +57,7 @@ def test_topk_override_seen_by_sglang_is_an_error():
                     sglang_version="0.5.23", env=LAB_ENV)
     # the removed window flag: SGLang's own parser refuses it
     assert out["sglang_verdict"] == {"accepted": False, "code": "PARSE_UNRECOGNIZED", "stage": "parse",
-                                     "message": out["sglang_verdict"]["message"]}
+                                     "message": out["sglang_verdict"]["message"], "judged_by_sglang": []}
     assert "--speculative-dflash-draft-window-size" in out["sglang_verdict"]["message"]
     assert out["capabilities"]["version"] == "0.5.23"
     assert out["capabilities"]["tree_verify"] == []

@@ -169,13 +169,20 @@ def test_authority_without_a_controller_sglang_fails_naming_what_it_tried(tmp_pa
     spec = {"sglang_version": "0.5.16", "model_path": "/m", "attention_backend": "flashinfer"}
     inv.write_text(yaml.safe_dump({"all": {"children": {"sglang_servers": {"hosts": {"gpu01": {
         "server_instances": [{"name": "main", "spec": spec}], "sglang_target_config": {"architectures": ["X"]}}}}}}}))
-    env = dict(os.environ, SPECDEPLOY_LAB_KITS=str(tmp_path / "kits"))
+    env = dict(os.environ, SPECDEPLOY_AUTHORITY_VENVS=str(tmp_path / "venvs"))
+    env.pop("SPECDEPLOY_LAB_KITS", None)
     p = subprocess.run([sys.executable, TOOL, "-i", str(inv), "--authority", "--authority-cache", str(tmp_path / "c"),
                         "--authority-python", "0.5.16=%s" % (tmp_path / "none" / "bin" / "python")],
                        capture_output=True, text=True, check=False, cwd=ROOT, env=env)
     assert p.returncode == 1, p.stdout + p.stderr
     assert "FAIL  gpu01/main: [ORACLE_UNAVAILABLE] authority: no controller SGLang 0.5.16" in p.stdout
-    assert str(tmp_path / "kits" / "0.5.16" / "bin" / "python") in p.stdout
+    assert str(tmp_path / "venvs" / "0.5.16" / "bin" / "python") in p.stdout
+    assert "specdeploy_authority_venvs" in p.stdout
+    # nothing named: the collection looks for no SGLang of its own (not the checkout's .lab/)
+    env.pop("SPECDEPLOY_AUTHORITY_VENVS")
+    p = subprocess.run([sys.executable, TOOL, "-i", str(inv), "--authority", "--authority-cache", str(tmp_path / "c")],
+                       capture_output=True, text=True, check=False, cwd=ROOT, env=env)
+    assert p.returncode == 1 and "(tried nothing: none given)" in p.stdout and ".lab" not in p.stdout, p.stdout
     # SGLang reads the model configs to resolve: without them the authority says what to declare
     inv.write_text(yaml.safe_dump({"all": {"children": {"sglang_servers": {"hosts": {"gpu01": {
         "server_instances": [{"name": "main", "spec": spec}]}}}}}}))

@@ -8,12 +8,30 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine im
 ENGINE = os.path.dirname(os.path.abspath(E.__file__))
 
 
-def test_unknown_release_names_the_nearest_known_ones_and_the_command():
-    r = E.validate({"sglang_version": "0.5.14.post1", "model_path": "/m"})
-    assert r.codes() == ["UNKNOWN_VERSION"]
-    msg = r.errors[0]["message"]
-    assert "nearest known: 0.5.14 and 0.5.15" in msg
-    assert "tools/sglang-release add 0.5.14.post1" in msg
+def test_a_release_without_a_table_is_judged_by_sglang_with_the_nearest_older_traits():
+    """Day zero: a release the tables do not list renders and passes static validation with one note, and its
+    verdict is SGLang's own (accepted: null), never a guessed yes; a flag the older table lacks is not refused
+    (the installed SGLang's parser decides), a spec invariant still is."""
+    spec = {"sglang_version": "0.5.24", "model_path": "/m", "extra_args": ["--flag-new-in-0-5-24"],
+            "speculative": {"algorithm": "DFLASH", "draft_model_path": "/d", "block_size": 16, "num_draft_tokens": 8}}
+    r = E.validate(spec)
+    assert r.codes() == ["SPEC_BLOCK_SIZE_CONFLICT"]
+    del spec["speculative"]["num_draft_tokens"]
+    r = E.validate(spec)
+    assert r.ok and r.sglang_verdict["accepted"] is None and r.sglang_verdict["code"] == "NOT_IN_TABLES"
+    notes = [w["message"] for w in r.warnings if w["code"] == "NOT_IN_TABLES"]
+    assert len(notes) == 1 and "not in the tables: judged by SGLang 0.5.24 itself" in notes[0]
+    assert "SGLang 0.5.23's traits" in notes[0]
+    assert "--flag-new-in-0-5-24" in r.argv and "FLAG_UNVERIFIED" in [w["code"] for w in r.warnings]
+    # between two tables (a post release): the one below
+    assert E.releases.release("0.5.14.post1")["traits_from"] == "0.5.14"
+
+
+def test_a_version_that_is_no_release_number_names_the_known_ones():
+    for bad in ("0.4.0", "latest"):
+        r = E.validate({"sglang_version": bad, "model_path": "/m"})
+        assert r.codes() == ["UNKNOWN_VERSION"]
+        assert "0.5.23" in r.errors[0]["message"] and "tools/" not in r.errors[0]["message"]
 
 
 def test_every_release_from_0_5_11_to_0_5_23_has_its_own_captured_table():

@@ -372,3 +372,25 @@ def test_secrets_only_change_that_fails_rolls_back_the_secrets(server1, cases):
     assert TOKEN in server1.file("/etc/specdeploy/main.env").content_string
     rec = json.loads(server1.file("%s/releases/%s/release.json" % (ROOT, cases["b"]["release_id"])).content_string)
     assert rec["status"] == "active" and "rotated" not in json.dumps(rec)
+
+
+# ---- server-3: a release the tables do not know (day zero; day_zero.yml) ------------------------
+
+def test_day_zero_release_validated_by_the_installed_sglang_restarted_and_gated(server3):
+    """With the release tables cut back to 0.5.22 (a test fixture), the lab's SGLang 0.5.23 is a release they do
+    not know: the deploy still validates on the host with that SGLang, starts the instance, passes the smoke gate
+    and says who judged it; the other instance is left alone."""
+    out = " ".join(_load("server-dayzero-output.txt").split())
+    assert re.search(r"server-3\s*: ok=\d+\s+changed=[1-9]\d*\s+unreachable=0\s+failed=0", out), out[-800:]
+    results = json.loads(_load("server-dayzero.json"))
+    assert results["dayzero"]["changed"] is True, results["dayzero"]
+    assert results["main"]["changed"] is False, results["main"]
+    svc = server3.service("sglang-dayzero")
+    assert svc.is_running and svc.is_enabled, _journal(server3, "sglang-dayzero")
+    rec = json.loads(server3.file("%s/instances/dayzero/current/release.json" % ROOT).content_string)
+    assert rec["status"] == "active" and rec["smoke"]["passed"] is True
+    notes = " ".join(rec["validation"]["notes"])
+    assert "SGLang 0.5.23 is not in the tables: judged by SGLang 0.5.23 itself" in notes, notes
+    assert "SGLang 0.5.22's traits" in notes
+    gen = json.loads(server3.check_output(GEN.replace("127.0.0.1:30000", "127.0.0.1:30001")))
+    assert gen["meta_info"]["completion_tokens"] > 0

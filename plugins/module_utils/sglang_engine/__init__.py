@@ -6,10 +6,14 @@
 One code path for the controller preflight and the host validation:
 
     spec (docs/interfaces.md)  --render.render()-->  argv  --parse.parse_argv()-->  args
-    args --resolve.resolve()--> what the release's own argument resolution would do
+    args --resolve.resolve()--> what the release's own argument resolution does to what the spec renders
          + checks: config.json pairing (what SGLang only finds at worker start)
          + gpu: what fails on the hardware
          + overrides (requested vs resolved; a speculative one is an error unless allowed)
+         + judged_by_sglang(): what it leaves to SGLang itself (verdict accepted: None), never a guessed yes
+
+What it judges completely is what the collection renders (common.SPEC_FLAGS, common.OWNED_DESTS); any other flag is
+checked for existence and type in the release's parser only. docs/sglang.md, "Validation".
 
 Every per-release difference is a trait in releases.py (parser tables in parsers/, captured from each
 release's real parser); the modules here read traits, never version strings. docs/sglang-releases.md
@@ -23,11 +27,12 @@ from __future__ import annotations
 import os
 import re
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import checks, releases
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import ConfigError, check_context, check_draft_config, checkpoint_files, infer_block_size, load_config  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (  # noqa: F401
-    DFLASH_TARGET_ARCHS, HYBRID_GDN_ARCH, LONG_CONTEXT_ENV, RESOLVED_KEYS, SPEC_TO_SGLANG, SPECULATIVE_FIELDS,
-    TREE_FLAVORS, TREE_ORDER, Refused, Result, is_int,
+    DFLASH_TARGET_ARCHS, HYBRID_GDN_ARCH, LONG_CONTEXT_ENV, OWNED_BACKENDS, OWNED_DESTS, PLAIN_TARGET_ARCHS, RESOLVED_KEYS,
+    SPEC_FLAGS, SPEC_TO_SGLANG, SPECIAL_ATTENTION_KEYS, SPECULATIVE_FIELDS, TREE_FLAVORS, TREE_ORDER, Refused, Result,
+    is_int,
 )
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.gpu import check_gpus, platform_from_gpus  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.memfit import check_memory
@@ -42,6 +47,47 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.sy
 _MTP_TARGETS = re.compile(r"(Deepseek|Glm4Moe|GlmMoeDsa|BailingMoe|MistralLarge3|Pixtral|HYV|Qwen4Exp)")
 
 
+_MODELLED_ALGORITHMS = ("DFLASH", "DDTREE", "EAGLE", "EAGLE3", "NEXTN", "STANDALONE")
+
+
+def judged_by_sglang(args, env, target_cfg, draft_cfg):
+    """What in this validation the static layer does not judge (SGLang does: the authority preflight, the installed
+    SGLang on the host): [] when the static verdict is complete. Flags outside common.OWNED_DESTS, SGLang's own
+    environment variables, devices and attention backends the rules do not model, a target whose model hooks they do
+    not model, and a drafter whose config.json was not read."""
+    why = []
+    foreign = sorted(d for d in args if d not in OWNED_DESTS)
+    if foreign:
+        why.append("flags %s" % ", ".join("--" + d.replace("_", "-") for d in foreign))
+    sg_env = sorted(k for k in env or {} if k.startswith(("SGLANG_", "SGL_")) and k != LONG_CONTEXT_ENV)
+    if sg_env:
+        why.append("env %s" % ", ".join(sg_env))
+    device = str(args.get("device") or "cuda").split(":", maxsplit=1)[0]
+    if device not in ("cuda", "cpu"):
+        why.append("device %s" % device)
+    for k in ("attention_backend", "prefill_attention_backend", "speculative_draft_attention_backend"):
+        if args.get(k) not in OWNED_BACKENDS:
+            why.append("%s %s" % (k, args[k]))
+    algo = args.get("speculative_algorithm")
+    if algo is not None and str(algo).upper() not in _MODELLED_ALGORITHMS:
+        why.append("speculative algorithm %s" % algo)
+    if target_cfg is None:
+        why.append("the target (its config.json was not read here)")
+    else:
+        arch = (target_cfg.get("architectures") or [None])[0]
+        t = checks.text_cfg(target_cfg)
+        special = [k for k in SPECIAL_ATTENTION_KEYS if t.get(k) or target_cfg.get(k)]
+        if arch not in PLAIN_TARGET_ARCHS or special:
+            why.append("target %s%s (its model-specific hooks)" % (arch, (" with %s" % ", ".join(special)) if special else ""))
+    if algo is not None and args.get("speculative_draft_model_path") is not None:
+        if draft_cfg is None:
+            why.append("the drafter at %s (its config.json was not read here; SGLang refuses a drafter it cannot "
+                       "read)" % args["speculative_draft_model_path"])
+        elif any(x in str((draft_cfg.get("architectures") or [""])[0]) for x in ("Gemma4", "IQuest")):
+            why.append("drafter %s" % draft_cfg["architectures"][0])
+    return why
+
+
 def _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides, tree_flavor, platform, read_paths=True):
     version = rel["version"]
     try:
@@ -49,7 +95,8 @@ def _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides
     except Refused as e:
         result.error(e.code, "SGLang %s would refuse to start: %s" % (version, e.message), field=e.field,
                      stage="resolve")
-        result.sglang_verdict = {"accepted": False, "code": e.code, "stage": "resolve", "message": e.message}
+        result.sglang_verdict = {"accepted": False, "code": e.code, "stage": "resolve", "message": e.message,
+                                 "judged_by_sglang": []}
         r = result.resolved
     else:
         record_arg_overrides(result, args, r, allow_overrides)
@@ -77,6 +124,19 @@ def _finish(result, args, env, rel, gpus, draft_cfg, target_cfg, allow_overrides
                          field="env.%s" % k, stage="input")
     check_gpus(gpus, rel, r, args, target_cfg, result)
     check_memory(result, r, args, target_cfg, draft_cfg, gpus, rel, read_paths)
+    why = judged_by_sglang(args, env, target_cfg, draft_cfg)
+    if rel.get("traits_from"):  # a release without a table of its own: SGLang judges all of it
+        why.insert(0, "SGLang %s (not in the tables)" % version)
+        if result.sglang_verdict["accepted"]:
+            result.sglang_verdict = {"accepted": None, "code": "NOT_IN_TABLES", "stage": None,
+                                     "message": releases.not_in_tables_message(rel)}
+    elif why:
+        message = "judged by SGLang: the static rules do not model %s; SGLang %s itself decides (the authority " \
+                  "preflight, and the installed SGLang on the host before any restart)." % ("; ".join(why), version)
+        result.warn("JUDGED_BY_SGLANG", message)
+        if result.sglang_verdict["accepted"]:
+            result.sglang_verdict = {"accepted": None, "code": "JUDGED_BY_SGLANG", "stage": None, "message": message}
+    result.sglang_verdict["judged_by_sglang"] = why
     return result
 
 
@@ -146,7 +206,8 @@ def _check_argv(argv, rel, env, gpus, draft_config, target_config, capabilities,
             hint = " Use %s." % releases.RENAMED[name]
         result.error(e.code, "SGLang %s would exit at argument parsing: %s.%s" % (version, e.message, hint),
                      field=e.field, stage="parse")
-        result.sglang_verdict = {"accepted": False, "code": e.code, "stage": "parse", "message": e.message}
+        result.sglang_verdict = {"accepted": False, "code": e.code, "stage": "parse", "message": e.message,
+                                 "judged_by_sglang": []}
         return result
     for code, msg in notes:
         result.warn(code, msg)
@@ -157,9 +218,8 @@ def _check_argv(argv, rel, env, gpus, draft_config, target_config, capabilities,
     for k in ("tp_size", "dp_size", "pp_size"):
         v = args.get(k)
         if v is not None and is_int(v) and v < 1:
-            # every release 0.5.11-0.5.23 takes a size below 1 at argument time (only attention DP reads --dp-size
-            # there: rules_parallel.check_attn_dp_width); the launch then splits no ranks (--pp-size 0 divides
-            # by zero in the engine's rank ranges)
+            # every release 0.5.11-0.5.23 takes a size below 1 at argument time; the launch then splits no ranks
+            # (--pp-size 0 divides by zero in the engine's rank ranges)
             result.error("PARALLEL_SIZE", "%s must be >= 1, got %s: SGLang accepts it and fails at launch." % (k, v),
                          field=k, stage="load")
     mfs = args.get("mem_fraction_static")

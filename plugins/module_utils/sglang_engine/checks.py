@@ -37,7 +37,6 @@ def load_config(source):
     return data
 
 
-# -- new19 (session 17) --
 # The files of a checkpoint directory besides config.json that SGLang's model config reads at argument time, each by
 # hf_hub cached_file (absent: None): joint_head_config.json, a Clef checkpoint's joint schema head (0.5.22 on
 # srt/configs/model_config.py load_joint_head_config). Read with config.json, on its terms (a local directory, read_paths)

@@ -41,12 +41,49 @@ SECRET_ENV = re.compile(r"(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|CREDENTIAL)", re
 LONG_CONTEXT_ENV = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"
 MAX_PREFILL_TOKENS = 16384  # --max-prefill-tokens' default (every release)
 
-SPEC_TO_SGLANG = {
-    "algorithm": "speculative_algorithm", "draft_model_path": "speculative_draft_model_path",
-    "block_size": "speculative_num_draft_tokens", "num_draft_tokens": "speculative_num_draft_tokens",
-    "draft_window_size": "speculative_draft_window_size", "num_steps": "speculative_num_steps",
-    "eagle_topk": "speculative_eagle_topk", "draft_attention_backend": "speculative_draft_attention_backend",
-}
+# THE table from the structured spec (docs/interfaces.md) to SGLang: (spec key, flag, argparse dest), in the
+# order render() writes them; "speculative.<key>" for the speculative mapping. Rendering (render.py), parsing a
+# command line back into a spec (argv_to_spec), allow_overrides / resolved-key comparison (SPEC_TO_SGLANG) and
+# the server_validator: basic stand-in (release.py) all derive from it. --speculative-draft-window-size and
+# --enable-metrics are spelled per release (traits window_flag, metrics_flag); render() asks the release.
+SPEC_FLAGS = (
+    ("model_path", "--model-path", "model_path"),
+    ("served_model_name", "--served-model-name", "served_model_name"),
+    ("host", "--host", "host"), ("port", "--port", "port"), ("device", "--device", "device"),
+    ("tp_size", "--tp-size", "tp_size"), ("dp_size", "--dp-size", "dp_size"), ("pp_size", "--pp-size", "pp_size"),
+    ("attention_backend", "--attention-backend", "attention_backend"),
+    ("prefill_attention_backend", "--prefill-attention-backend", "prefill_attention_backend"),
+    ("mem_fraction_static", "--mem-fraction-static", "mem_fraction_static"),
+    ("context_length", "--context-length", "context_length"),
+    ("max_running_requests", "--max-running-requests", "max_running_requests"),
+    ("enable_metrics", "--enable-metrics", "enable_metrics"),
+    ("speculative.algorithm", "--speculative-algorithm", "speculative_algorithm"),
+    ("speculative.draft_model_path", "--speculative-draft-model-path", "speculative_draft_model_path"),
+    ("speculative.num_draft_tokens", "--speculative-num-draft-tokens", "speculative_num_draft_tokens"),
+    ("speculative.block_size", "--speculative-num-draft-tokens", "speculative_num_draft_tokens"),
+    ("speculative.draft_window_size", "--speculative-draft-window-size", "speculative_draft_window_size"),
+    ("speculative.num_steps", "--speculative-num-steps", "speculative_num_steps"),
+    ("speculative.eagle_topk", "--speculative-eagle-topk", "speculative_eagle_topk"),
+    ("speculative.draft_attention_backend", "--speculative-draft-attention-backend",
+     "speculative_draft_attention_backend"),
+)
+# speculative.* key -> SGLang field (allow_overrides, the resolved-key comparison)
+SPEC_TO_SGLANG = {k.split(".", 1)[1]: dest for k, _f, dest in SPEC_FLAGS if k.startswith("speculative.")}
+# The argparse dests the static layer judges completely: what the spec renders, the DFLASH block size flag (the
+# same setting as num_draft_tokens), the tree-verify flavors' flags and the old window dest. Any other flag (from
+# extra_args or a hand-written command line) is checked for existence and type only; its compatibility is
+# judged by SGLang (the authority preflight, the installed SGLang on the host).
+OWNED_DESTS = frozenset([d for _k, _f, d in SPEC_FLAGS] + [
+    "speculative_dflash_block_size", "speculative_dflash_draft_window_size"] +
+    [row[3] for flavor in TREE_FLAVORS.values() for row in flavor["flags"].values()])
+# attention backends whose argument-time checks the static layer models; any other value is judged by SGLang
+OWNED_BACKENDS = frozenset((None, "triton", "flashinfer", "fa3", "fa4", "torch_native", "trtllm_mha", "flex_attention"))
+# targets whose model-specific hooks never refuse what the spec renders: plain dense / MoE decoders without
+# sliding-window, chunked, dual-chunk or latent (MLA) attention (any other target is judged by SGLang)
+PLAIN_TARGET_ARCHS = frozenset(("LlamaForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM", "Qwen3MoeForCausalLM",
+                                "MistralForCausalLM"))
+SPECIAL_ATTENTION_KEYS = ("is_hybrid_swa", "use_sliding_window", "layer_types", "attention_chunk_size",
+                          "dual_chunk_attention_config", "kv_lora_rank", "hybrid_layer_pattern")
 
 
 class Result(object):
@@ -66,7 +103,8 @@ class Result(object):
         self.capabilities = None
         self.tree_verify = None
         self.memory_fit = None
-        self.sglang_verdict = {"accepted": True, "code": None, "stage": None, "message": None}
+        # accepted: True / False / None (not judged here: judged_by_sglang lists what SGLang itself decides)
+        self.sglang_verdict = {"accepted": True, "code": None, "stage": None, "message": None, "judged_by_sglang": []}
 
     @property
     def ok(self):
@@ -113,16 +151,3 @@ def truthy_env(env, name):
 def get(args, key, default=None):
     v = args.get(key)
     return default if v is None else v
-
-
-def gate(*keys, **kw):
-    """Mark a group of rules whose every refusal needs one of `keys` (args dests) given: the caller enters it
-    with `if not fn.keys.isdisjoint(args):`, one set operation on a validation that sets none of them, so a rule
-    added for a rarely used flag costs the common case nothing. `context=(...)` names keys the group also reads
-    without any of them being able to trigger it alone. tests/unit/test_rule_gates.py checks that keys plus
-    context hold every args key the function reads."""
-    def mark(fn):
-        fn.keys = frozenset(keys)
-        fn.context = frozenset(kw.get("context", ()))
-        return fn
-    return mark

@@ -55,7 +55,7 @@ def platform_from_gpus(gpus):
         return {"device": "cuda", "sm": None, "gpus_known": False, "default_attention_backend": None}
     if not gpus:  # a host without a visible GPU (e.g. the CPU lab): SGLang resolves `--device cuda` without one
         return {"device": "cuda", "sm": None, "gpus_known": True, "default_attention_backend": "triton",
-                "no_gpu": True}  # no device memory either (rules_kv_shard.py reads it)
+                "no_gpu": True}  # no device memory either
     sm = _sm_of(gpus[0]) if isinstance(gpus[0], dict) else None
     return {"device": "cuda", "sm": sm, "gpus_known": True,
             "default_attention_backend": _DEFAULT_ATTENTION.get(sm)}
@@ -101,11 +101,12 @@ def check_gpus(gpus, rel, r, args, target_cfg, result):
                 field, version, releases.first_with("fa4_sm120")),
                 field=field, stage="hardware")
     prefill = r.get("prefill_attention_backend") or r.get("attention_backend")
-    if prefill == "trtllm_mha":
-        if not rules["trtllm_mha_prefill_sm120"]:
-            result.error("TRTLLM_MHA_SM120", "trtllm_mha prefill is SM100-only in SGLang %s (\"TRTLLM MHA backend for "
-                         "prefill is only supported on Blackwell GPUs (SM100)\"): sm_120 fails. Use flashinfer, or "
-                         "SGLang %s or later." % (version, releases.first_with("trtllm_mha_prefill_sm120")), field="attention_backend", stage="hardware")
+    sms = (rules["trtllm_mha_sms"] or {}).get("prefill")
+    if prefill == "trtllm_mha" and sms is not None and 120 not in sms:
+        # the release's own attention hook check (trait trtllm_mha_sms): 0.5.19 on take SM90, SM100 and SM120
+        result.error("TRTLLM_MHA_SM120", "trtllm_mha prefill needs an %s GPU in SGLang %s: sm_120 fails. Use "
+                     "flashinfer." % ("/".join("SM%s" % x for x in sms), version), field="attention_backend",
+                     stage="hardware")
     arch = ((target_cfg or {}).get("architectures") or [""])[0] or ""
     gdn = rules["hybrid_gdn_sm120_backends"]
     if gdn and HYBRID_GDN_ARCH.match(arch) and prefill is not None and prefill not in gdn:

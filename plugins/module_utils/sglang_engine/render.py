@@ -9,7 +9,7 @@ import difflib
 import re
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import TREE_FLAVORS, TREE_ORDER
+from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import SPEC_FLAGS, TREE_FLAVORS, TREE_ORDER
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.parse import NUM, parse_argv, strip_program
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import Refused
 
@@ -180,15 +180,12 @@ def render(spec, result, capabilities=None):
         budget = sp.get("tree_budget")
         if flavor is None:
             # linear verify (the common case): the speculative flags in one pass, in the order below
-            for flag, value in (("--speculative-algorithm", algo),
-                                ("--speculative-draft-model-path", sp.get("draft_model_path")),
-                                ("--speculative-num-draft-tokens", block if block is not None else ndt),
-                                (rules["window_flag"], sp.get("draft_window_size")),
-                                ("--speculative-num-steps", sp.get("num_steps")),
-                                ("--speculative-eagle-topk", sp.get("eagle_topk")),
-                                ("--speculative-draft-attention-backend", sp.get("draft_attention_backend"))):
+            values = dict(sp, block_size=block if block is not None else ndt, num_draft_tokens=None)
+            for key, flag, _dest in _SPECULATIVE_ROWS:
+                value = values.get(key)
                 if value is not None:
-                    argv.extend((flag, value if value.__class__ is str else _fmt(value)))
+                    argv.extend((rules["window_flag"] if key == "draft_window_size" else flag,
+                                 value if value.__class__ is str else _fmt(value)))
             if budget is not None:
                 _check_budget(budget, tree, result)
         else:
@@ -242,16 +239,11 @@ def _check_budget(budget, tree, result):
                      field="spec.speculative.tree_budget", stage="input")
 
 
-# (flag, spec key, the value not rendered besides None): the spec's top-level settings in argv order
-_TOP_FLAGS = (
-    ("--served-model-name", "served_model_name", None), ("--host", "host", None), ("--port", "port", None),
-    ("--device", "device", None), ("--tp-size", "tp_size", None), ("--dp-size", "dp_size", 1),
-    ("--pp-size", "pp_size", 1), ("--attention-backend", "attention_backend", None),
-    ("--prefill-attention-backend", "prefill_attention_backend", None),
-    ("--mem-fraction-static", "mem_fraction_static", None), ("--context-length", "context_length", None),
-    ("--max-running-requests", "max_running_requests", None),
-)
-_TOP_FLAG_NAMES, _TOP_KEYS, _TOP_SKIPS = (tuple(column) for column in zip(*_TOP_FLAGS))
+# the spec's top-level settings in argv order (common.SPEC_FLAGS), with the value not rendered besides None
+_SKIP = {"dp_size": 1, "pp_size": 1}
+_SPECULATIVE_ROWS = [(k.split(".", 1)[1], f, d) for k, f, d in SPEC_FLAGS if k.startswith("speculative.")]
+_TOP = [(f, k, _SKIP.get(k)) for k, f, _d in SPEC_FLAGS if "." not in k and k not in ("model_path", "enable_metrics")]
+_TOP_FLAG_NAMES, _TOP_KEYS, _TOP_SKIPS = (tuple(column) for column in zip(*_TOP))
 
 
 def _fmt(value):
@@ -260,19 +252,15 @@ def _fmt(value):
     return str(value)
 
 
-_DEST_TO_SPEC = {
-    "model_path": "model_path", "served_model_name": "served_model_name", "host": "host", "port": "port",
-    "device": "device", "tp_size": "tp_size", "dp_size": "dp_size", "pp_size": "pp_size",
-    "attention_backend": "attention_backend", "prefill_attention_backend": "prefill_attention_backend",
-    "mem_fraction_static": "mem_fraction_static", "context_length": "context_length",
-    "max_running_requests": "max_running_requests", "enable_metrics": "enable_metrics",
-}
-_DEST_TO_SPECULATIVE = {
-    "speculative_algorithm": "algorithm", "speculative_draft_model_path": "draft_model_path",
-    "speculative_num_draft_tokens": "num_draft_tokens", "speculative_dflash_block_size": "block_size",
-    "speculative_draft_window_size": "draft_window_size", "speculative_num_steps": "num_steps",
-    "speculative_eagle_topk": "eagle_topk", "speculative_draft_attention_backend": "draft_attention_backend",
-}
+# dest -> spec key, for argv_to_spec (the first row of a dest wins: num_draft_tokens before block_size)
+_DEST_TO_SPEC = {}
+_DEST_TO_SPECULATIVE = {"speculative_dflash_block_size": "block_size",
+                        "speculative_dflash_draft_window_size": "draft_window_size"}
+for _k, _f, _d in SPEC_FLAGS:
+    if _k.startswith("speculative."):
+        _DEST_TO_SPECULATIVE.setdefault(_d, _k.split(".", 1)[1])
+    else:
+        _DEST_TO_SPEC.setdefault(_d, _k)
 
 
 def argv_to_spec(argv, version, env=None):

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Where the per-release SGLang CPU kits live (venvs that import one release and run its resolver).
 
-One variable: SPECDEPLOY_LAB_KITS (default <repo>/.lab/kits); a release's python is
+LAB-ONLY (not shipped). One variable: SPECDEPLOY_LAB_KITS (default <repo>/.lab/kits); a release's python is
 $SPECDEPLOY_LAB_KITS/<version>/bin/python. Used by tools/sglang-release (parser capture) and the
 per-release differential tests. stdlib only.
 """
@@ -21,7 +21,7 @@ def kits_root(repo_root=None):
     if os.environ.get(KITS_ENV):
         return os.environ[KITS_ENV]
     if repo_root is None:
-        repo_root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+        repo_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     return os.path.join(repo_root, ".lab", "kits")
 
 
