@@ -19,7 +19,9 @@ A revision other than the repo's commit or "main" answers 404 with X-Error-Code:
 unknown repo 404 RepoNotFound, an unknown file 404 EntryNotFound (what hf_raise_for_status maps to its
 errors). The commit of a repo is the sha1 of its files' names and sha256 (stable across runs).
 Files whose name ends in .safetensors/.bin are served as LFS files, the rest as regular git blobs.
-Each request is appended to --log (one line: method path), so a test can tell whether the hub was called.
+Each request is appended to --log when answered (one line: method path body-bytes-sent), so a test can tell
+whether the hub was called and how many bytes it served; --ready-file gets "<pid> <port>" once it listens
+(--port 0 picks a free port).
 
   hub_standin.py --root /srv/specdeploy-lab/models --repo lab/tiny-qwen3=tiny-qwen3 --port 18080 --log FILE
 """
@@ -71,7 +73,7 @@ class Handler(BaseHTTPRequestHandler):
     def _log(self):
         if self.log_path:
             with open(self.log_path, "a") as f:
-                f.write("%s %s\n" % (self.command, self.path))
+                f.write("%s %s %d\n" % (self.command, self.path, self.sent))
 
     def _send(self, code, body=b"", headers=None, head=False):
         self.send_response(code)
@@ -82,6 +84,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if not head and body:
             self.wfile.write(body)
+            self.sent += len(body)
 
     def _error(self, code, error_code, message, head=False):
         body = json.dumps({"error": message}).encode()
@@ -105,7 +108,13 @@ class Handler(BaseHTTPRequestHandler):
         self._route(head=False)
 
     def _route(self, head):
-        self._log()
+        self.sent = 0
+        try:
+            self._dispatch(head)
+        finally:
+            self._log()
+
+    def _dispatch(self, head):
         path = unquote(urlsplit(self.path).path)
         m = re.match(r"^/api/models/([^/]+/[^/]+)/(revision|tree)/([^/]+)(?:/(.*))?$", path)
         if m:
@@ -174,6 +183,7 @@ class Handler(BaseHTTPRequestHandler):
             f.seek(start)
             for block in iter(lambda: f.read(1 << 20), b""):
                 self.wfile.write(block)
+                self.sent += len(block)
 
 
 def main(argv=None):
@@ -183,6 +193,7 @@ def main(argv=None):
                     help="serve <root>/DIR as repo ORG/NAME (repeatable)")
     ap.add_argument("--port", type=int, default=18080)
     ap.add_argument("--log", help="append one line per request to this file")
+    ap.add_argument("--ready-file", help="once listening, write '<pid> <port>' to this file")
     args = ap.parse_args(argv)
     repos = {}
     for spec in args.repo:
@@ -194,6 +205,10 @@ def main(argv=None):
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     sys.stdout.write("lab hub stand-in: listening on 127.0.0.1:%d\n" % server.server_address[1])
     sys.stdout.flush()
+    if args.ready_file:
+        with open(args.ready_file + ".tmp", "w") as f:
+            f.write("%d %d\n" % (os.getpid(), server.server_address[1]))
+        os.rename(args.ready_file + ".tmp", args.ready_file)
     server.serve_forever()
 
 
