@@ -31,6 +31,7 @@ import json
 import os
 import re
 import sys
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
 
@@ -65,6 +66,7 @@ def load_repo(directory):
 class Handler(BaseHTTPRequestHandler):
     repos = {}
     log_path = None
+    mbps = 0
     protocol_version = "HTTP/1.1"
 
     def log_message(self, fmt, *args):  # quiet on stderr; the request log is --log
@@ -179,11 +181,14 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if head:
             return
+        t0 = time.monotonic()
         with open(e["path"], "rb") as f:
             f.seek(start)
             for block in iter(lambda: f.read(1 << 20), b""):
                 self.wfile.write(block)
                 self.sent += len(block)
+                if self.mbps:  # a hub's bandwidth per connection (bench/weights_fleet_bench.py --hub-mbps)
+                    time.sleep(max(0.0, self.sent / (self.mbps * 1e6) - (time.monotonic() - t0)))
 
 
 def main(argv=None):
@@ -193,6 +198,7 @@ def main(argv=None):
                     help="serve <root>/DIR as repo ORG/NAME (repeatable)")
     ap.add_argument("--port", type=int, default=18080)
     ap.add_argument("--log", help="append one line per request to this file")
+    ap.add_argument("--mbps", type=float, default=0, help="serve file bodies at most this fast per connection, MB/s")
     ap.add_argument("--ready-file", help="once listening, write '<pid> <port>' to this file")
     args = ap.parse_args(argv)
     repos = {}
@@ -202,6 +208,7 @@ def main(argv=None):
         sys.stdout.write("lab hub stand-in: %s at commit %s\n" % (name, repos[name]["commit"]))
     Handler.repos = repos
     Handler.log_path = args.log
+    Handler.mbps = args.mbps
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     sys.stdout.write("lab hub stand-in: listening on 127.0.0.1:%d\n" % server.server_address[1])
     sys.stdout.flush()
