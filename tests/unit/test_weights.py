@@ -537,3 +537,45 @@ def test_restage_in_check_mode_and_of_a_foreign_directory_changes_nothing(src, t
     with pytest.raises(w.WeightsError, match="not a copy published by this role"):
         w.restage(root, REPO, "e" * 40)
     assert os.path.isdir(foreign)
+
+
+def _run_weights_stage(args, check_mode=False):
+    import io
+    from ansible.module_utils import basic
+    from ansible.module_utils.common.text.converters import to_bytes
+    from ansible_collections.specdeploy.sglang.plugins.modules import weights_stage
+    basic._ANSIBLE_ARGS = to_bytes(json.dumps({"ANSIBLE_MODULE_ARGS": dict(args, _ansible_check_mode=check_mode)}))
+    basic._ANSIBLE_PROFILE = "legacy"
+    out, old = io.StringIO(), sys.stdout
+    sys.stdout = out
+    try:
+        with pytest.raises(SystemExit):
+            weights_stage.main()
+    finally:
+        sys.stdout = old
+    return json.loads(out.getvalue())
+
+
+def test_module_refusal_names_the_repair_switch_and_restage_repairs(src, tmp_path):
+    """What an operator sees: the check before a restart refuses a damaged copy and names
+    -e weights_restage=true; the module's restage then takes it back, a stage republishes it verified."""
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    final = w.stage(root, REPO, COMMIT, man, source_dir=src)["path"]
+    bad = os.path.join(final, "sub", "tokenizer.json")
+    os.chmod(bad, 0o644)
+    with open(bad, "r+b") as f:
+        f.write(b"[")
+    refused = _run_weights_stage({"action": "check", "paths": [final]})
+    assert refused["failed"] and "-e weights_restage=true" in refused["msg"] and "sub/tokenizer.json" in refused["msg"]
+    dry = _run_weights_stage({"action": "restage", "repo": REPO, "commit": COMMIT, "models_root": root},
+                             check_mode=True)
+    assert dry["changed"] and dry["restaged"] and os.path.isdir(final)
+    res = _run_weights_stage({"action": "restage", "repo": REPO, "commit": COMMIT, "models_root": root})
+    assert res["changed"] and "re-staged" in res["msg"] and not os.path.exists(final)
+    assert w.stage(root, REPO, COMMIT, man, source_dir=src)["files_copied"] == 1
+    again = _run_weights_stage({"action": "restage", "repo": REPO, "commit": COMMIT, "models_root": root})
+    assert again["changed"] is False and "nothing to re-stage" in again["msg"]
+    checked = _run_weights_stage({"action": "check", "repo": REPO, "commit": COMMIT, "models_root": root})
+    assert checked["published"] and checked["path"] == final
+    assert checked["staging"] == os.path.join(root, ".staging", os.path.basename(final))
