@@ -13,8 +13,10 @@ Figures, per round (a round runs every case once, on empty models roots; the ord
 podman hosts are Molecule's; molecule/gpu_env_weights shows the same on three of them over ssh): the
 controller-to-host copy is Ansible's copy over the local connection, every host still hashes and publishes
 its own copy, and all of them share this machine's cores and disk. The stand-in serves from the local
-disk with no bandwidth limit unless --hub-mbps is given (the hub is then throttled per connection);
-a real hub is slower than an unthrottled local one, which favours the per-host path.
+disk with no bandwidth limit unless --hub-mbps is given (then all its connections share that rate, as
+the hosts of a fleet share a rate-limited hub); an unthrottled local hub favours the per-host path.
+Each case starts from empty models roots and an empty controller copy; the model directory is made once
+(--mb MiB in 64 MiB shards, plus two small files; files of an earlier --mb are removed).
 Each host's hub tool venv (weights_hub_tool_venv) is made once in a warm-up round from the lab
 wheelhouse (.lab/wheelhouse) and kept, as a host keeps it between deploys.
 
@@ -38,6 +40,10 @@ def make_model(d, mb):
     os.makedirs(d, exist_ok=True)
     shards = max(2, mb // 64)
     per = mb * 1024 * 1024 // shards
+    want = {"model-%05d-of-%05d.safetensors" % (i + 1, shards) for i in range(shards)} | {"config.json", "tokenizer.json"}
+    for name in os.listdir(d):
+        if name not in want:
+            os.unlink(os.path.join(d, name))
     for i in range(shards):
         p = os.path.join(d, "model-%05d-of-%05d.safetensors" % (i + 1, shards))
         if not os.path.exists(p) or os.path.getsize(p) != per:
@@ -78,7 +84,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--hosts", type=int, default=3)
     ap.add_argument("--dir", default="/tmp/specdeploy-fleet-bench")
-    ap.add_argument("--hub-mbps", type=float, default=0, help="stand-in bandwidth per connection, MB/s (0: none)")
+    ap.add_argument("--hub-mbps", type=float, default=0, help="the stand-in hub's total bandwidth, shared by all connections, MB/s (0: no limit)")
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     total = make_model(os.path.join(args.dir, "src", "model"), args.mb)

@@ -31,6 +31,7 @@ import json
 import os
 import re
 import sys
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
@@ -67,6 +68,8 @@ class Handler(BaseHTTPRequestHandler):
     repos = {}
     log_path = None
     mbps = 0
+    pace_lock = threading.Lock()
+    pace_next = 0.0
     protocol_version = "HTTP/1.1"
 
     def log_message(self, fmt, *args):  # quiet on stderr; the request log is --log
@@ -181,14 +184,16 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if head:
             return
-        t0 = time.monotonic()
         with open(e["path"], "rb") as f:
             f.seek(start)
             for block in iter(lambda: f.read(1 << 20), b""):
                 self.wfile.write(block)
                 self.sent += len(block)
-                if self.mbps:  # a hub's bandwidth per connection (bench/weights_fleet_bench.py --hub-mbps)
-                    time.sleep(max(0.0, self.sent / (self.mbps * 1e6) - (time.monotonic() - t0)))
+                if self.mbps:  # a rate-limited hub: every connection shares --mbps (bench/weights_fleet_bench.py)
+                    with Handler.pace_lock:
+                        start = max(time.monotonic(), Handler.pace_next)
+                        Handler.pace_next = start + len(block) / (self.mbps * 1e6)
+                    time.sleep(max(0.0, start + len(block) / (self.mbps * 1e6) - time.monotonic()))
 
 
 def main(argv=None):
@@ -198,7 +203,7 @@ def main(argv=None):
                     help="serve <root>/DIR as repo ORG/NAME (repeatable)")
     ap.add_argument("--port", type=int, default=18080)
     ap.add_argument("--log", help="append one line per request to this file")
-    ap.add_argument("--mbps", type=float, default=0, help="serve file bodies at most this fast per connection, MB/s")
+    ap.add_argument("--mbps", type=float, default=0, help="serve file bodies at most this fast in total (all connections share it), MB/s; 0: no limit")
     ap.add_argument("--ready-file", help="once listening, write '<pid> <port>' to this file")
     args = ap.parse_args(argv)
     repos = {}
