@@ -19,7 +19,9 @@ A revision other than the repo's commit or "main" answers 404 with X-Error-Code:
 unknown repo 404 RepoNotFound, an unknown file 404 EntryNotFound (what hf_raise_for_status maps to its
 errors). The commit of a repo is the sha1 of its files' names and sha256 (stable across runs).
 Files whose name ends in .safetensors/.bin are served as LFS files, the rest as regular git blobs.
-Each request is appended to --log (one line: method path), so a test can tell whether the hub was called.
+Each request is appended to --log when answered (one line: method path body-bytes-sent), so a test can tell
+whether the hub was called and how many bytes it served; --ready-file gets "<pid> <port>" once it listens
+(--port 0 picks a free port).
 
   hub_standin.py --root /srv/specdeploy-lab/models --repo lab/tiny-qwen3=tiny-qwen3 --port 18080 --log FILE
 """
@@ -29,6 +31,8 @@ import json
 import os
 import re
 import sys
+import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
 
@@ -63,6 +67,9 @@ def load_repo(directory):
 class Handler(BaseHTTPRequestHandler):
     repos = {}
     log_path = None
+    mbps = 0
+    pace_lock = threading.Lock()
+    pace_next = 0.0
     protocol_version = "HTTP/1.1"
 
     def log_message(self, fmt, *args):  # quiet on stderr; the request log is --log
@@ -71,7 +78,7 @@ class Handler(BaseHTTPRequestHandler):
     def _log(self):
         if self.log_path:
             with open(self.log_path, "a") as f:
-                f.write("%s %s\n" % (self.command, self.path))
+                f.write("%s %s %d\n" % (self.command, self.path, self.sent))
 
     def _send(self, code, body=b"", headers=None, head=False):
         self.send_response(code)
@@ -82,6 +89,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if not head and body:
             self.wfile.write(body)
+            self.sent += len(body)
 
     def _error(self, code, error_code, message, head=False):
         body = json.dumps({"error": message}).encode()
@@ -105,7 +113,13 @@ class Handler(BaseHTTPRequestHandler):
         self._route(head=False)
 
     def _route(self, head):
-        self._log()
+        self.sent = 0
+        try:
+            self._dispatch(head)
+        finally:
+            self._log()
+
+    def _dispatch(self, head):
         path = unquote(urlsplit(self.path).path)
         m = re.match(r"^/api/models/([^/]+/[^/]+)/(revision|tree)/([^/]+)(?:/(.*))?$", path)
         if m:
@@ -174,6 +188,12 @@ class Handler(BaseHTTPRequestHandler):
             f.seek(start)
             for block in iter(lambda: f.read(1 << 20), b""):
                 self.wfile.write(block)
+                self.sent += len(block)
+                if self.mbps:  # a rate-limited hub: every connection shares --mbps (bench/weights_fleet_bench.py)
+                    with Handler.pace_lock:
+                        start = max(time.monotonic(), Handler.pace_next)
+                        Handler.pace_next = start + len(block) / (self.mbps * 1e6)
+                    time.sleep(max(0.0, start + len(block) / (self.mbps * 1e6) - time.monotonic()))
 
 
 def main(argv=None):
@@ -183,6 +203,8 @@ def main(argv=None):
                     help="serve <root>/DIR as repo ORG/NAME (repeatable)")
     ap.add_argument("--port", type=int, default=18080)
     ap.add_argument("--log", help="append one line per request to this file")
+    ap.add_argument("--mbps", type=float, default=0, help="serve file bodies at most this fast in total (all connections share it), MB/s; 0: no limit")
+    ap.add_argument("--ready-file", help="once listening, write '<pid> <port>' to this file")
     args = ap.parse_args(argv)
     repos = {}
     for spec in args.repo:
@@ -191,9 +213,14 @@ def main(argv=None):
         sys.stdout.write("lab hub stand-in: %s at commit %s\n" % (name, repos[name]["commit"]))
     Handler.repos = repos
     Handler.log_path = args.log
+    Handler.mbps = args.mbps
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     sys.stdout.write("lab hub stand-in: listening on 127.0.0.1:%d\n" % server.server_address[1])
     sys.stdout.flush()
+    if args.ready_file:
+        with open(args.ready_file + ".tmp", "w") as f:
+            f.write("%d %d\n" % (os.getpid(), server.server_address[1]))
+        os.rename(args.ready_file + ".tmp", args.ready_file)
     server.serve_forever()
 
 

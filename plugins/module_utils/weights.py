@@ -613,6 +613,48 @@ def describe_published(checked):
     return "%d published file(s) do not match their manifest: %s" % (len(lines), "; ".join(lines))
 
 
+def restage(models_root, repo, commit, workers=None, check_mode=False):
+    """Take a damaged published copy back into staging, so the next stage re-fetches and re-verifies it.
+
+    The published copy of repo@commit is hashed in full against the manifest it recorded. A copy that
+    matches is left alone (restaged false). A copy that does not is made writable, its bad files are
+    removed, its recorded manifest too, and the directory is renamed back to its staging name (an older
+    staging leftover of the same model is removed first): the good files are kept and hashed again by the
+    stage that follows, the bad ones fetched again from the source. Nothing is published by this call; a
+    running server keeps the files it has open (a rename and an unlink do not touch open files).
+    Returns {restaged, path, staging, problems}."""
+    name = model_dirname(repo, commit)
+    final = os.path.join(models_root, name)
+    staging = os.path.join(models_root, STAGING_DIR, name)
+    out = {"restaged": False, "path": final, "staging": staging, "problems": []}
+    if not os.path.isdir(final):
+        return out
+    if recorded_manifest(final) is None:
+        raise WeightsError("%s has no readable %s: not a copy published by this role, so it is not re-staged. "
+                           "Remove it by hand if it is stale." % (final, MANIFEST_NAME))
+    checked = check_published([final], deep=True, workers=workers)
+    out["problems"] = checked["problems"]
+    if not checked["problems"] or check_mode:
+        out["restaged"] = bool(checked["problems"])
+        return out
+    _make_writable(final)
+    for prob in checked["problems"]:
+        if prob["file"] != MANIFEST_NAME and os.path.isfile(os.path.join(final, prob["file"])):
+            os.unlink(os.path.join(final, prob["file"]))
+    if os.path.exists(os.path.join(final, MANIFEST_NAME)):
+        os.unlink(os.path.join(final, MANIFEST_NAME))
+    if os.path.isdir(staging):
+        _make_writable(staging)
+        shutil.rmtree(staging)
+    if not os.path.isdir(os.path.dirname(staging)):
+        os.makedirs(os.path.dirname(staging), 0o755)
+    os.rename(final, staging)
+    _fsync_path(models_root)
+    _fsync_path(os.path.dirname(staging))
+    out["restaged"] = True
+    return out
+
+
 # ---- drafter <-> target ----------------------------------------------------------------------
 def check_draft_against_target(target_config, draft_config, sglang_version="0.5.23", env=None):
     """Problems [{code, message}] for a DFLASH drafter config.json against its target's.

@@ -26,19 +26,24 @@ description:
     against the manifest each one recorded when it was published (names and sizes always, and with O(deep)
     the full sha256 of every file, all files hashed in parallel). Read-only. A mismatch fails naming the file
     and both hashes; the weights role and the playbooks run it before any restart that loads the copy.
+  - C(action=restage) hashes the published copy of O(repo) at O(commit) under O(models_root) in full against
+    its recorded manifest; when it does not match, its bad files and its record are removed and the directory
+    is renamed back to its staging name, so the C(stage) that follows fetches the bad files again, verifies
+    every file and publishes. A copy that matches is left alone. This is the repair of a damaged published
+    copy (the weights role's C(weights_restage=true)).
   - A model already published with the same manifest is left alone (changed=false, zero bytes moved).
 author: specdeploy developers (@specdeploy)
 options:
   action:
     description: What to do.
     type: str
-    choices: [plan, stage, verify, check]
+    choices: [plan, stage, verify, check, restage]
     default: stage
   repo:
-    description: Model repository C(<org>/<name>). Required for plan and stage.
+    description: Model repository C(<org>/<name>). Required for plan, stage and restage.
     type: str
   commit:
-    description: Commit id (or pinned revision label) the files belong to. Required for plan and stage.
+    description: Commit id (or pinned revision label) the files belong to. Required for plan, stage and restage.
     type: str
   manifest:
     description:
@@ -113,7 +118,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 path:
-  description: Published (or verified) model directory.
+  description: Published (or verified) model directory; for check with repo and commit, and restage, where it is published.
   returned: success
   type: str
 bytes_copied:
@@ -144,10 +149,23 @@ manifest:
   description: The manifest the copy of O(repo)@O(commit) recorded (action=check with repo and commit, when published).
   returned: for check
   type: dict
+staging:
+  description: Staging directory of O(repo)@O(commit) under O(models_root) (action=check with repo and commit, and restage).
+  returned: for check and restage
+  type: str
 checked:
   description: 'What was checked: paths ({path: {published, files, bytes}}), files_checked, bytes_checked, deep, seconds, problems.'
   returned: for check
   type: dict
+restaged:
+  description: Whether the published copy was damaged and taken back into staging (action=restage).
+  returned: for restage
+  type: bool
+problems:
+  description: 'What did not match in the published copy (action=restage): [{path, file, problem, expected, actual}].'
+  returned: for restage
+  type: list
+  elements: dict
 bad_files:
   description: Files that failed verification or were missing.
   returned: failure
@@ -173,10 +191,16 @@ def check(module, p, workers):
     paths = p["paths"] or [p["models_root"].rstrip("/") + "/" + w.model_dirname(p["repo"], p["commit"])]
     res = w.check_published(paths, deep=p["deep"], workers=workers, missing_ok=p["missing_ok"])
     published = all(i["published"] for i in res["paths"].values()) and bool(paths)
-    extra = {"manifest": w.recorded_manifest(paths[0]) or {}} if single else {}
+    extra = {}
+    if single:
+        name = w.model_dirname(p["repo"], p["commit"])
+        extra = {"manifest": w.recorded_manifest(paths[0]) or {}, "path": paths[0],
+                 "staging": os.path.join(p["models_root"], w.STAGING_DIR, name)}
     if res["problems"]:
-        module.fail_json(msg="%s. Refused: nothing that loads them is restarted, the running server is untouched."
-                         % w.describe_published(res), bad_files=[os.path.join(x["path"], x["file"])
+        module.fail_json(msg="%s. Refused: nothing that loads them is restarted, the running server is untouched. "
+                         "Repair: run the same playbook again with -e weights_restage=true (the weights role hashes "
+                         "each published copy of weights_models, fetches the damaged files again from their source "
+                         "and verifies every file before any restart)." % w.describe_published(res), bad_files=[os.path.join(x["path"], x["file"])
                                                                  for x in res["problems"]],
                          checked=res, published=published, **extra)
     shown = [x for x, i in res["paths"].items() if i["published"]]
@@ -190,10 +214,26 @@ def check(module, p, workers):
     module.exit_json(changed=False, msg=msg, published=published, checked=res, **extra)
 
 
+def restage(module, p, workers):
+    try:
+        res = w.restage(p["models_root"], p["repo"], p["commit"], workers=workers, check_mode=module.check_mode)
+    except (IOError, OSError) as e:
+        module.fail_json(msg="re-staging %s@%s failed on the host: %s" % (p["repo"], p["commit"], e))
+    if res["restaged"]:
+        msg = "%s: %s; %s. Taken back into staging: the stage that follows fetches them again and verifies every file" % (
+            res["path"], "would re-stage" if module.check_mode else "re-staged",
+            w.describe_published({"problems": res["problems"]}))
+    elif os.path.isdir(res["path"]):
+        msg = "%s: every file matches its recorded manifest (sha256), nothing to re-stage" % res["path"]
+    else:
+        msg = "%s: not published, nothing to re-stage" % res["path"]
+    module.exit_json(changed=res["restaged"], msg=msg, **res)
+
+
 def main():
     module = AnsibleModule(
         argument_spec=dict(
-            action=dict(type="str", choices=["plan", "stage", "verify", "check"], default="stage"),
+            action=dict(type="str", choices=["plan", "stage", "verify", "check", "restage"], default="stage"),
             repo=dict(type="str"),
             commit=dict(type="str"),
             manifest=dict(type="dict"),
@@ -209,6 +249,7 @@ def main():
         ),
         required_if=[("action", "plan", ("repo", "commit", "manifest")),
                      ("action", "stage", ("repo", "commit", "manifest")),
+                     ("action", "restage", ("repo", "commit")),
                      ("action", "verify", ("path", "manifest")), ("action", "check", ("paths", "repo"), True)],
         supports_check_mode=True,
     )
@@ -217,6 +258,8 @@ def main():
     try:
         if p["action"] == "check":
             check(module, p, workers)
+        if p["action"] == "restage":
+            restage(module, p, workers)
     except w.WeightsError as e:
         module.fail_json(msg=str(e))
     p["manifest"] = w.with_sizes(p["manifest"], p["sizes"])

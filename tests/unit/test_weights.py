@@ -492,3 +492,90 @@ def test_published_check_of_a_path_that_is_not_a_published_copy(src, tmp_path):
     res = w.check_published([src, str(tmp_path / "absent")], missing_ok=True)
     assert res["problems"] == [] and not any(i["published"] for i in res["paths"].values())
     assert w.recorded_manifest(src) is None
+
+
+def test_restage_takes_a_damaged_copy_back_and_the_next_stage_fetches_only_the_bad_file(src, tmp_path):
+    """weights_restage: a flipped byte in a published copy is found by a full hash, the copy goes back into
+    staging without its bad file, and the stage that follows copies that file alone, verifies all, publishes."""
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    final = w.stage(root, REPO, COMMIT, man, source_dir=src)["path"]
+    sound = w.restage(root, REPO, COMMIT)
+    assert sound["restaged"] is False and sound["problems"] == [] and os.path.isdir(final)
+    bad = os.path.join(final, "model-00001.safetensors")
+    os.chmod(bad, 0o644)
+    with open(bad, "r+b") as f:
+        f.seek(4096)
+        f.write(b"Z")
+    assert w.check_published([final])["problems"]
+    kept_inode = os.stat(os.path.join(final, "config.json")).st_ino
+    r = w.restage(root, REPO, COMMIT)
+    assert r["restaged"] is True and [p["file"] for p in r["problems"]] == ["model-00001.safetensors"]
+    assert not os.path.exists(final)
+    staging = os.path.join(root, ".staging", "lab--tiny@" + COMMIT)
+    assert sorted(w.list_files(staging)) == ["config.json", "sub/tokenizer.json"]
+    again = w.stage(root, REPO, COMMIT, man, source_dir=src)
+    assert again["bytes_copied"] == man["model-00001.safetensors"]["size"] and again["files_copied"] == 1
+    assert w.check_published([final])["problems"] == []
+    assert os.stat(os.path.join(final, "config.json")).st_ino == kept_inode
+
+
+def test_restage_in_check_mode_and_of_a_foreign_directory_changes_nothing(src, tmp_path):
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    final = w.stage(root, REPO, COMMIT, man, source_dir=src)["path"]
+    os.chmod(os.path.join(final, "config.json"), 0o644)
+    with open(os.path.join(final, "config.json"), "a") as f:
+        f.write(" ")
+    r = w.restage(root, REPO, COMMIT, check_mode=True)
+    assert r["restaged"] is True and r["problems"][0]["problem"] == "size" and os.path.isdir(final)
+    assert w.restage(root, REPO, "f" * 40) == {"restaged": False, "path": os.path.join(root, "lab--tiny@" + "f" * 40),
+                                               "staging": os.path.join(root, ".staging", "lab--tiny@" + "f" * 40),
+                                               "problems": []}
+    foreign = os.path.join(root, "lab--tiny@" + "e" * 40)
+    os.makedirs(foreign)
+    with pytest.raises(w.WeightsError, match="not a copy published by this role"):
+        w.restage(root, REPO, "e" * 40)
+    assert os.path.isdir(foreign)
+
+
+def _run_weights_stage(args, check_mode=False):
+    import io
+    from ansible.module_utils import basic
+    from ansible.module_utils.common.text.converters import to_bytes
+    from ansible_collections.specdeploy.sglang.plugins.modules import weights_stage
+    basic._ANSIBLE_ARGS = to_bytes(json.dumps({"ANSIBLE_MODULE_ARGS": dict(args, _ansible_check_mode=check_mode)}))
+    basic._ANSIBLE_PROFILE = "legacy"
+    out, old = io.StringIO(), sys.stdout
+    sys.stdout = out
+    try:
+        with pytest.raises(SystemExit):
+            weights_stage.main()
+    finally:
+        sys.stdout = old
+    return json.loads(out.getvalue())
+
+
+def test_module_refusal_names_the_repair_switch_and_restage_repairs(src, tmp_path):
+    """What an operator sees: the check before a restart refuses a damaged copy and names
+    -e weights_restage=true; the module's restage then takes it back, a stage republishes it verified."""
+    root = str(tmp_path / "models")
+    man = w.make_manifest(src)
+    final = w.stage(root, REPO, COMMIT, man, source_dir=src)["path"]
+    bad = os.path.join(final, "sub", "tokenizer.json")
+    os.chmod(bad, 0o644)
+    with open(bad, "r+b") as f:
+        f.write(b"[")
+    refused = _run_weights_stage({"action": "check", "paths": [final]})
+    assert refused["failed"] and "-e weights_restage=true" in refused["msg"] and "sub/tokenizer.json" in refused["msg"]
+    dry = _run_weights_stage({"action": "restage", "repo": REPO, "commit": COMMIT, "models_root": root},
+                             check_mode=True)
+    assert dry["changed"] and dry["restaged"] and os.path.isdir(final)
+    res = _run_weights_stage({"action": "restage", "repo": REPO, "commit": COMMIT, "models_root": root})
+    assert res["changed"] and "re-staged" in res["msg"] and not os.path.exists(final)
+    assert w.stage(root, REPO, COMMIT, man, source_dir=src)["files_copied"] == 1
+    again = _run_weights_stage({"action": "restage", "repo": REPO, "commit": COMMIT, "models_root": root})
+    assert again["changed"] is False and "nothing to re-stage" in again["msg"]
+    checked = _run_weights_stage({"action": "check", "repo": REPO, "commit": COMMIT, "models_root": root})
+    assert checked["published"] and checked["path"] == final
+    assert checked["staging"] == os.path.join(root, ".staging", os.path.basename(final))
