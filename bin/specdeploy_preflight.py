@@ -1,70 +1,30 @@
-#!/usr/bin/env python3
-"""specdeploy-preflight: validate every SGLang instance of an inventory on the controller, touching no host.
+"""specdeploy preflight: validate every SGLang instance of an inventory on the controller, touching no host.
 
-    tools/specdeploy-preflight -i inventories/production [--group G] [--limit PATTERN] [--json]
-                               [--authority [--authority-python VERSION=PYTHON ...]]
-    ansible-inventory -i INV --list > inv.json && tools/specdeploy-preflight --inventory-json inv.json
+    specdeploy preflight -i inventories/production [--group G] [--limit PATTERN] [--json]
+                         [--authority [--authority-python VERSION=PYTHON ...]]
+    ansible-inventory -i INV --list > inv.json && specdeploy preflight --inventory-json inv.json
 
 Reads what deploy.yml reads: each host's `server_instances` ({name, spec, cuda_visible_devices, smoke})
 plus the declared `sglang_expected_gpus`, `sglang_capabilities`, `sglang_target_config`,
-`sglang_draft_config`, `sglang_allow_overrides` (docs/interfaces.md), templated as a play sees them,
-for the hosts of --group (default sglang_servers, as the playbooks). One line per instance (OK / FAIL
-with the errors), then a summary. The same code path as playbooks/preflight.yml (the sglang_preflight
-action). Exit status: 0 every instance passes; 1 an instance (or a host) fails; 2 the inventory could
-not be read, or bad arguments; 3 nothing was checked (no host, or no host with server_instances).
---authority also has each distinct instance resolved by the real SGLang of its release on the
-controller (a CPU kit), cached by spec hash under ~/.cache/specdeploy/authority.
+`sglang_draft_config`, `sglang_allow_overrides`, the lock (`gpu_env_lock_file`), the weights' commits
+(`weights_models`), `server_replaces_units`, and every variable with the collection's prefixes
+(docs/interfaces.md), templated as a play sees them, for the hosts of --group (default sglang_servers,
+as the playbooks). Per instance an OK / FAIL line, then (unless --brief) the SGLang command line it
+renders, one flag per line as in the unit, and every note; then a summary. The same code path as
+playbooks/preflight.yml (the sglang_preflight action). Exit status: 0 every instance passes; 1 an
+instance (or a host) fails; 2 the inventory could not be read, or bad arguments; 3 nothing was checked
+(no host, or no host with server_instances). --authority also has each distinct instance resolved by
+the real SGLang of its release on the controller, cached by spec hash under ~/.cache/specdeploy/authority.
 """
 import argparse
-import atexit
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import specdeploy_collection
+
 EXIT_INPUT = 2
-
-
-def _collections_path():
-    """A collections path whose ansible_collections/specdeploy/sglang is this checkout (or installed copy)."""
-    parts = ROOT.split(os.sep)
-    if parts[-3:-1] == ["ansible_collections", "specdeploy"] and parts[-1] == "sglang":
-        return os.sep.join(parts[:-3])
-    lab = os.path.join(ROOT, ".lab", "collections")  # made by `make venv`
-    if os.path.realpath(os.path.join(lab, "ansible_collections", "specdeploy", "sglang")) == os.path.realpath(ROOT):
-        return lab
-    tmp = tempfile.mkdtemp(prefix="specdeploy-preflight-")
-    atexit.register(shutil.rmtree, tmp, True)
-    os.makedirs(os.path.join(tmp, "ansible_collections", "specdeploy"))
-    os.symlink(ROOT, os.path.join(tmp, "ansible_collections", "specdeploy", "sglang"))
-    return tmp
-
-
-def _import_engine():
-    """Import the collection's module_utils by their Ansible names through ansible-core's collection loader
-    (so inventory templates find the ansible.builtin lookups and filters too), from this checkout."""
-    from ansible.plugins.loader import init_plugin_loader
-    init_plugin_loader([_collections_path()])
-    from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_preflight
-    return sglang_preflight
-
-
-def _reexec_with_ansible_python(argv):
-    """This python has no ansible-core: run again under the python of ansible-inventory (it templates)."""
-    exe = shutil.which("ansible-inventory")
-    if not exe or os.environ.get("SPECDEPLOY_PREFLIGHT_REEXEC"):
-        return None
-    with open(exe, "rb") as f:
-        first = f.readline().decode("utf-8", "replace").strip()
-    if not first.startswith("#!"):
-        return None
-    cmd = first[2:].split() + [os.path.abspath(__file__)] + list(argv)
-    env = dict(os.environ, SPECDEPLOY_PREFLIGHT_REEXEC="1")
-    return subprocess.run(cmd, env=env, check=False).returncode
 
 
 def _group_members(data, group):
@@ -159,7 +119,7 @@ def _pythons(values):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    p = argparse.ArgumentParser(prog="specdeploy-preflight", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="specdeploy preflight", description=__doc__.split("\n\n")[0])
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("-i", "--inventory", action="append", help="inventory source (repeatable)")
     src.add_argument("--inventory-json", help="output of `ansible-inventory --list` (a file, or - for stdin)")
@@ -179,16 +139,8 @@ def main(argv=None):
                    "or written)")
     a = p.parse_args(argv)
     started = time.monotonic()
-    try:
-        import ansible.template  # noqa: F401  (templating needs ansible-core)
-    except ImportError:
-        rc = _reexec_with_ansible_python(argv)
-        if rc is not None:
-            return rc
-        sys.stderr.write("specdeploy-preflight: needs ansible-core (run it with the python that has it, or put "
-                         "ansible-inventory on PATH)\n")
-        return EXIT_INPUT
-    pf = _import_engine()
+    specdeploy_collection.init()
+    from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_preflight as pf
     try:
         authority = None
         if a.authority:
@@ -200,10 +152,10 @@ def main(argv=None):
         else:
             hosts = _hosts_templated(a.inventory, a.group, a.limit, pf.READ_KEYS)
     except (OSError, ValueError) as e:
-        sys.stderr.write("specdeploy-preflight: cannot read the inventory: %s\n" % e)
+        sys.stderr.write("specdeploy preflight: cannot read the inventory: %s\n" % e)
         return EXIT_INPUT
     except Exception as e:  # ansible-core's own errors (bad YAML, undefined variable in a template)
-        sys.stderr.write("specdeploy-preflight: cannot read the inventory: %s: %s\n" % (type(e).__name__, e))
+        sys.stderr.write("specdeploy preflight: cannot read the inventory: %s: %s\n" % (type(e).__name__, e))
         return EXIT_INPUT
     fatal = pf.DEFAULT_FATAL_NOTES if a.fatal_notes is None else [c for c in a.fatal_notes.split(",") if c]
     out = pf.check_fleet(hosts, read_paths=a.read_configs, fatal_notes=fatal, authority=authority, group=a.group)
@@ -216,6 +168,3 @@ def main(argv=None):
         print("%s in %.2f s" % (out["summary"], time.monotonic() - started))
     return out["exit_code"]
 
-
-if __name__ == "__main__":
-    sys.exit(main())
