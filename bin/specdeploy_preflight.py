@@ -58,12 +58,13 @@ def _hosts_from_json(data, group, limit, keys):
     names = _group_members(data, group)
     if limit:
         names &= ({limit} if limit in hostvars else _group_members(data, limit))
-    loader, out = DataLoader(), {}
+    loader, out, var_names = DataLoader(), {}, {}
     for name in names:
         hv = trusted(hostvars.get(name) or {})
         templar = Templar(loader=loader, variables=hv)
         out[name] = {k: templar.template(hv[k]) for k in keys if k in hv}
-    return out
+        var_names[name] = sorted(hv)
+    return out, var_names
 
 
 def _hosts_templated(sources, group, limit, keys):
@@ -82,9 +83,10 @@ def _hosts_templated(sources, group, limit, keys):
     if limit:
         wanted = set(h.name for h in inventory.get_hosts(limit))
         members = [h for h in members if h.name in wanted]
-    out, seen = {}, {}
+    out, seen, var_names = {}, {}, {}
     for host in members:
         hv = variables.get_vars(host=host, include_hostvars=False)
+        var_names[host.name] = sorted(hv)
         # hosts whose variables are the same (but for their own name, when no value mentions it) template
         # to the same values: template once per such group (a fleet shares its group_vars)
         fp = _fingerprint(hv)
@@ -92,7 +94,7 @@ def _hosts_templated(sources, group, limit, keys):
             templar = Templar(loader=loader, variables=hv)
             seen[fp] = {k: templar.template(hv[k]) for k in keys if k in hv}
         out[host.name] = seen[fp]
-    return out
+    return out, var_names
 
 
 _OWN_NAME = ("inventory_hostname", "inventory_hostname_short")
@@ -130,6 +132,7 @@ def main(argv=None):
     p.add_argument("--fatal-notes", help="comma-separated note codes that fail like errors "
                    "(specdeploy_preflight_fatal_notes; default BLOCK_SIZE_MISMATCH; '' for none)")
     p.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    p.add_argument("--brief", action="store_true", help="one line per instance (without its flags and notes)")
     p.add_argument("--authority", action="store_true", help="also resolve each distinct instance with the real "
                    "SGLang of its release on the controller (cached)")
     p.add_argument("--authority-python", action="append", metavar="VERSION=PYTHON",
@@ -148,9 +151,9 @@ def main(argv=None):
                                      use_cache=not a.no_authority_cache)
         if a.inventory_json:
             fh = sys.stdin if a.inventory_json == "-" else open(a.inventory_json)
-            hosts = _hosts_from_json(json.load(fh), a.group, a.limit, pf.READ_KEYS)
+            hosts, var_names = _hosts_from_json(json.load(fh), a.group, a.limit, pf.READ_KEYS)
         else:
-            hosts = _hosts_templated(a.inventory, a.group, a.limit, pf.READ_KEYS)
+            hosts, var_names = _hosts_templated(a.inventory, a.group, a.limit, pf.READ_KEYS)
     except (OSError, ValueError) as e:
         sys.stderr.write("specdeploy preflight: cannot read the inventory: %s\n" % e)
         return EXIT_INPUT
@@ -158,7 +161,13 @@ def main(argv=None):
         sys.stderr.write("specdeploy preflight: cannot read the inventory: %s: %s\n" % (type(e).__name__, e))
         return EXIT_INPUT
     fatal = pf.DEFAULT_FATAL_NOTES if a.fatal_notes is None else [c for c in a.fatal_notes.split(",") if c]
-    out = pf.check_fleet(hosts, read_paths=a.read_configs, fatal_notes=fatal, authority=authority, group=a.group)
+    # a relative gpu_env_lock_file: from the working directory, then from each inventory's directory
+    lock_dirs = [os.path.dirname(os.path.abspath(i)) if os.path.isfile(i) else os.path.abspath(i)
+                 for i in (a.inventory or [])]
+    out = pf.check_fleet(hosts, read_paths=a.read_configs, fatal_notes=fatal, authority=authority, group=a.group,
+                         deploy_checks=True, var_names=var_names, lock_dirs=lock_dirs)
+    if a.brief:
+        out["lines"] = pf.format_lines(out["verdicts"], out["hosts_without_instances"], out["status"], detail=False)
     if a.json:
         json.dump(out, sys.stdout, indent=1, sort_keys=True, default=str)
         sys.stdout.write("\n")
