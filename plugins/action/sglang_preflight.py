@@ -6,7 +6,7 @@
 With `group`, it reads the preflight's variables (server_instances and the declared sglang_* facts)
 of that group's hosts from hostvars, templated the way a play would see them, so nothing large is
 serialized and no host is contacted. With `hosts`, it takes the given mapping. The checks are
-module_utils/sglang_preflight.check_fleet, the same as tools/specdeploy-preflight. The module file
+module_utils/sglang_preflight.check_fleet, the same as specdeploy preflight. The module file
 holds the documentation and argument spec.
 """
 from __future__ import annotations

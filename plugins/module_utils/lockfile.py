@@ -8,7 +8,7 @@ one ``name==version`` requirement per package, each followed by ``--hash=sha256:
 header says what the lock needs from a host (Python, glibc, CUDA, driver, disk) so the gpu_env role
 can refuse a host before it installs anything.
 
-stdlib only, no imports from the collection: tools/lock.py loads this file by path, the gpu_env
+stdlib only, no imports from the collection: the lock tool (bin/specdeploy_lock.py) loads this file by path, the gpu_env
 role (through a module) and the unit tests import it by its Ansible name.
 """
 from __future__ import annotations

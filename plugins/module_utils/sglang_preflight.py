@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Fleet preflight: every instance of every host validated on the controller, without contacting a host.
 
-The one code path behind tools/specdeploy-preflight, the sglang_preflight action (``group:``) and
+The one code path behind specdeploy preflight, the sglang_preflight action (``group:``) and
 playbooks/preflight.yml (so deploy.yml's first play). Input per host: the inventory variables the
 roles read (docs/interfaces.md), templated as a play sees them:
 
@@ -57,7 +57,7 @@ def argument_spec():
     )
 
 
-# exit codes of tools/specdeploy-preflight (and `rc` of the result)
+# exit codes of specdeploy preflight (and `rc` of the result)
 EXIT_PASSED, EXIT_FAILED, EXIT_INPUT, EXIT_NOTHING_CHECKED = 0, 1, 2, 3
 VERDICT_KEYS = ("ok", "errors", "notes", "argv", "resolved", "overrides", "tree_verify", "memory_fit")
 # the collection's root (checkout or installed copy): <root>/plugins/module_utils/this file

@@ -12,7 +12,7 @@ version_added: "0.1.0"
 description:
   - Runs the static checks of M(specdeploy.sglang.sglang_flags) for every instance of every host given,
     without contacting any host, and reports a verdict per instance. The same code path as
-    C(tools/specdeploy-preflight) and C(playbooks/preflight.yml) (deploy.yml's first play).
+    C(specdeploy preflight) (the collection's C(bin/specdeploy)) and C(playbooks/preflight.yml) (deploy.yml's first play).
   - Reads what deploy.yml reads - each host's C(server_instances) (C(name), C(spec), C(cuda_visible_devices),
     C(smoke); the server role's input) - plus the declared facts C(sglang_expected_gpus) (an instance with
     C(cuda_visible_devices) is checked against those GPUs only), C(sglang_capabilities),
@@ -112,7 +112,7 @@ ok:
   returned: always
   type: bool
 exit_code:
-  description: 0 passed, 1 an instance or host failed, 3 nothing checked (the exit status of tools/specdeploy-preflight; not `rc`, which would fail the task).
+  description: 0 passed, 1 an instance or host failed, 3 nothing checked (the exit status of specdeploy preflight; not `rc`, which would fail the task).
   returned: always
   type: int
 status:
