@@ -14,7 +14,8 @@ into the lock, and the tree-verify flavors its source carries are written to the
 (tree_verify=...), which preflight compares with what a `verify: tree` instance needs.
 
 Exit status: 0 done, 1 a lock failed its check, 2 bad input or a resolution/index failure (one line,
-no traceback). The checkout's tools/lock.py adds the lab's CPU locks and regeneration.
+no traceback). A checkout of the collection wraps this module for its developers (its lab's CPU locks,
+regeneration of the shipped locks) and sets the module-level settings below.
 """
 import argparse
 import concurrent.futures
@@ -43,7 +44,7 @@ _spec.loader.exec_module(lockfile)
 
 PROG = "specdeploy lock"
 DEFAULT_INDEX = "https://pypi.org/simple"
-# Where `cuda` writes without --out: the working directory (the checkout's tools/lock.py: the gpu_env
+# Where `cuda` writes without --out: the working directory (a checkout's developer wrapper: the gpu_env
 # role's files/, where shipped locks live); paths in generated_by are relative to REL_BASE.
 OUT_DIR = None
 REL_BASE = None
@@ -521,7 +522,7 @@ def wheel_tree_flavors(path):
 
 
 # ------------------------------------------------------------------ check
-# Where `check` looks without arguments (the checkout's tools/lock.py: every committed lock)
+# Where `check` looks without arguments (a checkout's developer wrapper: every committed lock)
 DEFAULT_LOCKS = None
 
 
