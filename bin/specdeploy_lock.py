@@ -399,7 +399,10 @@ def cmd_cuda(args):
     if not pythons or not all(re.match(r"^3\.\d+$", p) for p in pythons):
         raise LockToolError("--python %r: give a comma list such as 3.11,3.12" % args.python)
     extra, extra_paths = [], {}
-    for path in args.extra_wheel:
+    built = []
+    if getattr(args, "sglang_source", None):
+        built = [build_sglang_wheel(args.sglang_source, args.wheel_dir)]
+    for path in list(args.extra_wheel) + built:
         if not (os.path.isfile(path) and path.endswith(".whl")):
             raise LockToolError("--extra-wheel %s: not a wheel file" % path)
         entry = file_entry(path)
@@ -469,6 +472,8 @@ def cmd_cuda(args):
         opts.append(("--driver-min", args.driver_min))
     opts += [("--require", r) for r in args.require] + [("--constraint", c) for c in args.constraint]
     opts += [("--extra-wheel", rel(p)) for p in args.extra_wheel]
+    if built:
+        opts += [("--sglang-source", args.sglang_source), ("--wheel-dir", rel(args.wheel_dir))]
     if args.index_url != DEFAULT_INDEX:
         opts.append(("--index-url", args.index_url))
     out = args.out or cuda_lock_path(version)
@@ -521,6 +526,45 @@ def wheel_tree_flavors(path):
     return out
 
 
+# ------------------------------------------------------------------ an SGLang build from source
+_GIT_AT = re.compile(r"^(git\+[a-z]+://[^@\s]+(?:\.git)?)@([0-9a-f]{40})$")
+
+
+def build_sglang_wheel(source, wheel_dir):
+    """Build SGLang's wheel (a pure-Python package) from a source the user names and return its path:
+    a local tree (the repository, whose package is in python/, or that directory), or
+    git+URL@COMMIT with a full 40-hex commit (a branch or tag moves: the lock would not say what it holds).
+    `pip wheel --no-deps` with this Python, the source's own build backend."""
+    import glob as _glob
+
+    if os.path.isdir(source):
+        src = os.path.join(source, "python") if os.path.isfile(os.path.join(source, "python", "pyproject.toml")) \
+            else source
+        if not os.path.isfile(os.path.join(src, "pyproject.toml")) and not os.path.isfile(os.path.join(src, "setup.py")):
+            raise LockToolError("--sglang-source %s: no pyproject.toml there or in its python/ directory" % source)
+    else:
+        m = _GIT_AT.match(source)
+        if not m:
+            raise LockToolError("--sglang-source %s: give a local source tree, or git+URL@COMMIT with the full 40-hex "
+                                "commit (e.g. git+https://github.com/sgl-project/sglang@<commit>; `git ls-remote URL "
+                                "refs/pull/<N>/head` names a pull request's)" % source)
+        src = "%s@%s#subdirectory=python" % (m.group(1), m.group(2))
+    os.makedirs(wheel_dir, exist_ok=True)
+    before = set(_glob.glob(os.path.join(wheel_dir, "sglang-*.whl")))
+    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheel_dir, src]
+    log("building SGLang from %s: %s" % (source, " ".join(cmd)))
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise LockToolError("building SGLang from %s failed: %s" % (source, " | ".join(
+            (proc.stderr or proc.stdout).strip().splitlines()[-6:])))
+    wheels = sorted(set(_glob.glob(os.path.join(wheel_dir, "sglang-*.whl"))) - before) or \
+        sorted(_glob.glob(os.path.join(wheel_dir, "sglang-*.whl")), key=os.path.getmtime)[-1:]
+    if not wheels:
+        raise LockToolError("building SGLang from %s made no sglang wheel in %s" % (source, wheel_dir))
+    log("built %s" % os.path.basename(wheels[-1]))
+    return wheels[-1]
+
+
 # ------------------------------------------------------------------ check
 # Where `check` looks without arguments (a checkout's developer wrapper: every committed lock)
 DEFAULT_LOCKS = None
@@ -563,8 +607,13 @@ def add_commands(sub, common):
                         "'any' lets them float within the major")
     g.add_argument("--driver-min", help="driver floor for the header (default: NVIDIA's table for --cuda)")
     g.add_argument("--extra-wheel", action="append", default=[], metavar="PATH",
-                   help="a local wheel added to the lock by sha256 (e.g. an SGLang build of a pull request, "
-                        "`specdeploy build-sglang`); ship it to the hosts with gpu_env_wheelhouse")
+                   help="a local wheel added to the lock by sha256 (e.g. an SGLang build of a pull request); "
+                        "the hosts need it (gpu_env_index_url or gpu_env_wheelhouse)")
+    g.add_argument("--sglang-source", metavar="SOURCE",
+                   help="build SGLang's wheel from this source and lock it like --extra-wheel: a local source tree, or "
+                        "git+URL@COMMIT (full 40-hex commit), e.g. a pull request's with tree verification")
+    g.add_argument("--wheel-dir", default="wheels", help="where --sglang-source puts the wheel (default ./wheels): "
+                   "the hosts need it (gpu_env_index_url or gpu_env_wheelhouse)")
     g.add_argument("--require", action="append", default=[], help="another top-level requirement")
     g.add_argument("--constraint", action="append", default=[], help="a constraint such as triton==3.8.0")
     k = sub.add_parser("check", help="check locks (pinned, hashed, header, flavor rules)")

@@ -203,3 +203,37 @@ def test_the_lock_header_carries_the_tree_verify_flavors():
     assert lockfile.parse_header(open(production_example.SHIPPED_LOCK).read())["tree_verify"] == []
     assert any("tree_verify" in p for p in lockfile.check_lock(text.replace("tree_verify=sglang-pr29907",
                                                                            "tree_verify=Bad Flavor")))
+
+
+def test_the_lock_tool_builds_sglang_from_a_named_source_and_finds_its_flavor(tmp_path):
+    # TEST FIXTURE, not SGLang: the smallest source tree shaped like SGLang's repository (the package in
+    # python/, the tree-verify flag in server_args.py, DDTREE in spec_info.py) at a local version; built
+    # with pip wheel (build isolation: setuptools from the configured index), as a pull request's tree is
+    pkg = tmp_path / "src" / "python"
+    (pkg / "sglang" / "srt" / "speculative").mkdir(parents=True)
+    (pkg / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["setuptools", "wheel"]\nbuild-backend = "setuptools.build_meta"\n'
+        '[project]\nname = "sglang"\nversion = "0.5.23+pr29907"\n'
+        '[tool.setuptools.packages.find]\ninclude = ["sglang*"]\n')
+    for d in ("sglang", "sglang/srt", "sglang/srt/speculative"):
+        (pkg / d / "__init__.py").write_text("")
+    (pkg / "sglang" / "srt" / "server_args.py").write_text('parser.add_argument("--speculative-ddtree-budget")\n')
+    (pkg / "sglang" / "srt" / "speculative" / "spec_info.py").write_text("DDTREE = 1\n")
+    code = ("import sys; sys.path.insert(0, %r); import specdeploy_lock as L; w = L.build_sglang_wheel(%r, %r); "
+            "print(w); print(','.join(L.wheel_tree_flavors(w)))")
+    p = subprocess.run([sys.executable, "-c", code % (os.path.join(ROOT, "bin"), str(tmp_path / "src"),
+                                                      str(tmp_path / "wheels"))],
+                       capture_output=True, text=True, check=False, cwd=ROOT, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    wheel, flavors = p.stdout.strip().splitlines()[-2:]
+    assert os.path.basename(wheel) == "sglang-0.5.23+pr29907-py3-none-any.whl" and os.path.isfile(wheel)
+    assert flavors == "sglang-pr29907"
+
+
+def test_a_git_source_must_name_a_full_commit():
+    code = ("import sys; sys.path.insert(0, %r); import specdeploy_lock as L\n"
+            "try:\n    L.build_sglang_wheel('git+https://github.com/sgl-project/sglang@main', '/nonexistent')\n"
+            "except L.LockToolError as e:\n    print(e)\n")
+    p = subprocess.run([sys.executable, "-c", code % os.path.join(ROOT, "bin")], capture_output=True, text=True,
+                       check=True, cwd=ROOT)
+    assert "full 40-hex commit" in p.stdout and "refs/pull/<N>/head" in p.stdout, p.stdout
