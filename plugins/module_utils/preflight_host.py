@@ -36,7 +36,7 @@ COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspat
 # preflight's declared facts; the playbooks' inputs)
 PREFIXES = ("gpu_env_", "weights_", "server_", "gateway_", "sglang_", "specdeploy_")
 # keys read here (sglang_preflight.READ_KEYS adds them)
-READ_KEYS = ("gpu_env_lock_file", "weights_models", "server_replaces_units")
+READ_KEYS = ("gpu_env_lock_file", "gpu_env_wheels", "weights_models", "server_replaces_units")
 FULL_COMMIT = re.compile(r"^[0-9a-f]{40}$")
 PLACEHOLDER = re.compile(r"placeholder|replace|changeme|todo|xxx", re.I)
 # the command line shipped in the collection (docs name it as installed: <collection>/bin/specdeploy)
@@ -92,7 +92,8 @@ def read_lock(name, base_dirs=(), cache=None):
                              "docs/locks.md)" % (path, "; ".join(problems[:3]), " (and %d more)" % (len(problems) - 3)
                                                  if len(problems) > 3 else "", CLI, path), field="gpu_env_lock_file")
         else:
-            out = {"path": path, "name": str(name), "header": lockfile.parse_header(text)}, None
+            hashes = set(h for r in lockfile.parse_requirements(text) for h in r["hashes"])
+            out = {"path": path, "name": str(name), "header": lockfile.parse_header(text), "hashes": hashes}, None
     if cache is not None:
         cache[key] = out
     return out
@@ -123,6 +124,33 @@ def instance_lock_errors(lock, spec, tree_flavor):
                            "`%s lock cuda <version>+<local> --extra-wheel <the sglang wheel>`, ship the wheel with "
                            "gpu_env_wheelhouse (docs/ddtree-migration.md)" % (
                                tree_flavor, lock["name"], header["sglang"], has, CLI), field="gpu_env_lock_file"))
+    return errors
+
+
+def wheel_errors(wheels, lock, base_dirs=()):
+    """gpu_env_wheels: each a file on the controller whose sha256 the host's lock pins (else pip would
+    refuse it on the host, after the copy)."""
+    import hashlib
+
+    errors = []
+    for w in wheels or []:
+        path = next((p for p in ([str(w)] + [os.path.join(d, str(w)) for d in base_dirs if d]) if os.path.isfile(p)),
+                    None)
+        if path is None:
+            errors.append(_err("WHEEL_MISSING", "gpu_env_wheels names %s, which is not a file on the controller" % w,
+                               field="gpu_env_wheels"))
+            continue
+        if lock is None:
+            continue
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        if h.hexdigest() not in lock["hashes"]:
+            errors.append(_err("WHEEL_NOT_LOCKED", "gpu_env_wheels %s (sha256 %s) is not pinned by the lock %s: pip "
+                               "would refuse it on the host. Lock this very file (`%s lock cuda <version> "
+                               "--extra-wheel %s`) or ship the wheel the lock was made from" % (
+                                   path, h.hexdigest()[:16], lock["name"], CLI, path), field="gpu_env_wheels"))
     return errors
 
 

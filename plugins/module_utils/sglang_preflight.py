@@ -242,6 +242,7 @@ def _deploy_errors(hv, insts, names, lock_dirs, lock_cache, locks, host):
     locks[host] = lock
     if lock_error:
         errs.append(lock_error)
+    errs += preflight_host.wheel_errors(hv.get("gpu_env_wheels"), lock, lock_dirs)
     errs += preflight_host.revision_errors(hv.get("weights_models"))
     errs += preflight_host.sharing_errors(insts, hv.get("server_replaces_units"))
     if names is not None:

@@ -2,6 +2,7 @@
 `specdeploy preflight` on a copy of inventories/production with that one mistake, with a message that names
 the fix; the playbook refuses a mistyped playbook input the same way."""
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -237,3 +238,26 @@ def test_a_git_source_must_name_a_full_commit():
     p = subprocess.run([sys.executable, "-c", code % os.path.join(ROOT, "bin")], capture_output=True, text=True,
                        check=True, cwd=ROOT)
     assert "full 40-hex commit" in p.stdout and "refs/pull/<N>/head" in p.stdout, p.stdout
+
+
+def test_a_shipped_wheel_must_be_the_one_the_lock_pins(inv, tmp_path):
+    # the DDTree hosts' lock (the stand-in of tests/support) pins the release's sglang hash: a wheel with other
+    # bytes is refused before any copy, one the lock pins passes
+    wheel = tmp_path / "sglang-0.5.23+pr29907-py3-none-any.whl"
+    wheel.write_bytes(b"not the wheel the lock was made from")
+    edit(inv, "group_vars/ddtree.yml", gpu_env_wheels=[str(wheel), str(tmp_path / "gone.whl")])
+    p, fails = preflight(inv)
+    line = fails["pro6000-a1"]
+    assert "[WHEEL_NOT_LOCKED] gpu_env_wheels %s" % wheel in line and "--extra-wheel" in line, p.stdout
+    assert "[WHEEL_MISSING] gpu_env_wheels names %s" % (tmp_path / "gone.whl") in line
+    # the same file, once a lock pins its sha256 (the stand-in lock with one hash swapped for it), passes
+    import hashlib
+
+    text = production_example.ddtree_lock_text()
+    pinned = re.search(r"(?m)^aiosignal==1\.4\.0 \\\n    --hash=sha256:([0-9a-f]{64})", text)
+    assert pinned
+    text = text.replace(pinned.group(1), hashlib.sha256(wheel.read_bytes()).hexdigest(), 1)
+    (tmp_path / "mine.lock").write_text(text)
+    edit(inv, "group_vars/ddtree.yml", gpu_env_wheels=[str(wheel)], gpu_env_lock_file=str(tmp_path / "mine.lock"))
+    p, fails = preflight(inv)
+    assert not [f for f in fails if f.startswith("pro6000-a")], p.stdout
