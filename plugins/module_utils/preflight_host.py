@@ -121,8 +121,8 @@ def instance_lock_errors(lock, spec, tree_flavor):
         errors.append(_err("LOCK_TREE_VERIFY", "verify: tree needs the tree-verify flavor %s (sglang_capabilities), but "
                            "the lock %s installs SGLang %s with %s: its hosts would run plain SGLang and fail at deploy. "
                            "Build SGLang from the source that has it (the pull request's commit) and lock that wheel: "
-                           "`%s lock cuda <version>+<local> --extra-wheel <the sglang wheel>`, ship the wheel with "
-                           "gpu_env_wheelhouse (docs/ddtree-migration.md)" % (
+                           "`%s lock cuda <version>+<local> --sglang-source <tree or git+URL@commit>`, and ship the "
+                           "wheel with gpu_env_wheels (docs/ddtree-migration.md)" % (
                                tree_flavor, lock["name"], header["sglang"], has, CLI), field="gpu_env_lock_file"))
     return errors
 

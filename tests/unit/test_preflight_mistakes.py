@@ -104,7 +104,7 @@ def test_ddtree_on_a_lock_without_tree_verification_is_refused(inv):
     assert sorted(fails) == ["pro6000-a1/main", "pro6000-a2/main", "pro6000-a2/second"], p.stdout
     line = fails["pro6000-a1/main"]
     assert "[LOCK_TREE_VERIFY] verify: tree needs the tree-verify flavor sglang-pr29907" in line
-    assert "no tree verification" in line and "--extra-wheel" in line
+    assert "no tree verification" in line and "--sglang-source" in line and "gpu_env_wheels" in line
 
 
 def test_two_instances_sharing_a_gpu_are_refused(inv):
