@@ -125,7 +125,7 @@ def uv_compile(requirements, python, platform, exclude_newer, index, find_links=
 # ------------------------------------------------------------------ files and tags
 def target_tags(python, platform):
     """Tags a CPython `python` on `platform` (ARCH-manylinux_X_Y) accepts, best first (pip's order)."""
-    arch, _, tag = platform.partition("-")
+    arch, _sep, tag = platform.partition("-")
     m = re.match(r"^manylinux_(\d+)_(\d+)$", tag)
     if not m:
         raise LockToolError("platform %r: expected ARCH-manylinux_X_Y such as x86_64-manylinux_2_34" % platform)
@@ -623,7 +623,7 @@ def add_commands(sub, common):
 
 def parser(prog=None, extra=None):
     """The argument parser and {command: function}; extra(sub, common) adds more commands."""
-    p = argparse.ArgumentParser(prog=prog or PROG, description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog=prog or PROG, description=__doc__.split("\n\n", maxsplit=1)[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     common = common_options()
     commands = add_commands(sub, common)

@@ -121,7 +121,7 @@ def _pythons(values):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    p = argparse.ArgumentParser(prog="specdeploy preflight", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="specdeploy preflight", description=__doc__.split("\n\n", maxsplit=1)[0])
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("-i", "--inventory", action="append", help="inventory source (repeatable)")
     src.add_argument("--inventory-json", help="output of `ansible-inventory --list` (a file, or - for stdin)")
@@ -176,4 +176,3 @@ def main(argv=None):
             print(line)
         print("%s in %.2f s" % (out["summary"], time.monotonic() - started))
     return out["exit_code"]
-

@@ -89,8 +89,8 @@ def parse_header(text):
         if not sep:
             raise LockError("line %d: header line without KEY=VALUE: %s" % (number, line))
         if key not in HEADER_KEYS + OPTIONAL_KEYS:
-            raise LockError("line %d: unknown header key %r (known: %s)" % (number, key,
-                                                                           ", ".join(HEADER_KEYS + OPTIONAL_KEYS)))
+            known = ", ".join(HEADER_KEYS + OPTIONAL_KEYS)
+            raise LockError("line %d: unknown header key %r (known: %s)" % (number, key, known))
         if key in values:
             raise LockError("line %d: header key %r given twice" % (number, key))
         values[key] = value

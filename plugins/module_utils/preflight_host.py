@@ -78,8 +78,8 @@ def read_lock(name, base_dirs=(), cache=None):
             COLLECTION_ROOT, "roles", "gpu_env", "files", "sglang-*.lock")))
         out = None, _err("LOCK_MISSING", "gpu_env_lock_file %s: no such file (looked at %s). A bare name is a lock "
                          "shipped with the collection (%s); a path is read on the controller. Make one with `%s lock "
-                         "cuda <version>` (docs/locks.md)" % (name, ", ".join(tried), ", ".join(shipped) or "none",
-                                                               CLI), field="gpu_env_lock_file")
+                         "cuda <version>` (docs/locks.md)" % (name, ", ".join(tried), ", ".join(shipped) or "none", CLI),
+                         field="gpu_env_lock_file")
     else:
         try:
             with open(path, encoding="utf-8") as f:
@@ -113,8 +113,8 @@ def instance_lock_errors(lock, spec, tree_flavor):
     if want is not None and _public(want) != _public(header["sglang"]):
         errors.append(_err("LOCK_VERSION", "spec.sglang_version is %s, but the lock %s installs SGLang %s: the flags "
                            "would be rendered for one release and run by another. Make them equal (set sglang_version: "
-                           "\"%s\", or lock %s: `%s lock cuda %s`)" % (want, lock["name"], header["sglang"],
-                                                                        _public(header["sglang"]), want, CLI, want),
+                           "\"%s\", or lock %s: `%s lock cuda %s`)" % (
+                               want, lock["name"], header["sglang"], _public(header["sglang"]), want, CLI, want),
                            field="sglang_version"))
     if tree_flavor and tree_flavor not in (header.get("tree_verify") or []):
         has = ", ".join(header.get("tree_verify") or []) or "no tree verification (a released SGLang)"
@@ -249,9 +249,10 @@ def _yaml_files():
     pats = ["roles/*/meta/argument_specs.yml", "roles/*/defaults/*.yml", "roles/*/vars/*.yml",
             "roles/*/tasks/*.yml", "roles/*/handlers/*.yml", "playbooks/*.yml", "playbooks/meta/*.yml",
             "playbooks/tasks/*.yml", "playbooks/vars/*.yml"]
+    out = []
     for pat in pats:
-        for path in sorted(glob.glob(os.path.join(COLLECTION_ROOT, pat))):
-            yield path
+        out += sorted(glob.glob(os.path.join(COLLECTION_ROOT, pat)))
+    return out
 
 
 def _walk(node, out, where):
