@@ -5,7 +5,8 @@ shows in its code blocks, in the README's order, as an operator types them:
 - the install, the exports and the copy of the example inventory run as written;
 - preflight (the playbook and `specdeploy preflight`) runs as written: first on the example as shipped,
   where it must fail naming the placeholders and the DDTree lock, then on the example filled in as its
-  comments ask (tests/support/production_example.py), where it must pass;
+  comments ask (tests/support/production_example.py), where it must pass, then with a mistyped playbook
+  input and role variable, where it must fail with a "did you mean";
 - `specdeploy lock check` runs as written on the shipped lock;
 - what needs hosts or the network is run as far as it can here: the deploy playbook runs for real on the
   shipped example and must stop at its preflight before any host is contacted; rollback, status and
@@ -130,6 +131,15 @@ def test_every_command_the_readme_names_runs_from_the_installed_tarball(operator
         assert p.returncode == 0, out
         assert "pro6000-a2/second" in out and "--speculative-ddtree-budget" in out, out
         ran.append(cmd)
+
+    # mistakes through the installed collection: a mistyped playbook input and a mistyped role variable
+    with open(os.path.join(inv, "host_vars", "pro6000-b2.yml"), "a", encoding="utf-8") as f:
+        f.write("server_replace_units: [sglang-nextn.service]\n")
+    p = run_in(operator_dir, "ansible-playbook -i inventories/production specdeploy.sglang.preflight "
+               "-e specdeploy_preflight_authorty=true", env)
+    out = p.stdout + p.stderr
+    assert p.returncode != 0 and "Preflight failed; no host was touched" in out, out
+    assert "did you mean specdeploy_preflight_authority?" in out and "did you mean server_replaces_units?" in out, out
 
     # 4. the rest: as written where it needs neither hosts nor the network, else as far as it can here
     for cmd in cmds:
