@@ -621,9 +621,9 @@ def add_commands(sub, common):
     return {"cuda": cmd_cuda, "check": cmd_check}
 
 
-def parser(prog=None, extra=None):
+def parser(extra=None, description=None):
     """The argument parser and {command: function}; extra(sub, common) adds more commands."""
-    p = argparse.ArgumentParser(prog=prog or PROG, description=__doc__.split("\n\n", maxsplit=1)[0])
+    p = argparse.ArgumentParser(prog=PROG, description=description or __doc__.split("\n\n", maxsplit=1)[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     common = common_options()
     commands = add_commands(sub, common)
@@ -632,8 +632,8 @@ def parser(prog=None, extra=None):
     return p, commands
 
 
-def main(argv=None, extra=None):
-    p, commands = parser(extra=extra)
+def main(argv=None, extra=None, description=None):
+    p, commands = parser(extra=extra, description=description)
     args = p.parse_args(argv)
     try:
         return commands[args.cmd](args)

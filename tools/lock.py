@@ -166,7 +166,7 @@ def extra(sub, common):
 
 
 def main(argv=None):
-    return L.main(argv, extra=extra)
+    return L.main(argv, extra=extra, description=__doc__.split("\n\n", maxsplit=1)[0])
 
 
 if __name__ == "__main__":
