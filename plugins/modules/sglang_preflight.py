@@ -21,7 +21,7 @@ description:
     any, the result is C(nothing checked) (C(ok=false), C(exit_code=3)), never a pass. The old C(sglang_spec) and
     C(sglang_specs) variables are no longer read; a host that sets them fails, saying so.
   - With O(group) (the whole inventory, as deploy will use it), also what deploy installs and runs - the lock
-    C(gpu_env_lock_file) exists, is well formed, pins each instance's C(sglang_version) and, for C(verify: tree),
+    C(gpu_env_lock_file) exists, is well formed, pins each instance's C(sglang_version) and, for a tree-verify spec,
     a build with the spec's tree-verify flavor; C(gpu_env_wheels) are files the lock pins; hub models in
     C(weights_models) are pinned to full 40-hex commits; no GPU shared between a host's instances; no instance's
     unit in C(server_replaces_units); and every variable or extra var named with the collection's prefixes is one
