@@ -1,4 +1,5 @@
-# specdeploy.sglang: developer entry points. The two that matter (README.md):
+# specdeploy.sglang: developer entry points (users run bin/specdeploy and the playbooks of the installed
+# collection, README.md). The two that matter on a fresh machine:
 #   make lab    bring the lab up and run playbooks/deploy.yml against it
 #   make test   everything: lint, unit + oracle tests, ansible-test sanity, Molecule scenarios
 SHELL := /bin/bash
@@ -61,7 +62,7 @@ export SPECDEPLOY_LAB_GATEWAY_WHEELHOUSE := $(LAB)/gateway-wheelhouse
 	oracle oracle-releases sanity molecule bench test build clean lock lock-cpu lock-cuda lock-check
 
 help:
-	@sed -n '1,5p' Makefile
+	@sed -n '1,4p' Makefile
 
 # ---- tools -----------------------------------------------------------------------------------
 $(VENV)/.stamp: requirements-dev.txt
@@ -200,10 +201,7 @@ sanity: $(if $(SKIP_PREREQS),,venv $(SANITY_VENV)/.stamp)
 	    -i localhost, "specdeploy.sglang.$$name" >/dev/null
 	  echo "artifact: specdeploy.sglang.$$name resolves and parses"
 	done
-	# and runs: the controller-only preflight of the production example, from the artifact alone
-	ANSIBLE_COLLECTIONS_PATH="$$tmp/c:$(COLLECTIONS_DEPS)" ansible-playbook -i inventories/production \
-	  specdeploy.sglang.preflight >/dev/null
-	echo "artifact: specdeploy.sglang.preflight ran on inventories/production (no host contacted)"
+	# (the README's commands run from the installed artifact in tests/unit/test_installed_collection.py)
 	cd "$$tmp/c/ansible_collections/specdeploy/sglang"
 	printf 'tests/output/\n' > .gitignore  # ansible-test's own delegation venvs live there
 	git init -q . && git add -A >/dev/null

@@ -10,7 +10,7 @@
    0.5.23 flags (what `sglang serve` spends on parsing alone); the ratio is engine / baseline.
 2. Preflight wall time for a generated 200-host inventory that uses server_instances like
    inventories/production (every 5th host with two instances on GPUs 0,1 and 2,3; 240 instances,
-   3 distinct specs; goal < 5 s): tools/specdeploy-preflight -i <inventory> end to end (inventory
+   3 distinct specs; goal < 5 s): specdeploy preflight -i <inventory> end to end (inventory
    and templating included), and ansible-playbook with the sglang_preflight action on localhost,
    group: sglang_servers over hostvars. Baseline side by side: `ansible-inventory --list` alone, and a
    playbook with a single debug task over the same inventory.
@@ -137,6 +137,7 @@ server_instances:
   - name: main
     cuda_visible_devices: "{{ '0,1' if bench_tp | int == 2 else '0' }}"
     spec: "{{ bench_spec }}"
+gpu_env_lock_file: sglang-0.5.23-cu13.lock
 """)
     play = os.path.join(root, "preflight.yml")
     with open(play, "w") as f:
@@ -248,7 +249,7 @@ def main():
         t_inv, p = timed(["ansible-inventory", "-i", inv, "--list"])
         assert p.returncode == 0, p.stderr
         c_inv = cpu()
-        tool = [sys.executable, os.path.join(ROOT, "tools", "specdeploy-preflight"), "-i", inv]
+        tool = [sys.executable, os.path.join(ROOT, "bin", "specdeploy_cli.py"), "preflight", "-i", inv]
         t_tool, p = timed(tool)
         c_tool = cpu()
         summary = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else p.stderr

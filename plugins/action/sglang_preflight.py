@@ -6,7 +6,7 @@
 With `group`, it reads the preflight's variables (server_instances and the declared sglang_* facts)
 of that group's hosts from hostvars, templated the way a play would see them, so nothing large is
 serialized and no host is contacted. With `hosts`, it takes the given mapping. The checks are
-module_utils/sglang_preflight.check_fleet, the same as tools/specdeploy-preflight. The module file
+module_utils/sglang_preflight.check_fleet, the same as specdeploy preflight. The module file
 holds the documentation and argument spec.
 """
 from __future__ import annotations
@@ -33,11 +33,14 @@ class ActionModule(ActionBase):
         if args["group"] is not None:
             groups = task_vars.get("groups") or {}
             hostvars = task_vars.get("hostvars") or {}
-            hosts = {}
+            hosts, var_names = {}, {}
             for name in groups.get(args["group"]) or []:
                 hv = hostvars[name]
                 hosts[name] = {k: hv[k] for k in pf.READ_KEYS if k in hv}
+                # every name the host has (inventory and extra vars): a prefixed one nothing reads is a typo
+                var_names[name] = [k for k in hv.keys() if k.startswith(pf.preflight_host.PREFIXES)]
         else:
+            var_names = None
             hosts = {name: ({k: hv.get(k) for k in pf.READ_KEYS} if isinstance(hv, dict) else hv)
                      for name, hv in args["hosts"].items()}
         authority = None
@@ -45,8 +48,13 @@ class ActionModule(ActionBase):
             authority = pf.Authority(pythons=args["authority_pythons"], venvs_dir=args["authority_venvs"],
                                      cache_dir=args["authority_cache"])
         try:
+            # the whole inventory (group=) is checked as deploy will use it: the lock (a relative path from
+            # the working directory, then the playbook's and the inventory's directories), weights
+            # commits, shared GPUs and units, unknown variables
+            lock_dirs = [task_vars.get("playbook_dir"), task_vars.get("inventory_dir")]
             out = pf.check_fleet(hosts, read_paths=args["read_configs"], fatal_notes=args["fatal_notes"],
-                                 authority=authority, group=args["group"])
+                                 authority=authority, group=args["group"], deploy_checks=args["group"] is not None,
+                                 var_names=var_names, lock_dirs=[d for d in lock_dirs if d])
         except TypeError as e:
             raise AnsibleActionFail("sglang_preflight: %s" % e)
         result.update(out)

@@ -8,7 +8,7 @@ one ``name==version`` requirement per package, each followed by ``--hash=sha256:
 header says what the lock needs from a host (Python, glibc, CUDA, driver, disk) so the gpu_env role
 can refuse a host before it installs anything.
 
-stdlib only, no imports from the collection: tools/lock.py loads this file by path, the gpu_env
+stdlib only, no imports from the collection: the lock tool (bin/specdeploy_lock.py) loads this file by path, the gpu_env
 role (through a module) and the unit tests import it by its Ansible name.
 """
 from __future__ import annotations
@@ -19,6 +19,11 @@ HEADER_PREFIX = "# specdeploy-lock: "
 # Every key, in the order a lock writes them. All are required.
 HEADER_KEYS = ("sglang", "flavor", "python", "platform", "glibc_min", "cuda", "driver_min",
                "download_bytes", "exclude_newer", "generated_by")
+# Keys a lock may add after those. tree_verify: the tree-verify flavors (docs/sglang.md, DDTree) of the
+# SGLang build the lock installs, as the lock tool found them in that build's wheel (comma list); a lock
+# without it installs an SGLang without tree verification (every release so far).
+OPTIONAL_KEYS = ("tree_verify",)
+_FLAVOR_LIST = re.compile(r"^[a-z0-9][a-z0-9.-]*(,[a-z0-9][a-z0-9.-]*)*$")
 FLAVORS = ("cu13", "cpu")
 # What a CUDA lock must bring (names as PEP 503 normalizes them); nvidia-*-cu13 is checked apart.
 CUDA_CORE = ("torch", "sglang-kernel", "flashinfer-python")
@@ -53,6 +58,9 @@ def format_header(values):
         if "\n" in value:
             raise LockError("header value of %s spans lines" % key)
         lines.append("%s%s=%s" % (HEADER_PREFIX, key, value))
+    for key in OPTIONAL_KEYS:
+        if values.get(key):
+            lines.append("%s%s=%s" % (HEADER_PREFIX, key, values[key]))
     return "\n".join(lines)
 
 
@@ -80,8 +88,9 @@ def parse_header(text):
     for number, line, key, sep, value in _header_lines(text):
         if not sep:
             raise LockError("line %d: header line without KEY=VALUE: %s" % (number, line))
-        if key not in HEADER_KEYS:
-            raise LockError("line %d: unknown header key %r (known: %s)" % (number, key, ", ".join(HEADER_KEYS)))
+        if key not in HEADER_KEYS + OPTIONAL_KEYS:
+            known = ", ".join(HEADER_KEYS + OPTIONAL_KEYS)
+            raise LockError("line %d: unknown header key %r (known: %s)" % (number, key, known))
         if key in values:
             raise LockError("line %d: header key %r given twice" % (number, key))
         values[key] = value
@@ -93,6 +102,7 @@ def parse_header(text):
     out = dict(values)
     out["python"] = values["python"].split(",")
     out["download_bytes"] = int(values["download_bytes"])
+    out["tree_verify"] = values["tree_verify"].split(",") if values.get("tree_verify") else []
     return out
 
 
@@ -124,6 +134,8 @@ def _check_header(v):
         bad("exclude_newer", "a UTC timestamp such as 2026-12-01T00:00:00Z")
     if not v["generated_by"]:
         bad("generated_by", "the command line that wrote the lock")
+    if "tree_verify" in v and not _FLAVOR_LIST.match(v["tree_verify"]):
+        bad("tree_verify", "a comma list of tree-verify flavors such as sglang-pr29907")
 
 
 def parse_requirements(text):

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Fleet preflight: every instance of every host validated on the controller, without contacting a host.
 
-The one code path behind tools/specdeploy-preflight, the sglang_preflight action (``group:``) and
+The one code path behind specdeploy preflight, the sglang_preflight action (``group:``) and
 playbooks/preflight.yml (so deploy.yml's first play). Input per host: the inventory variables the
 roles read (docs/interfaces.md), templated as a play sees them:
 
@@ -28,6 +28,7 @@ import json
 import os
 import threading
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import preflight_host
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as spec
 
@@ -35,7 +36,7 @@ HOST_KEYS = ("server_instances", "sglang_expected_gpus", "sglang_capabilities", 
              "sglang_draft_config", "sglang_allow_overrides")
 # read only to fail a host that still uses them
 REMOVED_KEYS = ("sglang_spec", "sglang_specs")
-READ_KEYS = HOST_KEYS + REMOVED_KEYS
+READ_KEYS = HOST_KEYS + REMOVED_KEYS + preflight_host.READ_KEYS
 # notes of the engine the fleet treats as errors (playbook: specdeploy_preflight_fatal_notes)
 DEFAULT_FATAL_NOTES = ("BLOCK_SIZE_MISMATCH",)
 
@@ -56,7 +57,7 @@ def argument_spec():
     )
 
 
-# exit codes of tools/specdeploy-preflight (and `rc` of the result)
+# exit codes of specdeploy preflight (and `rc` of the result)
 EXIT_PASSED, EXIT_FAILED, EXIT_INPUT, EXIT_NOTHING_CHECKED = 0, 1, 2, 3
 VERDICT_KEYS = ("ok", "errors", "notes", "argv", "resolved", "overrides", "tree_verify", "memory_fit")
 
@@ -159,16 +160,22 @@ def check_instance(inst, hostvars, read_paths=False, authority=None):
     return v
 
 
-def check_fleet(hosts, read_paths=False, fatal_notes=DEFAULT_FATAL_NOTES, authority=None, group=None):
+def check_fleet(hosts, read_paths=False, fatal_notes=DEFAULT_FATAL_NOTES, authority=None, group=None,
+                deploy_checks=False, var_names=None, lock_dirs=()):
     """hosts: {name: hostvars (READ_KEYS)}. Returns the result of the preflight:
 
     ok, exit_code (EXIT_*), status (passed | failed | nothing checked), verdicts {host: {instance: verdict}},
     failed_hosts, hosts_without_instances, instances_checked, lines (one per instance), summary.
+
+    deploy_checks: also check what deploy installs (preflight_host: the lock and each instance against it,
+    the weights' commits, GPUs and units shared between instances, and, with var_names {host: [every
+    variable name the host has]}, names with the collection's prefixes that nothing reads). The playbook
+    and `specdeploy preflight` read a whole inventory and set it; a mapping given by hand (hosts=) does not.
     """
     if not isinstance(hosts, dict):
         raise TypeError("hosts must map host names to their variables, got %s" % type(hosts).__name__)
     fatal_notes = set(fatal_notes or ())
-    verdicts, failed, without = {}, [], []
+    verdicts, failed, without, specs, locks, lock_cache = {}, [], [], {}, {}, {}
     for name in sorted(hosts):
         hv = hosts[name]
         try:
@@ -183,16 +190,28 @@ def check_fleet(hosts, read_paths=False, fatal_notes=DEFAULT_FATAL_NOTES, author
             v = {}
             for inst in insts:
                 v[inst["name"]] = (name, inst)
+                specs[(name, inst["name"])] = inst.get("spec")
+            if deploy_checks:
+                errs = _deploy_errors(hv, insts, (var_names or {}).get(name), lock_dirs, lock_cache, locks, name)
+                if errs:
+                    v["(host)"] = _failed_verdict(*errs)
         except Exception as e:  # one host's broken data must not hide the others' verdicts
             v = {"(host)": _failed_verdict(_err("PREFLIGHT_ERROR", "%s: %s" % (type(e).__name__, e)))}
         verdicts[name] = v
         if "(host)" in v:
             failed.append(name)
     _judge_all(verdicts, hosts, read_paths, authority, fatal_notes)
+    for (host, inst), sp in specs.items():
+        verdict = verdicts.get(host, {}).get(inst)
+        if isinstance(verdict, dict) and locks.get(host):
+            errs = preflight_host.instance_lock_errors(locks[host], sp, verdict.get("tree_verify"))
+            if errs:
+                verdict["errors"].extend(errs)
+                verdict["ok"] = False
     for name in sorted(verdicts):
         if name not in failed and not all(i["ok"] for i in verdicts[name].values()):
             failed.append(name)
-    checked = sum(len(v) for h, v in verdicts.items() if "(host)" not in v)
+    checked = sum(len([i for i in v if i != "(host)"]) for v in verdicts.values())
     where = ("group %s" % group) if group else "the inventory"
     if not hosts:
         status, rc = "nothing checked", EXIT_NOTHING_CHECKED
@@ -206,12 +225,27 @@ def check_fleet(hosts, read_paths=False, fatal_notes=DEFAULT_FATAL_NOTES, author
         failed = sorted(set(failed) | set(without))
         status, rc = ("failed", EXIT_FAILED) if failed else ("passed", EXIT_PASSED)
         summary = "%d instance(s) on %d host(s) checked, %d host(s) failed: %s" % (
-            checked, len([h for h in verdicts if "(host)" not in verdicts[h]]), len(failed), status)
+            checked, len([h for h in verdicts if [i for i in verdicts[h] if i != "(host)"]]), len(failed), status)
     if authority is not None:
         summary += " (authority: %s)" % authority.stats_text()
     return {"ok": rc == EXIT_PASSED, "exit_code": rc, "status": status, "verdicts": verdicts, "failed_hosts": failed,
             "hosts_without_instances": without, "instances_checked": checked,
             "lines": format_lines(verdicts, without, status), "summary": summary}
+
+
+def _deploy_errors(hv, insts, names, lock_dirs, lock_cache, locks, host):
+    """Host-wide errors of what deploy would install (preflight_host); the host's lock into locks[host]."""
+    errs = []
+    lock, lock_error = preflight_host.read_lock(hv.get("gpu_env_lock_file"), lock_dirs, lock_cache)
+    locks[host] = lock
+    if lock_error:
+        errs.append(lock_error)
+    errs += preflight_host.wheel_errors(hv.get("gpu_env_wheels"), lock, lock_dirs)
+    errs += preflight_host.revision_errors(hv.get("weights_models"))
+    errs += preflight_host.sharing_errors(insts, hv.get("server_replaces_units"))
+    if names is not None:
+        errs += preflight_host.unknown_variable_errors(names)
+    return errs
 
 
 def _judge_all(verdicts, hosts, read_paths, authority, fatal_notes):
@@ -237,15 +271,18 @@ def _judge_all(verdicts, hosts, read_paths, authority, fatal_notes):
         verdicts[host][name] = v
 
 
-def format_lines(verdicts, without=(), status=None):
+def format_lines(verdicts, without=(), status=None, detail=True):
+    """One OK/FAIL line per instance (and per host with host-wide errors); with detail, under an instance
+    the SGLang flags it renders, one per line as its unit's ExecStart has them, and every note's text."""
     lines = []
     for host in sorted(verdicts):
         for inst, v in sorted(verdicts[host].items()):
             label = host if inst == "(host)" else "%s/%s" % (host, inst)
             by = "" if v.get("judged_by") in (None, "static", "preflight") else " [%s]" % v["judged_by"]
+            notes = v.get("notes") or []
             if not by:  # what the static layer leaves to SGLang (the authority, the installed SGLang on the host)
-                left = [n["message"].split(";", 1)[0] for n in v["notes"] if n["code"] in ("JUDGED_BY_SGLANG",
-                                                                                        "NOT_IN_TABLES")]
+                left = [n["message"].split(";", 1)[0] for n in notes if n["code"] in ("JUDGED_BY_SGLANG",
+                                                                                     "NOT_IN_TABLES")]
                 by = (" [%s]" % left[0]) if left else ""
             if v["ok"]:
                 r = v.get("resolved") or {}
@@ -258,10 +295,15 @@ def format_lines(verdicts, without=(), status=None):
                 fit = v.get("memory_fit") or {}
                 if fit.get("kv_tokens"):
                     tree += " kv=%d tokens/GPU (weights %.1f GiB/GPU)" % (fit["kv_tokens"], fit["weights_bytes"] / 2.0 ** 30)
-                lines.append("OK    %s: %s%s%s (%d notes)%s" % (label, algo, extra, tree, len(v["notes"]), by))
+                lines.append("OK    %s: %s%s%s (%d notes)%s" % (label, algo, extra, tree, len(notes), by))
             else:
                 errors = "; ".join("[%s] %s" % (e["code"], e["message"]) for e in v["errors"])
                 lines.append("FAIL  %s: %s%s" % (label, errors, by))
+            if detail and inst != "(host)":
+                if v.get("argv"):
+                    lines.append("      %s flags (as in its unit's ExecStart):" % server_common.unit_name(inst))
+                    lines += ["        " + x for x in spec.unit_exec_lines(v["argv"])]
+                lines += ["      note [%s] %s" % (n.get("code"), n.get("message")) for n in notes]
     verb = "SKIP" if status == "nothing checked" else "FAIL"
     for host in without:
         lines.append("%s  %s: no server_instances (each host of the group needs at least one instance with a spec)"
@@ -500,5 +542,6 @@ def failure_message(out):
     """The one-line failure of a preflight result (the module's and the action's msg)."""
     if out["status"] == "nothing checked":
         return "preflight checked nothing (%s); this is not a pass" % out["summary"]
+    brief = format_lines(out["verdicts"], out["hosts_without_instances"], out["status"], detail=False)
     return "preflight failed for %d host(s): %s" % (len(out["failed_hosts"]), " | ".join(
-        line for line in out["lines"] if line.startswith("FAIL")))
+        line for line in brief if line.startswith("FAIL")))

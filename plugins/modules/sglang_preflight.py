@@ -12,7 +12,7 @@ version_added: "0.1.0"
 description:
   - Runs the static checks of M(specdeploy.sglang.sglang_flags) for every instance of every host given,
     without contacting any host, and reports a verdict per instance. The same code path as
-    C(tools/specdeploy-preflight) and C(playbooks/preflight.yml) (deploy.yml's first play).
+    C(specdeploy preflight) (the collection's C(bin/specdeploy)) and C(playbooks/preflight.yml) (deploy.yml's first play).
   - Reads what deploy.yml reads - each host's C(server_instances) (C(name), C(spec), C(cuda_visible_devices),
     C(smoke); the server role's input) - plus the declared facts C(sglang_expected_gpus) (an instance with
     C(cuda_visible_devices) is checked against those GPUs only), C(sglang_capabilities),
@@ -20,6 +20,12 @@ description:
   - A host of the group without C(server_instances) fails when other hosts have some; when no host has
     any, the result is C(nothing checked) (C(ok=false), C(exit_code=3)), never a pass. The old C(sglang_spec) and
     C(sglang_specs) variables are no longer read; a host that sets them fails, saying so.
+  - With O(group) (the whole inventory, as deploy will use it), also what deploy installs and runs - the lock
+    C(gpu_env_lock_file) exists, is well formed, pins each instance's C(sglang_version) and, for a tree-verify spec,
+    a build with the spec's tree-verify flavor; C(gpu_env_wheels) are files the lock pins; hub models in
+    C(weights_models) are pinned to full 40-hex commits; no GPU shared between a host's instances; no instance's
+    unit in C(server_replaces_units); and every variable or extra var named with the collection's prefixes is one
+    it reads (else an error with a "did you mean").
   - With O(authority), each distinct instance is also resolved by the real SGLang of its release on the
     controller (a CPU kit), answers cached by a hash of the argv, env, configs and kit.
   - An action plugin does the work on the controller; the task needs no connection to any host.
@@ -119,7 +125,7 @@ ok:
   returned: always
   type: bool
 exit_code:
-  description: 0 passed, 1 an instance or host failed, 3 nothing checked (the exit status of tools/specdeploy-preflight; not `rc`, which would fail the task).
+  description: 0 passed, 1 an instance or host failed, 3 nothing checked (the exit status of specdeploy preflight; not `rc`, which would fail the task).
   returned: always
   type: int
 status:
@@ -148,7 +154,9 @@ instances_checked:
   returned: always
   type: int
 lines:
-  description: One line per instance, C(OK) or C(FAIL) with the errors (C(SKIP) for hosts without instances when nothing was checked).
+  description:
+    - One line per instance, C(OK) or C(FAIL) with the errors (C(SKIP) for hosts without instances when nothing was checked),
+      each followed by the instance's SGLang flags one per line as in its unit and every note's text (indented lines).
   returned: always
   type: list
   elements: str

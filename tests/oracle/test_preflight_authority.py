@@ -1,8 +1,7 @@
-"""The authority preflight against the real SGLang 0.5.23 venv: tools/specdeploy-preflight --authority on
-inventories/production's linear hosts (one distinct spec for two instances), cold then warm from the
+"""The authority preflight against the real SGLang 0.5.23 venv: `specdeploy preflight --authority` on
+inventories/production's linear hosts (filled in as its comments ask) (one distinct spec for two instances), cold then warm from the
 cache, and a variant SGLang itself refuses (DFLASH resets eagle_topk 4 to 1: an override error)."""
 import os
-import shutil
 import subprocess
 import sys
 
@@ -10,7 +9,9 @@ import pytest
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOL = os.path.join(ROOT, "tools", "specdeploy-preflight")
+TOOL = os.path.join(ROOT, "bin", "specdeploy_cli.py")
+sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+import production_example  # noqa: E402
 PYTHON = os.environ.get("SPECDEPLOY_SGLANG_PYTHON") or os.path.join(ROOT, ".lab", "sglang-venv", "bin", "python")
 
 
@@ -22,13 +23,13 @@ def _kit():
 
 
 def authority(inv, cache):
-    return subprocess.run([sys.executable, TOOL, "-i", str(inv), "--group", "dflash_linear", "--authority",
+    return subprocess.run([sys.executable, TOOL, "preflight", "-i", str(inv), "--group", "dflash_linear", "--authority",
                            "--authority-python", "0.5.23=%s" % PYTHON, "--authority-cache", str(cache)],
                           capture_output=True, text=True, check=False, cwd=ROOT, timeout=1200)
 
 
 def test_authority_resolves_each_distinct_spec_once_then_reads_the_cache(tmp_path):
-    inv = os.path.join(ROOT, "inventories", "production")
+    inv = production_example.filled_copy(tmp_path / "inv" / "production")
     p = authority(inv, tmp_path / "cache")
     assert p.returncode == 0, p.stdout + p.stderr
     for label in ("pro6000-b1/main", "pro6000-b2/main"):
@@ -40,8 +41,8 @@ def test_authority_resolves_each_distinct_spec_once_then_reads_the_cache(tmp_pat
 
 
 def test_authority_fails_what_sglang_rewrites(tmp_path):
-    inv = tmp_path / "production"
-    shutil.copytree(os.path.join(ROOT, "inventories", "production"), inv)
+    inv = tmp_path / "inv" / "production"
+    production_example.filled_copy(inv)
     (inv / "host_vars" / "pro6000-b1.yml").write_text(yaml.safe_dump({"server_instances": [{
         "name": "main", "cuda_visible_devices": "0,1",
         "spec": "{{ prod_spec_base | combine({'speculative': prod_dflash_linear | combine({'eagle_topk': 4})}) }}"}]}))

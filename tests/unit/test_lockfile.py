@@ -146,7 +146,7 @@ def test_one_of_two_hashes_removed_fails(tmp_path):
 
 def _lock_tool():
     import importlib.util
-    spec = importlib.util.spec_from_file_location("specdeploy_lock_tool", TOOL)
+    spec = importlib.util.spec_from_file_location("specdeploy_lock_tool", os.path.join(ROOT, "bin", "specdeploy_lock.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

@@ -156,7 +156,9 @@ def test_preflight_module_verdicts():
         "gpu2": {"server_instances": [{"name": "main", "spec": bad}], "sglang_expected_gpus": gpus},
         "web": {"ansible_host": "x"}}, "fail_on_error": False})
     assert res["failed_hosts"] == ["gpu2", "web"] and res["hosts_without_instances"] == ["web"]
-    assert res["lines"][0].startswith("OK    gpu1/main") and "FA3_SM120" in res["lines"][1]
+    verdicts = [line for line in res["lines"] if not line.startswith(" ")]   # (the flags and notes under each)
+    assert verdicts[0].startswith("OK    gpu1/main") and "FA3_SM120" in verdicts[1]
+    assert '        "--attention-backend" "fa3"' in res["lines"]
     res = run_module(sglang_preflight, {"hosts": {"gpu2": {"server_instances": [{"name": "main", "spec": bad}],
                                                            "sglang_expected_gpus": gpus}}})
     assert_clear_failure(res)

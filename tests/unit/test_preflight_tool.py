@@ -1,5 +1,6 @@
-"""tools/specdeploy-preflight on real inventories (inventories/production, a broken copy of it, an inventory
-without instances) through ansible-core's own inventory, and the playbook action on the same contract."""
+"""`specdeploy preflight` (bin/specdeploy, the collection's command line) on real inventories
+(inventories/production filled in as its comments ask, a broken copy of it, an inventory without
+instances) through ansible-core's own inventory, and the playbook action on the same contract."""
 import json
 import os
 import shutil
@@ -9,21 +10,36 @@ import sys
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOL = os.path.join(ROOT, "tools", "specdeploy-preflight")
-PRODUCTION = os.path.join(ROOT, "inventories", "production")
+sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+import production_example  # noqa: E402
+
+TOOL = os.path.join(ROOT, "bin", "specdeploy_cli.py")
 INSTANCES = ("pro6000-a1/main", "pro6000-a2/main", "pro6000-a2/second", "pro6000-b1/main", "pro6000-b2/main")
 
 
 def tool(*args):
-    return subprocess.run([sys.executable, TOOL] + [str(a) for a in args], capture_output=True, text=True,
-                          check=False, cwd=ROOT)
+    return subprocess.run([sys.executable, TOOL, "preflight"] + [str(a) for a in args], capture_output=True,
+                          text=True, check=False, cwd=ROOT)
+
+
+# the lock every hand-written inventory below names (preflight checks that it exists and is of the
+# spec's SGLang version)
+LOCK = "sglang-0.5.23-cu13.lock"
+
+
+def lab_lock(version):
+    return os.path.join(ROOT, "lab", "sglang-%s-cpu.lock" % version)
+
+
+def filled(tmp_path):
+    return production_example.filled_copy(tmp_path / "filled" / "production")
 
 
 def broken_production(tmp_path):
     """A copy of the production inventory with fa3 on sm_120 (pro6000-a1) and a block-size-8 drafter
     config.json under a spec of 16 draft tokens (pro6000-b2)."""
     inv = tmp_path / "production"
-    shutil.copytree(PRODUCTION, inv)
+    production_example.filled_copy(inv)
     (inv / "host_vars" / "pro6000-a1.yml").write_text(yaml.safe_dump({"server_instances": [{
         "name": "main", "cuda_visible_devices": "0,1",
         "spec": "{{ prod_spec_base | combine({'attention_backend': 'fa3', 'speculative': prod_ddtree}) }}"}]}))
@@ -38,8 +54,8 @@ def broken_production(tmp_path):
     return inv
 
 
-def test_production_checks_five_instances_and_passes():
-    p = tool("-i", PRODUCTION)
+def test_production_checks_five_instances_and_passes(tmp_path):
+    p = tool("-i", filled(tmp_path), "--brief")
     assert p.returncode == 0, p.stdout + p.stderr
     lines = p.stdout.splitlines()
     for label in INSTANCES:
@@ -73,7 +89,7 @@ def test_inventory_without_instances_is_nothing_checked_not_a_pass(tmp_path):
     assert "nothing checked: no host of group sglang_servers has server_instances" in p.stdout
     assert "SKIP  gpu01: no server_instances" in p.stdout
     # a group that does not exist: nothing checked too
-    p = tool("-i", PRODUCTION, "--group", "no_such_group")
+    p = tool("-i", production_example.PRODUCTION, "--group", "no_such_group")
     assert p.returncode == 3 and "nothing checked: group no_such_group has no hosts" in p.stdout
 
 
@@ -81,7 +97,7 @@ def test_host_without_instances_next_to_others_fails_and_old_variables_say_remov
     inv = tmp_path / "hosts.yml"
     spec = {"sglang_version": "0.5.23", "model_path": "/m", "attention_backend": "flashinfer"}
     inv.write_text(yaml.safe_dump({"all": {"children": {"sglang_servers": {"hosts": {
-        "good": {"server_instances": [{"name": "main", "spec": spec}]},
+        "good": {"server_instances": [{"name": "main", "spec": spec}], "gpu_env_lock_file": LOCK},
         "empty": {},
         "old": {"sglang_spec": spec}}}}}}))
     p = tool("-i", inv)
@@ -96,7 +112,7 @@ def test_cuda_visible_devices_limits_the_instance_to_its_gpus(tmp_path):
     spec = {"sglang_version": "0.5.23", "model_path": "/m", "attention_backend": "flashinfer", "tp_size": 2}
     gpus = [{"index": i, "compute_cap": "12.0"} for i in range(4)]
     inv.write_text(yaml.safe_dump({"all": {"children": {"sglang_servers": {"hosts": {"gpu01": {
-        "sglang_expected_gpus": gpus,
+        "sglang_expected_gpus": gpus, "gpu_env_lock_file": LOCK,
         "server_instances": [{"name": "a", "cuda_visible_devices": "0,1", "spec": spec},
                              {"name": "b", "cuda_visible_devices": "3", "spec": dict(spec, port=30001)},
                              {"name": "c", "cuda_visible_devices": "7", "spec": dict(spec, port=30002, tp_size=1)}]}}}}}}))
@@ -107,11 +123,11 @@ def test_cuda_visible_devices_limits_the_instance_to_its_gpus(tmp_path):
     assert "FAIL  gpu01/c: [CUDA_VISIBLE_DEVICES]" in p.stdout and "GPU 7" in p.stdout
 
 
-def test_inventory_json_is_templated_like_the_inventory():
-    listed = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-inventory"), "-i", PRODUCTION,
-                             "--list"], capture_output=True, text=True, check=True, cwd=ROOT)
-    p = subprocess.run([sys.executable, TOOL, "--inventory-json", "-"], input=listed.stdout, capture_output=True,
-                       text=True, check=False, cwd=ROOT)
+def test_inventory_json_is_templated_like_the_inventory(tmp_path):
+    listed = subprocess.run([os.path.join(os.path.dirname(sys.executable), "ansible-inventory"), "-i",
+                             filled(tmp_path), "--list"], capture_output=True, text=True, check=True, cwd=ROOT)
+    p = subprocess.run([sys.executable, TOOL, "preflight", "--inventory-json", "-"], input=listed.stdout,
+                       capture_output=True, text=True, check=False, cwd=ROOT)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "5 instance(s) on 4 host(s) checked" in p.stdout
 
@@ -160,7 +176,7 @@ def test_playbook_action_reads_the_same_contract(tmp_path):
     tool_out = json.loads(tool("-i", inv, "--json").stdout)
     assert first["lines"] == tool_out["lines"] and first["exit_code"] == tool_out["exit_code"] == 1
     assert first["verdicts"]["pro6000-a2"]["second"]["argv"][:2] == [
-        "--model-path", "/opt/specdeploy/models/Qwen--Qwen3-8B@0000000000000000000000000000000000000000"]
+        "--model-path", "/opt/specdeploy/models/Qwen--Qwen3-8B@%s" % production_example.TARGET_COMMIT]
     assert "--port" in first["verdicts"]["pro6000-a2"]["second"]["argv"]
 
 
@@ -171,8 +187,8 @@ def test_authority_without_a_controller_sglang_fails_naming_what_it_tried(tmp_pa
         "server_instances": [{"name": "main", "spec": spec}], "sglang_target_config": {"architectures": ["X"]}}}}}}}))
     env = dict(os.environ, SPECDEPLOY_AUTHORITY_VENVS=str(tmp_path / "venvs"))
     env.pop("SPECDEPLOY_LAB_KITS", None)
-    p = subprocess.run([sys.executable, TOOL, "-i", str(inv), "--authority", "--authority-cache", str(tmp_path / "c"),
-                        "--authority-python", "0.5.16=%s" % (tmp_path / "none" / "bin" / "python")],
+    p = subprocess.run([sys.executable, TOOL, "preflight", "-i", str(inv), "--authority", "--authority-cache",
+                        str(tmp_path / "c"), "--authority-python", "0.5.16=%s" % (tmp_path / "none" / "bin" / "python")],
                        capture_output=True, text=True, check=False, cwd=ROOT, env=env)
     assert p.returncode == 1, p.stdout + p.stderr
     assert "FAIL  gpu01/main: [ORACLE_UNAVAILABLE] authority: no controller SGLang 0.5.16" in p.stdout
@@ -180,13 +196,13 @@ def test_authority_without_a_controller_sglang_fails_naming_what_it_tried(tmp_pa
     assert "specdeploy_authority_venvs" in p.stdout
     # nothing named: the collection looks for no SGLang of its own (not the checkout's .lab/)
     env.pop("SPECDEPLOY_AUTHORITY_VENVS")
-    p = subprocess.run([sys.executable, TOOL, "-i", str(inv), "--authority", "--authority-cache", str(tmp_path / "c")],
-                       capture_output=True, text=True, check=False, cwd=ROOT, env=env)
+    p = subprocess.run([sys.executable, TOOL, "preflight", "-i", str(inv), "--authority", "--authority-cache",
+                        str(tmp_path / "c")], capture_output=True, text=True, check=False, cwd=ROOT, env=env)
     assert p.returncode == 1 and "(tried nothing: none given)" in p.stdout and ".lab" not in p.stdout, p.stdout
     # SGLang reads the model configs to resolve: without them the authority says what to declare
     inv.write_text(yaml.safe_dump({"all": {"children": {"sglang_servers": {"hosts": {"gpu01": {
-        "server_instances": [{"name": "main", "spec": spec}]}}}}}}))
-    p = subprocess.run([sys.executable, TOOL, "-i", str(inv), "--authority", "--authority-cache", str(tmp_path / "c"),
+        "server_instances": [{"name": "main", "spec": spec}], "gpu_env_lock_file": lab_lock("0.5.16")}}}}}}))
+    p = subprocess.run([sys.executable, TOOL, "preflight", "-i", str(inv), "--authority", "--authority-cache", str(tmp_path / "c"),
                         "--authority-python", "0.5.16=%s" % sys.executable], capture_output=True, text=True,
                        check=False, cwd=ROOT, env=env)
     assert p.returncode == 1 and "[AUTHORITY_NEEDS_CONFIG]" in p.stdout and "sglang_target_config" in p.stdout
@@ -199,7 +215,7 @@ def test_hosts_sharing_variables_still_get_their_own_values(tmp_path):
     spec = {"sglang_version": "0.5.23", "model_path": "/m", "attention_backend": "flashinfer",
             "served_model_name": "{{ inventory_hostname }}", "tp_size": "{{ tp | default(1) }}"}
     inv.write_text(yaml.safe_dump({"all": {"children": {"sglang_servers": {
-        "vars": {"server_instances": [{"name": "main", "spec": spec}]},
+        "vars": {"server_instances": [{"name": "main", "spec": spec}], "gpu_env_lock_file": LOCK},
         "hosts": {"h1": {}, "h2": {}, "h3": {"tp": 2}}}}}}))
     out = json.loads(tool("-i", inv, "--json").stdout)
     argv = {h: out["verdicts"][h]["main"]["argv"] for h in ("h1", "h2", "h3")}

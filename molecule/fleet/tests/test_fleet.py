@@ -7,7 +7,7 @@ After converge (a healthy rollout of release R1):
      a hand-made unit: status.yml names the drift, the next deploy finds it, puts the unit back and only that
      host restarts;
   3. a host that cannot stage its weights stops the run before any host restarts;
-     preflight on inventories/production passes with no host reachable; a broken variant fails
+     preflight on inventories/production (filled in) passes with no host reachable; a broken variant fails
      naming host and reason;
   4. F6: the canary fails its gate -> rolled back, no other host touched; 4b. the canary passes its gate
      and fails the canary analysis (SGLang's /metrics against a threshold) -> rolled back, rollout stopped;
@@ -22,7 +22,6 @@ import base64
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -31,6 +30,9 @@ import yaml
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "shared"))
 import timed_playbook  # noqa: E402  (molecule/shared)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))), "tests", "support"))
+import production_example  # noqa: E402  (inventories/production filled in as its comments ask)
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # molecule/fleet
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -246,7 +248,8 @@ def test_a_host_that_cannot_stage_stops_the_run_before_any_restart(tmp_path):
 
 def test_preflight_production_passes_with_no_host_reachable(tmp_path):
     env = dict(os.environ, SPECDEPLOY_REPORT_DIR=str(tmp_path), ANSIBLE_FORCE_COLOR="0")
-    proc = subprocess.run(["ansible-playbook", "-i", "inventories/production", "playbooks/preflight.yml"],
+    inv = production_example.filled_copy(tmp_path / "inv" / "production")
+    proc = subprocess.run(["ansible-playbook", "-i", inv, "playbooks/preflight.yml"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out
@@ -257,8 +260,8 @@ def test_preflight_production_passes_with_no_host_reachable(tmp_path):
 
 
 def test_preflight_broken_variant_names_host_and_reason(tmp_path):
-    inv = tmp_path / "production"
-    shutil.copytree(os.path.join(ROOT, "inventories", "production"), inv)
+    inv = tmp_path / "inv" / "production"
+    production_example.filled_copy(inv)
     models = os.environ.get("SPECDEPLOY_LAB_MODELS", os.path.join(ROOT, ".lab", "models"))
     # pro6000-a1: fa3 on sm_120 (fails at model load on the real host)
     (inv / "host_vars" / "pro6000-a1.yml").write_text(yaml.safe_dump({

@@ -23,7 +23,6 @@ import re
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import parsers
 
-ADD_RELEASE_COMMAND = "tools/sglang-release add <version>"
 
 # Flags that were renamed (old -> new); a release without the old one gets the new one as a hint.
 RENAMED = {

@@ -1,71 +1,31 @@
-#!/usr/bin/env python3
-"""specdeploy-preflight: validate every SGLang instance of an inventory on the controller, touching no host.
+"""specdeploy preflight: validate every SGLang instance of an inventory on the controller, touching no host.
 
-    tools/specdeploy-preflight -i inventories/production [--group G] [--limit PATTERN] [--json]
-                               [--authority [--authority-python VERSION=PYTHON ...]]
-    ansible-inventory -i INV --list > inv.json && tools/specdeploy-preflight --inventory-json inv.json
+    specdeploy preflight -i inventories/production [--group G] [--limit PATTERN] [--json]
+                         [--authority [--authority-python VERSION=PYTHON ...]]
+    ansible-inventory -i INV --list > inv.json && specdeploy preflight --inventory-json inv.json
 
 Reads what deploy.yml reads: each host's `server_instances` ({name, spec, cuda_visible_devices, smoke})
 plus the declared `sglang_expected_gpus`, `sglang_capabilities`, `sglang_target_config`,
-`sglang_draft_config`, `sglang_allow_overrides` (docs/interfaces.md), templated as a play sees them,
-for the hosts of --group (default sglang_servers, as the playbooks). One line per instance (OK / FAIL
-with the errors), then a summary. The same code path as playbooks/preflight.yml (the sglang_preflight
-action). Exit status: 0 every instance passes; 1 an instance (or a host) fails; 2 the inventory could
-not be read, or bad arguments; 3 nothing was checked (no host, or no host with server_instances).
---authority also has each distinct instance resolved by the real SGLang of its release on the
-controller (--authority-python / --authority-venvs: a venv of that release), cached by spec hash under
-~/.cache/specdeploy/authority.
+`sglang_draft_config`, `sglang_allow_overrides`, the lock (`gpu_env_lock_file`), the weights' commits
+(`weights_models`), `server_replaces_units`, and every variable with the collection's prefixes
+(docs/interfaces.md), templated as a play sees them, for the hosts of --group (default sglang_servers,
+as the playbooks). Per instance an OK / FAIL line, then (unless --brief) the SGLang command line it
+renders, one flag per line as in the unit, and every note; then a summary. The same code path as
+playbooks/preflight.yml (the sglang_preflight action). Exit status: 0 every instance passes; 1 an
+instance (or a host) fails; 2 the inventory could not be read, or bad arguments; 3 nothing was checked
+(no host, or no host with server_instances). --authority also has each distinct instance resolved by
+the real SGLang of its release on the controller (--authority-python / --authority-venvs: a venv of that
+release), cached by spec hash under ~/.cache/specdeploy/authority.
 """
 import argparse
-import atexit
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import specdeploy_collection
+
 EXIT_INPUT = 2
-
-
-def _collections_path():
-    """A collections path whose ansible_collections/specdeploy/sglang is this checkout (or installed copy)."""
-    parts = ROOT.split(os.sep)
-    if parts[-3:-1] == ["ansible_collections", "specdeploy"] and parts[-1] == "sglang":
-        return os.sep.join(parts[:-3])
-    lab = os.path.join(ROOT, ".lab", "collections")  # made by `make venv`
-    if os.path.realpath(os.path.join(lab, "ansible_collections", "specdeploy", "sglang")) == os.path.realpath(ROOT):
-        return lab
-    tmp = tempfile.mkdtemp(prefix="specdeploy-preflight-")
-    atexit.register(shutil.rmtree, tmp, True)
-    os.makedirs(os.path.join(tmp, "ansible_collections", "specdeploy"))
-    os.symlink(ROOT, os.path.join(tmp, "ansible_collections", "specdeploy", "sglang"))
-    return tmp
-
-
-def _import_engine():
-    """Import the collection's module_utils by their Ansible names through ansible-core's collection loader
-    (so inventory templates find the ansible.builtin lookups and filters too), from this checkout."""
-    from ansible.plugins.loader import init_plugin_loader
-    init_plugin_loader([_collections_path()])
-    from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_preflight
-    return sglang_preflight
-
-
-def _reexec_with_ansible_python(argv):
-    """This python has no ansible-core: run again under the python of ansible-inventory (it templates)."""
-    exe = shutil.which("ansible-inventory")
-    if not exe or os.environ.get("SPECDEPLOY_PREFLIGHT_REEXEC"):
-        return None
-    with open(exe, "rb") as f:
-        first = f.readline().decode("utf-8", "replace").strip()
-    if not first.startswith("#!"):
-        return None
-    cmd = first[2:].split() + [os.path.abspath(__file__)] + list(argv)
-    env = dict(os.environ, SPECDEPLOY_PREFLIGHT_REEXEC="1")
-    return subprocess.run(cmd, env=env, check=False).returncode
 
 
 def _group_members(data, group):
@@ -99,12 +59,13 @@ def _hosts_from_json(data, group, limit, keys):
     names = _group_members(data, group)
     if limit:
         names &= ({limit} if limit in hostvars else _group_members(data, limit))
-    loader, out = DataLoader(), {}
+    loader, out, var_names = DataLoader(), {}, {}
     for name in names:
         hv = trusted(hostvars.get(name) or {})
         templar = Templar(loader=loader, variables=hv)
         out[name] = {k: templar.template(hv[k]) for k in keys if k in hv}
-    return out
+        var_names[name] = sorted(hv)
+    return out, var_names
 
 
 def _hosts_templated(sources, group, limit, keys):
@@ -123,9 +84,10 @@ def _hosts_templated(sources, group, limit, keys):
     if limit:
         wanted = set(h.name for h in inventory.get_hosts(limit))
         members = [h for h in members if h.name in wanted]
-    out, seen = {}, {}
+    out, seen, var_names = {}, {}, {}
     for host in members:
         hv = variables.get_vars(host=host, include_hostvars=False)
+        var_names[host.name] = sorted(hv)
         # hosts whose variables are the same (but for their own name, when no value mentions it) template
         # to the same values: template once per such group (a fleet shares its group_vars)
         fp = _fingerprint(hv)
@@ -133,7 +95,7 @@ def _hosts_templated(sources, group, limit, keys):
             templar = Templar(loader=loader, variables=hv)
             seen[fp] = {k: templar.template(hv[k]) for k in keys if k in hv}
         out[host.name] = seen[fp]
-    return out
+    return out, var_names
 
 
 _OWN_NAME = ("inventory_hostname", "inventory_hostname_short")
@@ -160,7 +122,7 @@ def _pythons(values):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    p = argparse.ArgumentParser(prog="specdeploy-preflight", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="specdeploy preflight", description=__doc__.split("\n\n", maxsplit=1)[0])
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("-i", "--inventory", action="append", help="inventory source (repeatable)")
     src.add_argument("--inventory-json", help="output of `ansible-inventory --list` (a file, or - for stdin)")
@@ -171,46 +133,44 @@ def main(argv=None):
     p.add_argument("--fatal-notes", help="comma-separated note codes that fail like errors "
                    "(specdeploy_preflight_fatal_notes; default BLOCK_SIZE_MISMATCH; '' for none)")
     p.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    p.add_argument("--brief", action="store_true", help="one line per instance (without its flags and notes)")
     p.add_argument("--authority", action="store_true", help="also resolve each distinct instance with the real "
                    "SGLang of its release on the controller (cached)")
     p.add_argument("--authority-python", action="append", metavar="VERSION=PYTHON",
                    help="controller python of SGLang VERSION (repeatable; else --authority-venvs)")
     p.add_argument("--authority-venvs", metavar="DIR", help="directory of SGLang venvs, one per release at "
-                   "DIR/VERSION/bin/python (default $SPECDEPLOY_AUTHORITY_VENVS)")
+                   "DIR/VERSION/bin/python (default $SPECDEPLOY_AUTHORITY_VENVS; `specdeploy authority-env` builds one)")
     p.add_argument("--authority-cache", help="cache directory (default ~/.cache/specdeploy/authority)")
     p.add_argument("--no-authority-cache", action="store_true", help="resolve everything again (the cache is not read "
                    "or written)")
     a = p.parse_args(argv)
     started = time.monotonic()
-    try:
-        import ansible.template  # noqa: F401  (templating needs ansible-core)
-    except ImportError:
-        rc = _reexec_with_ansible_python(argv)
-        if rc is not None:
-            return rc
-        sys.stderr.write("specdeploy-preflight: needs ansible-core (run it with the python that has it, or put "
-                         "ansible-inventory on PATH)\n")
-        return EXIT_INPUT
-    pf = _import_engine()
+    specdeploy_collection.init()
+    from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_preflight as pf
     try:
         authority = None
         if a.authority:
             authority = pf.Authority(pythons=_pythons(a.authority_python), venvs_dir=a.authority_venvs,
-                                     cache_dir=a.authority_cache,
-                                     use_cache=not a.no_authority_cache)
+                                     cache_dir=a.authority_cache, use_cache=not a.no_authority_cache)
         if a.inventory_json:
             fh = sys.stdin if a.inventory_json == "-" else open(a.inventory_json)
-            hosts = _hosts_from_json(json.load(fh), a.group, a.limit, pf.READ_KEYS)
+            hosts, var_names = _hosts_from_json(json.load(fh), a.group, a.limit, pf.READ_KEYS)
         else:
-            hosts = _hosts_templated(a.inventory, a.group, a.limit, pf.READ_KEYS)
+            hosts, var_names = _hosts_templated(a.inventory, a.group, a.limit, pf.READ_KEYS)
     except (OSError, ValueError) as e:
-        sys.stderr.write("specdeploy-preflight: cannot read the inventory: %s\n" % e)
+        sys.stderr.write("specdeploy preflight: cannot read the inventory: %s\n" % e)
         return EXIT_INPUT
     except Exception as e:  # ansible-core's own errors (bad YAML, undefined variable in a template)
-        sys.stderr.write("specdeploy-preflight: cannot read the inventory: %s: %s\n" % (type(e).__name__, e))
+        sys.stderr.write("specdeploy preflight: cannot read the inventory: %s: %s\n" % (type(e).__name__, e))
         return EXIT_INPUT
     fatal = pf.DEFAULT_FATAL_NOTES if a.fatal_notes is None else [c for c in a.fatal_notes.split(",") if c]
-    out = pf.check_fleet(hosts, read_paths=a.read_configs, fatal_notes=fatal, authority=authority, group=a.group)
+    # a relative gpu_env_lock_file: from the working directory, then from each inventory's directory
+    lock_dirs = [os.path.dirname(os.path.abspath(i)) if os.path.isfile(i) else os.path.abspath(i)
+                 for i in (a.inventory or [])]
+    out = pf.check_fleet(hosts, read_paths=a.read_configs, fatal_notes=fatal, authority=authority, group=a.group,
+                         deploy_checks=True, var_names=var_names, lock_dirs=lock_dirs)
+    if a.brief:
+        out["lines"] = pf.format_lines(out["verdicts"], out["hosts_without_instances"], out["status"], detail=False)
     if a.json:
         json.dump(out, sys.stdout, indent=1, sort_keys=True, default=str)
         sys.stdout.write("\n")
@@ -219,7 +179,3 @@ def main(argv=None):
             print(line)
         print("%s in %.2f s" % (out["summary"], time.monotonic() - started))
     return out["exit_code"]
-
-
-if __name__ == "__main__":
-    sys.exit(main())
