@@ -21,6 +21,7 @@ import posixpath
 import re
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
+from ansible_collections.specdeploy.sglang.plugins.module_utils import server_plan
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
 
 __metaclass__ = type
@@ -143,18 +144,19 @@ def _number(name, value):
 
 
 def _threshold_groups(thresholds, key):
-    """{value: [host, ...]} of the hosts whose `key` threshold is set (None: not checked, as the gate)."""
+    """{value: [instance, ...]} of the instances whose `key` threshold is set (None: not checked, as the gate)."""
     out = {}
-    for host in sorted(thresholds):
-        value = (thresholds[host] or {}).get(key)
+    for inst in sorted(thresholds):
+        value = (thresholds[inst] or {}).get(key)
         if value is None:
             continue
-        out.setdefault(_number("%s of %s" % (key, host), value), []).append(host)
+        out.setdefault(_number("%s of %s" % (key, inst), value), []).append(inst)
     return out
 
 
-def _hosts_matcher(hosts):
-    return 'host=~"%s"' % "|".join(h.replace(".", "\\\\.") for h in hosts)
+def _instances_matcher(instances):
+    """instance=~"a/main|b/main" (regex metacharacters of host names escaped, as PromQL's string needs)."""
+    return 'instance=~"%s"' % "|".join(re.sub(r"([.+*?()\[\]{}|^$\\])", r"\\\\\1", i) for i in instances)
 
 
 def _fmt(value):
@@ -163,8 +165,8 @@ def _fmt(value):
 
 def rules(job, thresholds, settings):
     """The rule file (a dict for YAML): recording rules, then alerts.
-    thresholds: {host: {min_accept_length, max_error_rate}} (None: that check is off for the host, as in the
-    gate); settings: rate_window, evaluation_interval, down_for, accept_length_for, queue_for,
+    thresholds: {instance label: {min_accept_length, max_error_rate}} (None: that check is off for the
+    instance, as in the gate); settings: rate_window, evaluation_interval, down_for, accept_length_for, queue_for,
     error_rate_for, release_drift_for (Prometheus durations)."""
     s = dict(settings)
     window = s["rate_window"]
@@ -201,10 +203,10 @@ def rules(job, thresholds, settings):
                                        "{{ $labels.release }}) for %s: the server is down or wedged. "
                                        "ansible-playbook specdeploy.sglang.status shows its unit and health."
                                        % s["down_for"]}}]
-    for value, hosts in sorted(_threshold_groups(thresholds, "min_accept_length").items()):
+    for value, insts in sorted(_threshold_groups(thresholds, "min_accept_length").items()):
         alerts.append({
             "alert": "SGLangAcceptLengthLow",
-            "expr": 'specdeploy:accept_length{%s, algorithm!="%s", %s} < %s' % (job_m, NONE, _hosts_matcher(hosts),
+            "expr": 'specdeploy:accept_length{%s, algorithm!="%s", %s} < %s' % (job_m, NONE, _instances_matcher(insts),
                                                                                  _fmt(value)),
             "for": s["accept_length_for"],
             "labels": {"severity": "warning", "gate_min_accept_length": _fmt(value)},
@@ -224,10 +226,10 @@ def rules(job, thresholds, settings):
         "annotations": {"summary": "{{ $labels.instance }} has {{ $value }} queued requests, growing",
                         "description": "Requests queue on {{ $labels.instance }} faster than it serves them "
                                        "(a wedged scheduler, or more traffic than the fleet holds)."}})
-    for value, hosts in sorted(_threshold_groups(thresholds, "max_error_rate").items()):
+    for value, insts in sorted(_threshold_groups(thresholds, "max_error_rate").items()):
         alerts.append({
             "alert": "SGLangErrorRateHigh",
-            "expr": "specdeploy:error_ratio:rate%s{%s, %s} > %s" % (window, job_m, _hosts_matcher(hosts), _fmt(value)),
+            "expr": "specdeploy:error_ratio:rate%s{%s, %s} > %s" % (window, job_m, _instances_matcher(insts), _fmt(value)),
             "for": s["error_rate_for"],
             "labels": {"severity": "warning", "max_error_rate": _fmt(value)},
             "annotations": {"summary": "{{ $labels.instance }} fails {{ $value | humanizePercentage }} of its "
@@ -296,18 +298,20 @@ def panel_queries(board):
 
 def prometheus_config(job, settings, targets_file, rules_file, gateway_targets_file=None):
     """A Prometheus configuration that scrapes the targets and loads the rules (absolute paths)."""
+    # Prometheus rereads a target file when it changes (a disk watch); refresh_interval is the fallback
+    sd = {"refresh_interval": settings["scrape_interval"]}
     scrape = [{"job_name": job, "scrape_interval": settings["scrape_interval"],
-               "file_sd_configs": [{"files": [targets_file]}]}]
+               "file_sd_configs": [dict(sd, files=[targets_file])]}]
     if gateway_targets_file:
         scrape.append({"job_name": job + "-gateway", "scrape_interval": settings["scrape_interval"],
-                       "file_sd_configs": [{"files": [gateway_targets_file]}]})
+                       "file_sd_configs": [dict(sd, files=[gateway_targets_file])]})
     return {"global": {"scrape_interval": settings["scrape_interval"],
                        "evaluation_interval": settings["evaluation_interval"]},
             "rule_files": [rules_file], "scrape_configs": scrape}
 
 
 # the durations and windows rules() and prometheus_config() read (the role's variables give them)
-SETTINGS = {"scrape_interval": "15s", "evaluation_interval": "30s", "rate_window": "5m", "down_for": "2m",
+SETTINGS = {"scrape_interval": "15s", "evaluation_interval": "30s", "rate_window": "5m", "down_for": "5m",
             "accept_length_for": "15m", "queue_for": "10m", "error_rate_for": "5m", "release_drift_for": "6h"}
 
 
@@ -354,8 +358,16 @@ def build(hosts, gateways, job, settings, paths, max_error_rate=None):
         info = info or {}
         canary = (info.get("canary_analysis") or {}).get("thresholds") or {}
         err = canary.get("max_error_rate", max_error_rate)
-        thresholds[host] = {"min_accept_length": info.get("min_accept_length"),
-                            "max_error_rate": max_error_rate if err is None else err}
+        for inst in info.get("instances") or []:
+            if not isinstance(inst, dict) or not inst.get("name"):
+                continue  # targets() names it
+            # the gate's own merge: an instance's smoke.min_accept_length over the host's
+            # server_smoke_min_accept_length (server_plan.smoke_args, what smoke_decode is given)
+            gate = server_plan.smoke_args(inst.get("spec") or {}, {}, inst.get("smoke"),
+                                          {"min_accept_length": info.get("min_accept_length")}, None)
+            thresholds["%s/%s" % (host, inst["name"])] = {
+                "min_accept_length": gate["min_accept_length"] if (inst.get("spec") or {}).get("speculative") else None,
+                "max_error_rate": max_error_rate if err is None else err}
     groups, unmonitored = targets(hosts or {})
     gw = gateway_targets(gateways or {})
     rule_file = rules(job, thresholds, s)

@@ -59,7 +59,7 @@ options:
     description:
       - Prometheus durations C(scrape_interval), C(evaluation_interval), C(rate_window), C(down_for),
         C(accept_length_for), C(queue_for), C(error_rate_for), C(release_drift_for); an absent one takes its default
-        (15s, 30s, 5m, 2m, 15m, 10m, 5m, 6h).
+        (15s, 30s, 5m, 5m, 15m, 10m, 5m, 6h).
     type: dict
     default: {}
   max_error_rate:
