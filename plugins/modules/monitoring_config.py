@@ -95,7 +95,7 @@ gateway_targets:
   type: list
   elements: dict
 unmonitored:
-  description: C(<host>/<instance>: why) of every instance that is no target (no C(enable_metrics), not deployed).
+  description: C(<host>/<instance>) and why, of every instance that is no target (no C(enable_metrics), not deployed).
   returned: always
   type: list
   elements: str

@@ -212,3 +212,15 @@ def test_changing_the_accept_length_threshold_once_moves_the_gate_and_the_alert(
     assert not gate_passes(str(inventory), env, "pro6000-b1")
     fired = alert_fires(str(inventory), env, tmp_path / "b", "pro6000-b1")
     assert fired and 'gate_min_accept_length="2.5"' in fired, fired
+
+
+def test_docs_metrics_md_lists_every_name_of_the_release_table():
+    with open(os.path.join(ROOT, "docs", "metrics.md"), encoding="utf-8") as handle:
+        section = handle.read().split("### Metric names per release", 1)[1].split("### What metrics cost", 1)[0]
+    traits = set()
+    for version in releases.KNOWN_VERSIONS:
+        traits.update(releases.RELEASES[version]["metrics"])
+    for trait in sorted(traits):
+        assert "(`%s`" % trait in section, trait
+        for name in mon.metric_names(trait):
+            assert "`%s`" % name in section, (trait, name)
