@@ -57,13 +57,19 @@ def metric_names(trait):
     return sorted(out)
 
 
+def exposed(name):
+    """The names Prometheus may store for an SGLang metric: SGLang's own (`sglang:x`, as the text format and
+    OpenMetrics with UTF-8 names give it) and the escaped one (`sglang_x`: prometheus_client answers a scraper
+    that negotiates OpenMetrics without `escaping=allow-utf-8`, as Prometheus 2 does, with every `:` as `_`)."""
+    escaped = name.replace(":", "_")
+    return [name] if escaped == name else [name, escaped]
+
+
 def selector(trait, matchers=""):
-    """A PromQL selector of every name of the trait ({__name__=~"a|b"} when there are several)."""
-    names = metric_names(trait)
-    if len(names) == 1:
-        return "%s{%s}" % (names[0], matchers) if matchers else names[0]
-    pattern = "|".join(names)  # metric names hold no regex metacharacters ([a-zA-Z0-9_:])
-    return '{__name__=~"%s"%s}' % (pattern, ", " + matchers if matchers else "")
+    """A PromQL selector of every name of the trait, in both exposed forms ({__name__=~"a|b"})."""
+    names = [n for name in metric_names(trait) for n in exposed(name)]
+    # metric names hold no regex metacharacters ([a-zA-Z0-9_:])
+    return '{__name__=~"%s"%s}' % ("|".join(names), ", " + matchers if matchers else "")
 
 
 def _by():
@@ -179,10 +185,15 @@ def rules(job, thresholds, settings):
     # names would hold series that differ by name only (an evaluation error). A counter SGLang has not
     # created yet (it appears at its first event) counts as 0: `or` the zero series of the instance
     # (every server answers its own /metrics scrapes, so sglang:http_responses_total exists).
-    zero = "0 * sum %s (rate(%s[%s]))" % (by, selector("http_responses_total", job_m), window)
+    # (one metric's two exposed forms are alternatives: `or` keeps one per instance, so a Prometheus that
+    # changed its scrape format inside the window does not count a counter twice)
+    def rate_of(name, matchers=job_m):
+        return " or ".join("sum %s (rate(%s{%s}[%s]))" % (by, n, matchers, window) for n in exposed(name))
+
+    zero = "0 * (%s)" % rate_of(metric_names("http_responses_total")[0])
 
     def rate_sum(names, matchers=job_m):
-        return " + ".join("(sum %s (rate(%s{%s}[%s])) or %s)" % (by, n, matchers, window, zero) for n in names)
+        return " + ".join("(%s or %s)" % (rate_of(n, matchers), zero) for n in names)
 
     recording.append({"record": "specdeploy:requests:rate%s" % window,
                       "expr": rate_sum(metric_names("requests_total"))})

@@ -224,3 +224,17 @@ def test_docs_metrics_md_lists_every_name_of_the_release_table():
         assert "(`%s`" % trait in section, trait
         for name in mon.metric_names(trait):
             assert "`%s`" % name in section, (trait, name)
+
+
+def test_rules_select_both_names_a_prometheus_may_store():
+    # measured on the real 0.5.23 lab server (prometheus_client 0.26): asked for OpenMetrics without
+    # escaping=allow-utf-8 (Prometheus 2.x) it answers sglang_spec_accept_length; as text, sglang:spec_accept_length
+    assert mon.exposed("sglang:spec_accept_length") == ["sglang:spec_accept_length", "sglang_spec_accept_length"]
+    out = mon.build({"h": host()}, {}, "sglang", {"rate_window": "1m"}, PATHS)
+    exprs = {r["record"]: r["expr"] for g in out["rules"]["groups"] for r in g["rules"] if "record" in r}
+    assert '{__name__=~"sglang:spec_accept_length|sglang_spec_accept_length", job="sglang"}' in exprs[
+        "specdeploy:accept_length"]
+    assert ("sum by (job, host, instance, release, sglang_version, algorithm, verify, drafter) (rate("
+            "sglang:num_requests_total{job=\"sglang\"}[1m])) or sum by (job, host, instance, release, sglang_version, "
+            "algorithm, verify, drafter) (rate(sglang_num_requests_total{job=\"sglang\"}[1m]))") in exprs[
+        "specdeploy:requests:rate1m"]
