@@ -181,6 +181,7 @@ def rules(job, thresholds, settings):
     recording = []
     for record, agg, trait in RECORDED:
         recording.append({"record": record, "expr": "%s %s (%s)" % (agg, by, selector(trait, job_m))})
+
     # Counters are summed per name, then added: rate() drops the metric name, so one rate() over several
     # names would hold series that differ by name only (an evaluation error). A counter SGLang has not
     # created yet (it appears at its first event) counts as 0: `or` the zero series of the instance
@@ -217,8 +218,8 @@ def rules(job, thresholds, settings):
     for value, insts in sorted(_threshold_groups(thresholds, "min_accept_length").items()):
         alerts.append({
             "alert": "SGLangAcceptLengthLow",
-            "expr": 'specdeploy:accept_length{%s, algorithm!="%s", %s} < %s' % (job_m, NONE, _instances_matcher(insts),
-                                                                                 _fmt(value)),
+            "expr": 'specdeploy:accept_length{%s, algorithm!="%s", %s} < %s' % (
+                job_m, NONE, _instances_matcher(insts), _fmt(value)),
             "for": s["accept_length_for"],
             "labels": {"severity": "warning", "gate_min_accept_length": _fmt(value)},
             "annotations": {"summary": "{{ $labels.instance }} accepts {{ $value | printf \"%%.2f\" }} tokens per "
