@@ -121,13 +121,13 @@ def test_dashboard_panels_query_the_recorded_series_and_the_config_loads_the_fil
                     {"rate_window": "1m"}, dict(PATHS, gateway_targets="/p/targets/gw.json"))
     recorded = set(out["recorded"])
     for expr in out["panel_queries"]:
-        assert expr.split("{")[0] in recorded | {"up", "count by (host, instance, release, sglang_version, algorithm, "
-                                                         "verify, drafter) (up"}, expr
+        table = "count by (host, instance, release, sglang_version, algorithm, verify, drafter) (up"
+        assert expr.split("{")[0] in recorded | {"up", table}, expr
     assert out["gateway_targets"] == [{"targets": ["10.0.0.9:29000"], "labels": {"host": "gw", "instance": "gw/gateway"}}]
     config = out["prometheus_config"]
     assert config["rule_files"] == ["/p/rules/r.yml"]
-    assert [j["file_sd_configs"][0]["files"] for j in config["scrape_configs"]] == [["/p/targets/sglang.json"],
-                                                                                 ["/p/targets/gw.json"]]
+    files = [j["file_sd_configs"][0]["files"] for j in config["scrape_configs"]]
+    assert files == [["/p/targets/sglang.json"], ["/p/targets/gw.json"]]
 
 
 # ---- one setting moves the gate and the alert (inventories/production, real playbook, real promtool) ----
