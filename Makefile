@@ -19,7 +19,8 @@ LAB_HOSTS ?= 2
 # Three lanes: measured on 2 cores with two lanes (2026-12-01), gpu_env_weights 13 min + server 38 min
 # and fleet 42 min + env_host ~30 min made one lane 72 min; the lanes mostly wait on one SGLang start each.
 # `make molecule MOLECULE_SCENARIOS="server"` runs the named scenarios as one lane instead.
-MOLECULE_LANES ?= "gpu_env_weights env_host" "server" "fleet"
+# monitoring (one host, a real Prometheus; its wall time: docs/metrics.md) runs after server in its lane.
+MOLECULE_LANES ?= "gpu_env_weights env_host" "server monitoring" "fleet"
 MOLECULE_SCENARIOS ?=
 
 export PATH := $(VENV)/bin:$(PATH)
@@ -57,8 +58,10 @@ export SPECDEPLOY_LAB_PREBUILT_ENV_0_5_22 := $(SPECDEPLOY_LAB_KITS)/0.5.22
 # The gateway scenario's offline wheelhouse: smg and its dependencies, exactly the role's hash lock.
 GATEWAY_LOCK := $(ROOT)/roles/gateway/files/smg-1.13.0.lock
 export SPECDEPLOY_LAB_GATEWAY_WHEELHOUSE := $(LAB)/gateway-wheelhouse
+# LAB-ONLY: Debian's prometheus and the dependencies the image lacks (lab/lab.py debs), for the monitoring scenario
+export SPECDEPLOY_LAB_DEBS := $(LAB)/debs
 
-.PHONY: help venv lab-deps lab-image lab-kit lab-gateway-wheelhouse lab-up lab-down lab-status lab lint reference unit \
+.PHONY: help venv lab-deps lab-image lab-kit lab-debs lab-gateway-wheelhouse monitoring-check lab-up lab-down lab-status lab lint reference unit \
 	oracle oracle-releases sanity molecule bench test build clean lock lock-cpu lock-cuda lock-check
 
 help:
@@ -97,6 +100,9 @@ lab-image: lab-deps
 
 lab-kit: venv
 	$(PY) lab/lab.py kit
+
+lab-debs: lab-image
+	python3 lab/lab.py debs
 
 # pip checks every wheel against the lock's sha256 (--require-hashes); CPython 3.11 x86_64 (the lab hosts')
 $(LAB)/gateway-wheelhouse/.stamp: $(GATEWAY_LOCK) | $(VENV)/.stamp
@@ -207,8 +213,17 @@ sanity: $(if $(SKIP_PREREQS),,venv $(SANITY_VENV)/.stamp)
 	git init -q . && git add -A >/dev/null
 	PATH=$(SANITY_VENV)/bin:$$PATH ansible-test sanity --local --python 3.11 --color no
 
-molecule: $(if $(SKIP_PREREQS),,venv lab-image lab-kit lab-gateway-wheelhouse)
+molecule: $(if $(SKIP_PREREQS),,venv lab-image lab-kit lab-debs lab-gateway-wheelhouse)
 	$(PY) tools/molecule_lanes.py $(if $(strip $(MOLECULE_SCENARIOS)),"$(MOLECULE_SCENARIOS)",$(MOLECULE_LANES))
+
+# The monitoring role's files for inventories/production, written on the controller alone (no host contacted),
+# checked by Prometheus' own promtool (lab/lab.py deps installs Debian's prometheus).
+monitoring-check: $(if $(SKIP_PREREQS),,venv lab-deps)
+	out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT
+	ansible-playbook -i inventories/production playbooks/monitoring.yml -e monitoring_read_hosts=false \
+	  -e specdeploy_report_dir="$$out" >/dev/null
+	promtool check config "$$out/monitoring/prometheus.yml"
+	promtool check rules "$$out"/monitoring/rules/*.yml
 
 # Fleet benchmarks (bench/fleet_bench.py): ratios against a baseline run side by side; not part of test.
 bench: venv lab-image lab-kit
@@ -219,16 +234,16 @@ bench: venv lab-image lab-kit
 # are built once, before either starts (SKIP_PREREQS: the two sub-makes do not rebuild them at the same
 # time; the gateway wheelhouse is not one: the gateway scenario is not in make test). What failed is
 # printed last: the checks' log tail, then one line.
-test: lab-deps lab-image lab-kit $(SANITY_VENV)/.stamp
-	@echo "make test: lint, unit, oracle and sanity run beside the Molecule lanes (log: .lab/checks.log)"
-	$(MAKE) --no-print-directory lint unit oracle sanity SKIP_PREREQS=1 > $(LAB)/checks.log 2>&1 & checks=$$!
+test: lab-deps lab-image lab-kit lab-debs $(SANITY_VENV)/.stamp
+	@echo "make test: lint, unit, oracle, sanity and monitoring-check run beside the Molecule lanes (log: .lab/checks.log)"
+	$(MAKE) --no-print-directory lint unit oracle sanity monitoring-check SKIP_PREREQS=1 > $(LAB)/checks.log 2>&1 & checks=$$!
 	mrc=0; $(MAKE) --no-print-directory molecule SKIP_PREREQS=1 || mrc=$$?
 	crc=0; wait $$checks || crc=$$?
 	if [ $$crc != 0 ]; then
 	  echo; echo "======== the end of .lab/checks.log (lint, unit, oracle, sanity) ========"; tail -n 80 $(LAB)/checks.log
 	fi
 	echo "make test: molecule $$([ $$mrc = 0 ] && echo passed || echo 'FAILED (its digest above)');" \
-	  "lint, unit, oracle, sanity $$([ $$crc = 0 ] && echo passed || echo 'FAILED (the end of .lab/checks.log above)')"
+	  "lint, unit, oracle, sanity, monitoring-check $$([ $$crc = 0 ] && echo passed || echo 'FAILED (the end of .lab/checks.log above)')"
 	[ $$mrc = 0 ] && [ $$crc = 0 ]
 
 build: venv

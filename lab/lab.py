@@ -3,7 +3,9 @@
 
 Stand-in for GPU hosts on a machine without a GPU. Subcommands (all idempotent):
 
-  deps    install podman, runc and debootstrap when missing (apt)
+  deps    install podman, runc, debootstrap, ssh and prometheus (promtool) when missing (apt)
+  debs    LAB-ONLY: fetch Debian's prometheus and the dependencies the image lacks into .lab/debs (the
+          monitoring scenario installs them on a host that has no network)
   image   build the host image from Debian packages with debootstrap (no registry), cached
   kit     the offline SGLang CPU kit: the hosts' wheelhouse (the wheels of the 0.5.23 and 0.5.22 CPU
           locks and the lab-only shim wheel), a controller venv of the 0.5.23 stack (the resolution
@@ -59,6 +61,11 @@ SHIM_VERSION = "1.1.0"
 # Paths inside the lab hosts where the kit is mounted read-only.
 HOST_WHEELHOUSE = "/srv/specdeploy-lab/wheelhouse"
 HOST_MODELS = "/srv/specdeploy-lab/models"
+# LAB-ONLY: Debian packages a scenario installs on its hosts from .deb files fetched on the controller (`debs`):
+# Debian's Prometheus for the monitoring scenario, mounted at HOST_DEBS_DIR
+HOST_DEBS = ("prometheus",)
+DEBS = os.path.join(LAB, "debs")
+HOST_DEBS_DIR = "/srv/specdeploy-lab/debs"
 DEBIAN_PACKAGES = [
     "systemd", "systemd-sysv", "dbus", "python3", "python3-venv", "sudo", "iproute2", "procps",
     "ca-certificates", "apt-utils",
@@ -84,9 +91,9 @@ def log(msg):
     print(f"lab: {msg}", flush=True)
 
 
-def run(cmd, check=True, capture=False, what=None, env=None, input=None):
+def run(cmd, check=True, capture=False, what=None, env=None, input=None, cwd=None):
     try:
-        proc = subprocess.run(cmd, check=False, text=True, env=env, input=input,
+        proc = subprocess.run(cmd, check=False, text=True, env=env, input=input, cwd=cwd,
                               stdout=subprocess.PIPE if capture else None,
                               stderr=subprocess.PIPE if capture else None)
     except FileNotFoundError:
@@ -113,11 +120,12 @@ def podman(*args, check=True, capture=True, what=None):
 
 # ---------------------------------------------------------------- deps
 def cmd_deps(_args):
+    # prometheus: its promtool checks the monitoring role's generated files (make monitoring-check)
     missing = [p for p, b in (("podman", "podman"), ("runc", "runc"), ("debootstrap", "debootstrap"),
-                              ("openssh-client", "ssh"))
+                              ("openssh-client", "ssh"), ("prometheus", "promtool"))
                if not shutil.which(b) and not os.path.exists(f"/usr/sbin/{b}")]
     if not missing:
-        log("podman, runc, debootstrap and ssh are present")
+        log("podman, runc, debootstrap, ssh and promtool are present")
         return
     if not shutil.which("apt-get"):
         raise LabError(f"{', '.join(missing)} missing and apt-get is not available: install them "
@@ -131,6 +139,68 @@ def cmd_deps(_args):
     run(["apt-get", "install", "-y", "-qq", *missing], capture=True, env=env,
         what=f"apt-get install {' '.join(missing)} (is the Debian mirror reachable?)")
     log("installed " + " ".join(missing))
+
+
+# ---------------------------------------------------------------- debs
+def image_packages():
+    """The Debian packages installed in the lab image (dpkg inside a throwaway container, no network)."""
+    out = podman("run", "--rm", "--network", "none", IMAGE, "dpkg-query", "-W", "-f", "${Package}\\n",
+                 what="dpkg-query in the lab image (run `make lab-image`)").stdout
+    return set(out.split())
+
+
+def _depends(package):
+    """The dependency groups (Depends, PreDepends) of a package: [[alternative, ...], ...], a virtual
+    package's alternatives being its providers."""
+    out = run(["apt-cache", "depends", "--no-recommends", "--no-suggests", "--no-conflicts", "--no-breaks",
+               "--no-replaces", "--no-enhances", package], capture=True, what="apt-cache depends " + package).stdout
+    groups, current, last = [], [], None
+    for line in out.splitlines()[1:]:
+        m = re.match(r"^ ([ |])(Pre)?Depends: (\S+)$", line)
+        if m:
+            name = m.group(3)
+            last = [] if name.startswith("<") else [name]
+            current.append(last)
+            if m.group(1) == " ":
+                groups.append(current)
+                current = []
+        elif line.startswith("    ") and last is not None:
+            last.append(line.strip())  # a provider of the virtual package above
+    return [[name for alt in group for name in alt] for group in groups]
+
+
+def closure(packages, have):
+    """The packages to install beside `have` (the image's) so that `packages` are installable: each
+    dependency group is satisfied by a package already there or chosen, else by its first alternative."""
+    chosen, queue = [], list(packages)
+    while queue:
+        package = queue.pop(0)
+        if package in have or package in chosen:
+            continue
+        chosen.append(package)
+        for group in _depends(package):
+            if group and not any(alt in have or alt in chosen for alt in group):
+                queue.append(group[0])
+    return sorted(chosen)
+
+
+def cmd_debs(_args):
+    """LAB-ONLY: the .deb files of HOST_DEBS and every dependency the lab image lacks, fetched on the controller
+    from this machine's Debian mirror into .lab/debs: the monitoring scenario installs them on a host with no
+    network (apt-get install of the local files)."""
+    key = json.dumps({"packages": HOST_DEBS, "image": IMAGE_KEY})
+    stamp = os.path.join(DEBS, ".stamp")
+    if os.path.exists(stamp) and open(stamp, encoding="utf-8").read() == key:
+        log(f"debs of {' '.join(HOST_DEBS)} are cached in {DEBS}")
+        return
+    need = closure(HOST_DEBS, image_packages())
+    shutil.rmtree(DEBS, ignore_errors=True)
+    os.makedirs(DEBS)
+    run(["apt-get", "download", "-q", *need], capture=True, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"),
+        what="apt-get download (in " + DEBS + "; run apt-get update if the lists are stale)", cwd=DEBS)
+    with open(stamp, "w", encoding="utf-8") as handle:
+        handle.write(key)
+    log(f"fetched {len(need)} .deb files into {DEBS}: {' '.join(need)}")
 
 
 # ---------------------------------------------------------------- image
@@ -703,6 +773,7 @@ def main(argv=None):
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     sub.add_parser("deps")
+    sub.add_parser("debs")
     pi = sub.add_parser("image")
     pi.add_argument("--rebuild", action="store_true")
     pk = sub.add_parser("kit")
@@ -718,7 +789,7 @@ def main(argv=None):
     sub.add_parser("status")
     args = p.parse_args(argv)
     try:
-        {"deps": cmd_deps, "image": cmd_image, "kit": cmd_kit, "up": cmd_up, "down": cmd_down,
+        {"deps": cmd_deps, "debs": cmd_debs, "image": cmd_image, "kit": cmd_kit, "up": cmd_up, "down": cmd_down,
          "status": cmd_status}[args.cmd](args)
     except LabError as e:
         print(f"lab: error: {e}", file=sys.stderr)

@@ -76,3 +76,33 @@ def test_kit_for_an_unknown_release_names_the_nearest_and_the_command(tmp_path):
 def test_kit_releases_from_the_environment_are_checked_too(tmp_path):
     proc = run_lab("kit", env={"SPECDEPLOY_KIT_RELEASES": "0.5.99", "SPECDEPLOY_LAB_KITS": str(tmp_path / "k")})
     assert_clean_failure(proc, "no CPU lock for SGLang 0.5.99", "nearest known: 0.5.23", "make lock-cpu SGLANG=0.5.99")
+
+
+# `apt-cache depends --no-recommends ...` as Debian 12's apt prints it (captured 2026-12-05), trimmed
+APT_DEPENDS = {
+    "prometheus": "prometheus\n  PreDepends: init-system-helpers\n  Depends: adduser\n  Depends: libjs-rickshaw\n"
+                  "  Depends: libc6\n",
+    "init-system-helpers": "init-system-helpers\n |Depends: usrmerge\n  Depends: usr-is-merged\n    usrmerge\n",
+    "libjs-rickshaw": "libjs-rickshaw\n  Depends: libjs-d3\n",
+    "libjs-d3": "libjs-d3\n  Depends: <debconf-2.0>\n    cdebconf\n    debconf\n",
+}
+
+
+def test_debs_closure_is_what_the_image_lacks_with_first_alternatives(monkeypatch):
+    sys.path.insert(0, os.path.join(ROOT, "lab"))
+    try:
+        import lab as labtool
+    finally:
+        sys.path.pop(0)
+
+    def fake_run(cmd, **_kw):
+        return subprocess.CompletedProcess(cmd, 0, APT_DEPENDS.get(cmd[-1], cmd[-1] + "\n"), "")
+
+    monkeypatch.setattr(labtool, "run", fake_run)
+    assert labtool._depends("init-system-helpers") == [["usrmerge", "usr-is-merged", "usrmerge"]]
+    assert labtool._depends("libjs-d3") == [["cdebconf", "debconf"]]
+    # an image holding the base system: only what it lacks, alternatives it satisfies not fetched
+    have = {"adduser", "libc6", "init-system-helpers", "usr-is-merged", "debconf"}
+    assert labtool.closure(("prometheus",), have) == ["libjs-d3", "libjs-rickshaw", "prometheus"]
+    # an image without debconf: the virtual package's first provider
+    assert "cdebconf" in labtool.closure(("prometheus",), have - {"debconf"})

@@ -51,6 +51,8 @@ _METRICS_V1 = {
     "throughput": ("sglang:gen_throughput",),
     "running": ("sglang:num_running_reqs",),
     "queued": _QUEUED_V1,
+    # share of the KV cache pool in use (0 to 1), per scheduler
+    "kv_cache_usage": ("sglang:token_usage",),
     "requests_total": ("sglang:num_requests_total",),
     # aborted requests, and the PD transfers that failed (each fails its request)
     "errors_total": ("sglang:num_aborted_requests_total", "sglang:num_bootstrap_failed_reqs_total",
@@ -91,7 +93,8 @@ _METRICS_V1 = {
 #   kv_budget_message        what the release prints when the weights leave no room for the KV cache
 #   metrics_flag             the flag that turns on GET /metrics (Prometheus text); spec.enable_metrics renders it
 #   metrics                  /metrics names per figure metrics.py reads (samples of every name are summed, the
-#                            accept length averaged): accept_length, throughput, running, queued, requests_total,
+#                            accept length averaged): accept_length, throughput, running, queued, kv_cache_usage
+#                            (the monitoring rules' KV cache share; status does not read it), requests_total,
 #                            errors_total, generation_tokens_total, verify_calls_total (() where the release has
 #                            none), http_responses_total (its status_code 5xx samples count as errors)
 #   verified                 its differential tests against its own resolver pass (make oracle samples these)
