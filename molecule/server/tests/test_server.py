@@ -168,8 +168,9 @@ def test_extra_args_sglang_refuses_fail_the_stage_before_any_restart(cases):
     the authority preflight gives on the controller)."""
     v = cases["v"]
     assert "passed_unexpectedly" not in v
-    assert "flags refused before anything was touched" in v["msg"]
-    assert "the installed SGLang 0.5.23 refuses these arguments" in v["msg"]
+    # the role's first step on the host, installed-mode validation (sglang_flags), fails with SGLang's own words
+    assert "problem(s) with the SGLang flags: [SGLANG_REJECTED] the installed SGLang 0.5.23 refuses these " \
+        "arguments (resolve)" in v["msg"]
     assert "--ssl-keyfile requires --ssl-certfile to be specified as well." in v["msg"]
     # the running instance is untouched: same process, same start, no restart, same unit, same current
     # release, and no release directory was written for the refused inputs
