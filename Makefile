@@ -161,7 +161,8 @@ lint: venv
 	ansible-builder create -f "$$ee/execution-environment.yml" -c "$$ee/context" >/dev/null
 	test -s "$$ee/context/Containerfile" && echo "execution environment: ansible-builder create rendered $$(basename $$ee)/context/Containerfile"
 
-# docs/reference.md: the role/module/playbook reference, generated from argument_specs and module docs.
+# docs/reference.md: the role/module/playbook reference, generated from argument_specs and module docs; and
+# docs/interfaces.md's table of spec keys and the flags they render, from sglang_engine/common.py SPEC_FLAGS.
 reference: venv
 	$(PY) tools/gen_reference.py
 

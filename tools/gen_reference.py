@@ -6,9 +6,15 @@ Sources (nothing is written by hand between the markers):
   plugins/modules/*.py                 DOCUMENTATION and RETURN of every module (read with ast, not imported)
   playbooks/meta/argument_specs.yml    the playbooks' inputs
 
-  tools/gen_reference.py           rewrite the block between the markers in docs/reference.md
-  tools/gen_reference.py --check   exit 1 and show a diff when docs/reference.md is out of date (make lint)
-  --readme FILE                    another file holding the markers (the tests use it)
+and the table of spec keys and the SGLang flags they render in docs/interfaces.md, from the flags engine's one
+spec-to-flags table (plugins/module_utils/sglang_engine/common.py SPEC_FLAGS, read with ast, not imported); every key
+of that table must also be in the spec's example there.
+
+  tools/gen_reference.py           rewrite the blocks between the markers in docs/reference.md and docs/interfaces.md
+  tools/gen_reference.py --check   exit 1 and show a diff when either is out of date (make lint)
+  --readme FILE                    another file holding the reference markers (the tests use it; alone, the
+                                   interfaces table is left out unless --interfaces names a file too)
+  --interfaces FILE                another file holding the spec table markers
 """
 import argparse
 import ast
@@ -23,6 +29,10 @@ import yaml
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN = "<!-- BEGIN GENERATED REFERENCE (tools/gen_reference.py; do not edit by hand) -->"
 END = "<!-- END GENERATED REFERENCE -->"
+SPEC_BEGIN = "<!-- BEGIN GENERATED SPEC FLAGS (tools/gen_reference.py, from common.SPEC_FLAGS; do not edit by hand) -->"
+SPEC_END = "<!-- END GENERATED SPEC FLAGS -->"
+COMMON = os.path.join("plugins", "module_utils", "sglang_engine", "common.py")
+SPEC_HEADING = "## The structured spec"
 
 
 class RefError(Exception):
@@ -196,29 +206,88 @@ def generate():
     return "\n".join(lines + ["", END])
 
 
-def splice(readme, block):
-    if readme.count(BEGIN) != 1 or readme.count(END) != 1 or readme.index(BEGIN) > readme.index(END):
-        raise RefError("the reference file must contain the markers exactly once, in order:\n  " + BEGIN + "\n  " + END)
-    head = readme[:readme.index(BEGIN)]
-    tail = readme[readme.index(END) + len(END):]
+def splice(readme, block, begin=BEGIN, end=END):
+    if readme.count(begin) != 1 or readme.count(end) != 1 or readme.index(begin) > readme.index(end):
+        raise RefError("the file must contain the markers exactly once, in order:\n  " + begin + "\n  " + end)
+    head = readme[:readme.index(begin)]
+    tail = readme[readme.index(end) + len(end):]
     return head + block + tail
+
+
+def spec_flags():
+    """common.SPEC_FLAGS: (spec key, SGLang flag, SGLang field) rows."""
+    path = os.path.join(ROOT, COMMON)
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "SPEC_FLAGS" for t in node.targets):
+                return ast.literal_eval(node.value)
+    except (OSError, SyntaxError, ValueError) as e:
+        raise RefError(f"{COMMON}: {e}") from e
+    raise RefError(f"{COMMON}: no SPEC_FLAGS assignment")
+
+
+def example_keys(text):
+    """The keys (speculative.* nested) of the yaml example under the structured spec's heading."""
+    at = text.find(SPEC_HEADING)
+    start = text.find("```yaml\n", at)
+    if at < 0 or start < 0:
+        raise RefError(f"no ```yaml example under '{SPEC_HEADING}'")
+    body = text[start + len("```yaml\n"):text.index("```", start + 7)]
+    try:
+        doc = yaml.safe_load(body)
+    except yaml.YAMLError as e:
+        raise RefError(f"the spec example does not parse: {e}") from e
+    keys = set()
+    for k, v in doc.items():
+        keys.add(k)
+        if isinstance(v, dict):
+            keys.update(f"{k}.{sub}" for sub in v)
+    return keys
+
+
+def spec_flags_block(text):
+    rows = spec_flags()
+    missing = [k for k, _f, _d in rows if k not in example_keys(text)]
+    if missing:
+        raise RefError(f"keys of {COMMON} SPEC_FLAGS missing from the spec example: {', '.join(missing)}")
+    lines = [SPEC_BEGIN, "", "The flag each spec key renders (`speculative.verify: tree` adds its tree flavor's own flags). The",
+             "static layer judges these completely; a flag from `extra_args` is checked for existence and type and its",
+             "compatibility is left to SGLang.", "",
+             "| spec key | SGLang flag | SGLang field |", "|---|---|---|"]
+    lines += [f"| `{key}` | `{flag}` | `{dest}` |" for key, flag, dest in rows]
+    return "\n".join(lines + ["", SPEC_END])
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--check", action="store_true", help="fail with a diff when the reference is out of date")
     p.add_argument("--readme", default=None, help="file with the markers (default docs/reference.md)")
+    p.add_argument("--interfaces", default=None, help="file with the spec table markers (default docs/interfaces.md)")
     args = p.parse_args(argv)
+    if args.interfaces is None and args.readme is None:
+        args.interfaces = os.path.join(ROOT, "docs", "interfaces.md")
     args.readme = args.readme or os.path.join(ROOT, "docs", "reference.md")
-    name = os.path.relpath(args.readme, ROOT) if args.readme.startswith(ROOT) else args.readme
+    jobs = [(args.readme, lambda text: splice(text, generate()))]
+    if args.interfaces:
+        jobs.append((args.interfaces, lambda text: splice(text, spec_flags_block(text), SPEC_BEGIN, SPEC_END)))
+    rc = 0
+    for path, make in jobs:
+        rc = max(rc, one_file(path, make, args.check))
+    return rc
+
+
+def one_file(path, make, check):
+    name = os.path.relpath(path, ROOT) if path.startswith(ROOT) else path
     try:
-        with open(args.readme, encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             current = f.read()
-        new = splice(current, generate())
+        new = make(current)
     except (RefError, OSError) as e:
-        print(f"gen_reference: error: {e}", file=sys.stderr)
+        print(f"gen_reference: error: {name}: {e}", file=sys.stderr)
         return 2
-    if args.check:
+    if check:
         if new != current:
             sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), new.splitlines(True),
                                                        name, name + " (generated)"))
@@ -227,7 +296,7 @@ def main(argv=None):
         print(f"gen_reference: {name} is up to date")
         return 0
     if new != current:
-        with open(args.readme, "w", encoding="utf-8") as f:
+        with open(path, "w", encoding="utf-8") as f:
             f.write(new)
         print(f"gen_reference: {name} updated")
     else:

@@ -2,6 +2,7 @@
 
 Models are config.json-only dirs written to a tmp dir (SGLang's resolution reads only config.json).
 """
+import collections
 import json
 import os
 
@@ -2897,6 +2898,39 @@ def sweep_cases(version=None):
             out.append(dict(SWEEP_BASES[0], new19_sweep=v, **c))
     return out
 
+
+
+# The sweep's families: the key a sweep case varies (sweep_cases), in the order a case is named by.
+SWEEP_FAMILIES = ("extra", "server_check", "ssl", "cache", "parallel", "parallel_check", "hook_check", "moe_check",
+                  "kv_pool", "platform_check", "attn_check", "model_check", "misc_check", "kv_sweep", "dsv4_sweep",
+                  "ovr_sweep", "moe16_sweep", "new19_sweep", "old_sweep")
+# Sweep cases the static layer leaves to SGLang (flags of features outside the spec: MoE, Mamba, DSA, HiCache,
+# LoRA, PD, SSL, ...) are resolved by SGLang only this many per family and release: they show that the static
+# layer never refuses what SGLang accepts there; the hundreds more of them only cost resolver time.
+JUDGED_SAMPLE_PER_FAMILY = 2
+
+
+def sweep_family(case):
+    """The sweep family a case belongs to ("base": the sweep bases and their topk/steps overrides)."""
+    return next((f for f in SWEEP_FAMILIES if case.get(f) not in (None, "none")), "base")
+
+
+def owned_or_sampled(cases, statics):
+    """Of the sweep cases (with their static verdicts, same order): every one the static layer judges itself (compared
+    in full with SGLang), and per family the first JUDGED_SAMPLE_PER_FAMILY of those it leaves to SGLang and of those
+    it refuses at parse (a flag or a choice not in the release's parser: on an older release most entries of the
+    newer features' families, the same lookup in the captured parser table whatever the flag)."""
+    kept, sampled = [], collections.Counter()
+    for case, static in zip(cases, statics):
+        refusal = static_refusal(static)
+        kind = "judged" if judged_by_sglang(static) else "parse" if refusal and refusal[1] == "parse" else None
+        if kind and sweep_family(case) != "base":  # the bases, their styles, env and overrides: all of them
+            key = (sweep_family(case), kind)
+            if sampled[key] >= JUDGED_SAMPLE_PER_FAMILY:
+                continue
+            sampled[key] += 1
+        kept.append(case)
+    return kept
 
 # Platform facts for GPU-host cases: SGLang's own override (sglang.srt.runtime_context.override_platform,
 # 0.5.19 on) plus the device memory it would read; and the same host as gpu_facts for the static side.

@@ -1,9 +1,10 @@
 """Refusals in a release's resolution code that no argv can reach on these machines, each with its reason.
 
 The coverage figure counts every refusal on the resolution path (refusals.py); this table says which of the
-unreached ones cannot be reached from an argv here, so the rest is the generator's work left. Categories:
-- runtime: runs only on a runtime SGLang's platform override cannot present (NPU, XPU, HIP/ROCm, MPS, HPU, MUSA):
-  the oracle resolves as a CUDA GPU host or as this CPU host.
+unreached ones cannot be reached from an argv here, so the rest is the generator's work left. Entries for the
+features the static layer leaves to SGLang (MoE, Mamba, DSA/DeepSeek-V4, HiCache, LoRA, PD, SSL serving, ...) and for
+runtimes the collection does not deploy on (NPU, XPU, ROCm, MUSA) are gone with their rules: the sweep no longer
+aims at those refusals (tests/oracle/cases.py owned_or_sampled). Categories:
 - host: needs a file, device or package that exists only on the host (an SSL key, /sys/class/infiniband, an
   optional kernel package).
 - internal: an invariant of SGLang's own code (its field declarations, a hook writing the frozen input): no argv
@@ -33,9 +34,6 @@ def _source_ok(entry, row):
 
 
 CATEGORIES = {
-    "runtime": (
-        "runs only on a runtime SGLang's platform override cannot present (NPU, XPU, HIP/ROCm, MPS, HPU, "
-        "MUSA): the oracle resolves as a CUDA GPU host or as this CPU host"),
     "host": (
         "needs a file, device or package that exists only on the host (an SSL key, /sys/class/infiniband, an "
         "optional kernel package)"),
@@ -58,49 +56,15 @@ ENTRIES = {
          "--lora-paths is declared nargs='*': argparse always hands LoRAPathAction a list"),
     ],
     "sglang/srt/arg_groups/attention_hook.py": [
-        ('_check_xpu_dcp', '', "runtime",
-         "runs only on an Intel XPU platform (is_xpu); the platform override presents CUDA"),
         # -- attn (session 14) --
         ('handle_linear_attn_backend', r'flashinfer on SM100\+ requires', "host",
          "reads torch.cuda.get_device_capability() (and torch.version.cuda) on the host itself, not the platform "
          "override: with a CUDA platform presented this CPU torch asserts 'Torch not compiled with CUDA' first, "
          "without one is_cuda is false"),
     ],
-    "sglang/srt/arg_groups/cp_tp_group_sharing_hook.py": [
-    ],
-    "sglang/srt/arg_groups/cuda_graph_hook.py": [
-    ],
-    "sglang/srt/arg_groups/deepseek_v4_hook.py": [
-        # -- dsv4 (session 15) --
-        ('apply_deepseek_v4_defaults', r'--dsv4-attn-backend trtllm (requires kv_cache_dtype|does not support|requires '
-         r'chunked prefill)', "host",
-         "past --dsv4-attn-backend trtllm's SM100/SM103 assert, which reads is_sm100_supported(): utils/common.py "
-         "_check_cuda_device_version asks the host's own torch (is_cuda(), get_device_sm(), torch.version.cuda), not the "
-         "platform override, so on this CPU host trtllm is always refused there first"),
-        ('validate_deepseek_v41_features', r'DeepSeek-V4\.1 TRT-LLM requires --cuda-graph-backend-prefill', "host",
-         "needs --dsv4-attn-backend trtllm past apply_deepseek_v4_defaults, whose SM100/SM103 assert reads the host's own "
-         "torch (is_sm100_supported), which this CPU host never passes"),
-        ('validate_deepseek_v4_cp', r'DeepSeekV4 prefill CP on HIP', "runtime",
-         "runs only on a HIP/ROCm platform (get_platform().is_hip); the platform override presents CUDA"),
-    ],
-    "sglang/srt/arg_groups/expert_pack_hook.py": [
-    ],
     "sglang/srt/arg_groups/fields/__init__.py": [
         ('collect_input_fields', 'declared by both', "internal",
          "a field declared in two namespaces: a check on SGLang's own declarations"),
-    ],
-    "sglang/srt/arg_groups/hicache_hook.py": [
-        # -- kv (session 14) --
-        ('validate_hicache_host_memory_mode', "must be 'cache' or 'buffer_only'", "shadowed",
-         "the parser's choices for --hicache-host-memory-mode (buffer_only, cache) refuse any other value first"),
-        ('validate_hicache_host_memory_mode', 'requires a host pool size', "internal",
-         "handle_hicache_ratio_default, earlier in the pipeline, sets --hicache-ratio on every server but a decode "
-         "one, and this check exempts decode servers"),
-    ],
-    "sglang/srt/arg_groups/hisparse_hook.py": [
-        # -- kv (session 14) --
-        ('validate_hisparse', 'unified-KV path on ROCm', "runtime",
-         "runs only on a HIP/ROCm platform (is_hip) with a DeepSeek-V4 target; the platform override presents CUDA"),
     ],
     "sglang/srt/arg_groups/kv_cache_hook.py": [
         # -- kv (session 14) --
@@ -117,54 +81,6 @@ ENTRIES = {
          "shadowed", "the host-pool backup needs a PD decode server (the KV cache hook refuses it elsewhere), where "
          "the pool's PD branch refuses speculation with Mooncake and every other transfer backend first"),
     ],
-    "sglang/srt/arg_groups/kv_shard_hook.py": [
-        # -- kv (session 14) --
-        ('handle_kv_cache_sharding', 'CP-sharded DSA HiCache requires host memory mode cache', "shadowed",
-         "a host memory mode other than cache is buffer_only, which the HiCache hook refuses without "
-         "--hicache-storage-backend, and with one this hook's own storage-backend check refuses first"),
-    ],
-    "sglang/srt/arg_groups/layernorm_sp_hook.py": [
-        # -- misc (session 15) --
-        ('handle_layernorm_sp', r'^Muse MegaMoE LayerNorm SP requires pipeline parallel size 1', "shadowed",
-         "validate_layernorm_sp, called first in the same function with --pp-size, refuses any pipeline parallelism "
-         "with --enable-layernorm-sp before the Muse Spark MegaMoE branch"),
-    ],
-    "sglang/srt/arg_groups/lora_hook.py": [
-        ('check_lora_server_args', 'max-lora-chunk-size must be a power of 2', "shadowed",
-         "the parser's choices (16, 32, 64, 128) refuse any other value first"),
-        # -- validation (session 14) --
-        ('check_lora_server_args', "each dict should contain 'lora_name' and 'lora_path'", "shadowed",
-         "LoRAPathAction (argparse_actions.py) refuses a JSON item without both keys at parsing"),
-        ('check_lora_server_args', 'Invalid type for item in --lora-paths list', "internal",
-         "LoRAPathAction only yields str items and dicts (json.loads of a '{...}' item): no other type"),
-        ('check_lora_server_args', 'Invalid type for --lora-paths:', "internal",
-         "LoRAPathAction always stores a list (and the field's default is None): never another type"),
-    ],
-    "sglang/srt/arg_groups/mamba_hook.py": [
-        # -- new19 (session 17) --
-        ('handle_mamba_backend', '^$', "host",
-         "--mamba-backend flashinfer where get_platform().has_flashinfer holds (a CUDA GPU) but `import flashinfer.mamba` "
-         "fails: a FlashInfer install without its mamba module, a fact of the host's packages (no argv sets it; the "
-         "static engine takes SGLang's dependency as installed on a GPU host). The raise in the `else` branch (no "
-         "FlashInfer: this CPU host) is reached", Source(r"^except \(ImportError")),
-        ('validate_mamba_extra_buffer', '^$', "internal",
-         "overrides.py mamba_cache_chunk_size returns max(chunk_size, page_size) of a page size that is not None "
-         "there (or its memo of that value): never None (a None chunk size fails inside max() first)",
-         Source(r"assert mamba_cache_chunk_size is not None")),
-    ],
-    "sglang/srt/arg_groups/mega_moe_hook.py": [
-        # -- moe (session 14) --
-        ('validate_flydsl_decode_capacity', 'SGLANG_AMD_FLYDSL_MEGA_MOE_DECODE_MTPR', "runtime",
-         "runs only on ROCm (get_platform().is_hip with SGLANG_AMD_USE_FLYDSL_MEGA_MOE); the platform override presents "
-         "CUDA"),
-    ],
-    "sglang/srt/arg_groups/memory_hook.py": [
-    ],
-    "sglang/srt/arg_groups/model_hook.py": [
-        # -- misc (session 15) --
-        ('handle_model_specific_adjustments', r'^NPU decode context parallelism is currently implemented only', "runtime",
-         "runs only on an Ascend NPU (get_platform().is_npu); the platform override presents CUDA"),
-    ],
     "sglang/srt/arg_groups/model_override_base.py": [
         # -- model (session 14) --
         ('_invoke_provider', 'must return a dict', "internal",
@@ -173,40 +89,10 @@ ENTRIES = {
          "a write through ResolvedView / ResolvingConfig: SGLang's own code writing a read view; argv values go "
          "through declarations"),
     ],
-    "sglang/srt/arg_groups/model_overrides/deepseek_v2.py": [
-    ],
-    "sglang/srt/arg_groups/model_overrides/ernie45_vl.py": [
-    ],
-    "sglang/srt/arg_groups/model_overrides/iquest_q1.py": [
-    ],
-    "sglang/srt/arg_groups/model_overrides/kimi_k3.py": [
-        # -- quant (session 15) --
-        ('_require_kimi_k3_cutedsl_dcp_support', r'requires enable_dcp in the signature of', "host",
-         "needs a FlashInfer installed whose trtllm_batch_decode_with_kv_cache_mla lacks enable_dcp: no kit here has "
-         "FlashInfer (the import fails first: the refusal before it, which the sweep reaches)"),
-    ],
-    "sglang/srt/arg_groups/model_overrides/minicpm.py": [
-    ],
-    "sglang/srt/arg_groups/model_overrides/minimax_m3.py": [
-    ],
-    "sglang/srt/arg_groups/model_overrides/moss_vl.py": [
-    ],
-    "sglang/srt/arg_groups/model_overrides/nemotron_h.py": [
-    ],
-    "sglang/srt/arg_groups/model_overrides/qwen3_moe.py": [
-    ],
-    "sglang/srt/arg_groups/model_overrides/qwen4_exp.py": [
-    ],
     "sglang/srt/arg_groups/model_path_hook.py": [
         # -- model (session 14) --
         ('handle_load_format', "load_format='ipc_cache' is an internal-only format", "shadowed",
          "--load-format's choices (LOAD_FORMAT_CHOICES) leave ipc_cache out: the parser refuses it first"),
-    ],
-    "sglang/srt/arg_groups/moe_hook.py": [
-        # -- moe (session 14) --
-        ('validate_deepep_v2_model_architecture', 'instance connector', "host",
-         "needs --model-path instance://<a live SGLang instance>: without one the remote-instance connector fails while "
-         "the model config is read, before this check (observed on 0.5.23)"),
     ],
     "sglang/srt/arg_groups/overrides.py": [
         # -- model (session 14) --
@@ -243,12 +129,6 @@ ENTRIES = {
         ('assert_flag_parity', 'parity broken', "internal",
          "a drift guard between the flags tier and the materialized ServerArgs, both written from the same "
          "declarations by SGLang's own code: no argv makes them differ"),
-        ('_deterministic_rocm_rccl_check', '', "runtime",
-         "called only on a ROCm platform (attention_hook.py handle_deterministic_inference: get_platform().is_hip); "
-         "the platform override presents CUDA"),
-        ('_deepseek_spec_moe_resolution', r"'deep_gemm' speculative MoE runner backend", "runtime",
-         "the pass returns unless get_platform().is_hip (ROCm) and reads SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE there; the "
-         "platform override presents CUDA"),
         # -- gpu16 (session 17) --: Kimi-K3's override in this file (0.5.17-0.5.18)
         ('_require_kimi_k3_cutedsl_dcp_support', r'requires enable_dcp in the signature of', "host",
          "needs a FlashInfer installed whose trtllm_batch_decode_with_kv_cache_mla lacks enable_dcp: no kit here has "
@@ -277,38 +157,11 @@ ENTRIES = {
         ('handle_elastic_ep', r'^Invalid attention topology', "internal",
          "raised inside the hook's own try block, whose `except ValueError` re-raises it as an AssertionError a few "
          "lines on: the refusal surfaces there (reached), never at this raise"),
-        ('validate_prefill_cp_platform', r'^Prefill CP on MUSA', "runtime",
-         "runs only on a Moore Threads MUSA platform (get_platform().is_musa); the platform override presents CUDA"),
         # -- new19 (session 17) --: the same check before 0.5.22, which named HIP and NPU (0.5.20) or HIP (0.5.21) too
-        ('validate_prefill_cp_platform', r'^Prefill CP on HIP/(NPU/)?MUSA is deprecated', "runtime",
-         "runs only on a ROCm, Ascend NPU or MUSA platform (get_platform().is_hip / is_npu / is_musa); the platform "
-         "override presents CUDA"),
-        ('handle_context_parallelism', r'^Prefill CP on HIP', "runtime",
-         "runs only on a ROCm platform (get_platform().is_hip); the platform override presents CUDA"),
         ('handle_context_parallelism', r'^DeepSeek V3\.2 prefill CP does not support', "host",
          "a DeepSeek V3.2 (DSA) target makes the model-specific hook, before this one, call "
          "torch.cuda.get_device_capability() on every CUDA or ROCm platform: this host has no CUDA device and the "
          "platform override does not reach torch"),
-    ],
-    "sglang/srt/arg_groups/pd_disaggregation_hook.py": [
-        # -- attn (session 14) --
-        ('handle_pd_disaggregation', r'mooncake, nixl, mori, ascend, or fake', "shadowed",
-         "every --disaggregation-transfer-backend choice is in the allowed list (mooncake_tcp is rewritten to "
-         "mooncake first); 0.5.17-0.5.21's shorter lists are reachable"),
-    ],
-    "sglang/srt/arg_groups/serving_hook.py": [
-        # -- specserve (session 14) --
-        ('handle_ssl_validation', r'^SSL (key|certificate|CA certificates) file not found', "host",
-         "os.path.isfile on the key / certificate / CA path where SGLang runs (after the pairing checks): a host file "
-         "the static engine does not judge"),
-        ('handle_ssl_validation', r"requires the 'granian' package", "host",
-         "`import granian` with --enable-http2: an optional package absent from every kit here"),
-        ('handle_ssl_validation', r'^--enable-ssl-refresh is not supported with --enable-http2', "host",
-         "after the granian import (absent here) and the key / certificate files existing on the host"),
-        ('handle_load_balance_method', r'^Invalid disaggregation_mode', "shadowed",
-         "--disaggregation-mode has the parser choices null / prefill / decode, and no hook sets another value"),
-        ('handle_return_hidden_states_mode', r'^return_hidden_states_mode must be one of', "shadowed",
-         "--return-hidden-states-mode has the parser choices full / last (unset is None)"),
     ],
     "sglang/srt/arg_groups/speculative_hook.py": [
         # -- new19 (session 17) --
@@ -326,17 +179,8 @@ ENTRIES = {
         ('_handle_dspark', r'could not resolve speculative_num_draft_tokens', "internal",
          "unreachable: gamma defaults to 7 when neither the block size, the draft's gamma nor the draft token count "
          "is set, and a set gamma declares the draft token count"),
-        ('get_fallback_backend', r'(must implement|returned unsupported DFLASH draft attention backend)', "runtime",
-         "only on an out-of-tree platform plugin (current_platform.is_out_of_tree())"),
-        ('_check_oot_speculative_algorithm', r'is not supported by', "runtime",
-         "only on an out-of-tree platform plugin (current_platform.is_out_of_tree())"),
     ],
     "sglang/srt/arg_groups/validation_hook.py": [
-        # -- new19 (session 17) --: 0.5.20's check_server_args, pipeline parallelism on an Ascend NPU
-        ('check_server_args', r'^(Pipeline parallelism is not compatible with overlap schedule$|Pipeline parallelism '
-         r'currently only supports EAGLE \(non-multi-layer\)|NPU PP \+ speculative decoding)', "runtime",
-         "inside `if get_platform().is_npu` (NPU: PP with EAGLE allowed); the platform override presents CUDA, whose "
-         "branch asserts 'Pipeline parallelism is not compatible with overlap schedule, speculative decoding' instead"),
         # -- validation (session 14) --
         ('check_pipeline_parallel_compat', 'not compatible with overlap schedule', "shadowed",
          "the post-process _pipeline_parallel_overlap_disable (overrides.py) sets disable_overlap_schedule for pp_size > 1"),
@@ -368,10 +212,6 @@ ENTRIES = {
          "after the /sys/class/infiniband check: needs the host's InfiniBand sysfs"),
         ('_normalize_device_group', '', "host",
          "runs only after the /sys/class/infiniband check passed: needs the host's InfiniBand devices"),
-        ('validate_mps_model_config', '', "runtime",
-         "runs only on the Torch MPS platform (Apple silicon); the platform override presents CUDA"),
-        ('validate_standard_mps_server_args', '', "runtime",
-         "runs only on the Torch MPS platform (Apple silicon); the platform override presents CUDA"),
     ],
     "sglang/srt/server_args.py": [
         ('resolve_once', 'resolution already failed', "internal",
@@ -419,9 +259,6 @@ ENTRIES = {
          "LoRAPathAction refuses a JSON item without both keys at parsing"),
         # -- old-b (session 15) --
         # -- oldnon (session 17) --
-        ('_handle_model_specific_adjustments', r"'deep_gemm' speculative MoE runner backend", "runtime",
-         "inside the DeepSeek branch's `elif is_hip():` (ROCm only, with SGLANG_NVFP4_CKPT_FP8_NEXTN_MOE, 0.5.11-0.5.14; "
-         "read in each kit): this host is not ROCm and there is no platform override before 0.5.19"),
         ('check_lora_server_args', 'Invalid type for item in --lora-paths list', "internal",
          "LoRAPathAction only yields str items and dicts (json.loads of a '{...}' item): no other type"),
         ('check_lora_server_args', 'Invalid type for --lora-paths:', "internal",

@@ -2,7 +2,8 @@
 
 Per release (its CPU kit: $SPECDEPLOY_LAB_KITS/<version>/bin/python; 0.5.23 also main's lab venv),
 hypothesis generates the configurations (seeded: derandomize=True, so a run draws the same ones), beside
-a sweep of each option value on a plain DFLASH and a plain EAGLE3 case (cases.sweep_cases); one
+a sweep of each option value on a plain DFLASH and a plain EAGLE3 case (cases.sweep_cases: those the static
+layer judges itself, and a sample of those it leaves to SGLang, cases.owned_or_sampled); one
 SGLang subprocess resolves all of them (fresh ServerArgs per case; GPU-host cases through SGLang's own
 platform override where the release has one), then each static verdict, refusal reason and resolved
 setting is compared with SGLang's. SGLang's refusals are read by the tests' own table (classify.py).
@@ -68,6 +69,13 @@ def regression_cases():
         return json.load(f)
 
 
+def static_for(case, argv, version, answer=None):
+    """The static verdict on a case; a release without SGLang's platform override resolved a GPU case as this host
+    (no visible GPU), and the static side is then given the same."""
+    gpus = [] if (answer or {}).get("platform") == "unsupported" else C.GPUS[case.get("gpu")]
+    return engine.validate_argv(argv, version, env=case.get("env") or {}, gpus=gpus, read_paths=True)
+
+
 @pytest.fixture(scope="module", params=selected_releases())
 def run(request, tmp_path_factory):
     version = request.param
@@ -84,8 +92,10 @@ def run(request, tmp_path_factory):
         pytest.fail(msg)
     dirs = C.write_models(str(tmp_path_factory.mktemp("models-" + version)))
     n = N_EXAMPLES if version == "0.5.23" else int(os.environ.get("SPECDEPLOY_ORACLE_RELEASE_EXAMPLES", "300"))
+    sweep = C.sweep_cases(version)
+    sweep = C.owned_or_sampled(sweep, [static_for(c, C.argv_for(c, dirs), version) for c in sweep])
     cases = [dict(c, origin="regression") for c in regression_cases()] + \
-        [dict(c, origin="sweep") for c in C.sweep_cases(version)] + \
+        [dict(c, origin="sweep") for c in sweep] + \
         [dict(c, origin="hypothesis") for c in generated_cases(n)]
     argvs = [C.argv_for(c, dirs) for c in cases]
     keys = list(engine.RESOLVED_KEYS)
@@ -99,9 +109,7 @@ def run(request, tmp_path_factory):
     src = R.source_root(version)
     rows = []
     for case, argv, answer in zip(cases, argvs, answers):
-        # a release without SGLang's platform override resolved the case as this host: no visible GPU
-        gpus = [] if answer.get("platform") == "unsupported" else C.GPUS[case.get("gpu")]
-        static = engine.validate_argv(argv, version, env=case.get("env") or {}, gpus=gpus, read_paths=True)
+        static = static_for(case, argv, version, answer)
         rows.append({"case": case, "argv": argv, "answer": answer, "static": static,
                      "why": C.compare(static, answer, lambda a: K.classify(a, src))})
     # a case only a platform override can present (a device this host lacks) is not judged where the release has

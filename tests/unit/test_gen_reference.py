@@ -92,3 +92,47 @@ def test_broken_spec_names_the_file(monkeypatch, tmp_path, capsys):
     (tmp_path / "roles" / "demo" / "meta" / "argument_specs.yml").write_text("argument_specs: {main: [}\n")
     assert run(monkeypatch, tmp_path) == 2
     assert "roles/demo/meta/argument_specs.yml" in capsys.readouterr().err
+
+
+INTERFACES = """# Interfaces
+
+## The structured spec (`sglang_spec`)
+```yaml
+model_path: /m
+speculative:
+  algorithm: DFLASH
+extra_args: []
+```
+
+{begin}
+old
+{end}
+
+## next
+"""
+
+
+def test_spec_table_generated_from_spec_flags(monkeypatch, tmp_path, capsys):
+    """docs/interfaces.md's spec table comes from common.SPEC_FLAGS; a key the spec example lacks is an error."""
+    make_tree(tmp_path, f"{gen.BEGIN}\n{gen.END}\n")
+    common = tmp_path / gen.COMMON
+    common.parent.mkdir(parents=True)
+    common.write_text('import re\nSPEC_FLAGS = (\n    ("model_path", "--model-path", "model_path"),\n'
+                      '    ("speculative.algorithm", "--speculative-algorithm", "speculative_algorithm"),\n)\n')
+    doc = tmp_path / "interfaces.md"
+    doc.write_text(INTERFACES.format(begin=gen.SPEC_BEGIN, end=gen.SPEC_END))
+
+    def run_i(*args):
+        monkeypatch.setattr(gen, "ROOT", str(tmp_path))
+        return gen.main([*args, "--readme", str(tmp_path / "README.md"), "--interfaces", str(doc)])
+
+    assert run_i("--check") == 1
+    assert run_i() == 0
+    text = doc.read_text()
+    assert "| `speculative.algorithm` | `--speculative-algorithm` | `speculative_algorithm` |" in text
+    assert text.endswith("## next\n") and "\nold\n" not in text
+    assert run_i("--check") == 0
+    common.write_text(common.read_text().replace("\n)\n", "\n    (\"tp_size\", \"--tp-size\", \"tp_size\"),\n)\n"))
+    capsys.readouterr()
+    assert run_i("--check") == 2
+    assert "SPEC_FLAGS missing from the spec example: tp_size" in capsys.readouterr().err

@@ -1,6 +1,6 @@
 """Independent verifier of the server role on real lab hosts (real systemd, real SGLang 0.5.23 on CPU).
 
-server-1 was deployed (release A), re-run, put through F4, F3, F8 and then got release B
+server-1 was deployed (release A), re-run, put through V (extra_args SGLang refuses), F4, F3, F8 and then got release B
 (side_effect.yml, which kept what each case returned in $MOLECULE_EPHEMERAL_DIRECTORY/server-cases.json).
 server-2 only saw the role in check mode.
 server-3 served from a hand-made sglang-nextn.service (LAB-ONLY stand-in, an http.server on port 30000) and
@@ -160,6 +160,28 @@ def test_f4_port_taken_refused_before_restart(cases):
     # the old server was not touched
     assert _show(f4["state"])["MainPID"] == _show(cases["rerun"]["after"])["MainPID"]
     assert _show(f4["state"])["ActiveEnterTimestamp"] == _show(cases["rerun"]["after"])["ActiveEnterTimestamp"]
+
+
+def test_extra_args_sglang_refuses_fail_the_stage_before_any_restart(cases):
+    """Valid flags SGLang refuses together (--ssl-keyfile without --ssl-certfile): the installed SGLang 0.5.23
+    refuses them at argument resolution, before anything on the host changes, with its own message (the one
+    the authority preflight gives on the controller)."""
+    v = cases["v"]
+    assert "passed_unexpectedly" not in v
+    # the role's first step on the host, installed-mode validation (sglang_flags), fails with SGLang's own words
+    assert "problem(s) with the SGLang flags: [SGLANG_REJECTED] the installed SGLang 0.5.23 refuses these " \
+        "arguments (resolve)" in v["msg"]
+    assert "--ssl-keyfile requires --ssl-certfile to be specified as well." in v["msg"]
+    # the running instance is untouched: same process, same start, no restart, same unit, same current
+    # release, and no release directory was written for the refused inputs
+    state, running = _show(v["state"]), _show(cases["rerun"]["after"])
+    assert state["ActiveState"] == "active"
+    assert state["MainPID"] == running["MainPID"] != "0"
+    assert state["ActiveEnterTimestamp"] == running["ActiveEnterTimestamp"]
+    assert state["NRestarts"] == running["NRestarts"]
+    assert v["unit_sha256_before"] and v["unit_sha256_after"] == v["unit_sha256_before"]
+    assert v["releases_after"] == v["releases_before"]
+    assert v["current_link"] == "%s/releases/%s" % (ROOT, cases["a"])
 
 
 def test_f3_crash_loop_rolled_back_without_storm(cases):
