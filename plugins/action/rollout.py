@@ -124,7 +124,8 @@ class ActionModule(ActionBase):
             state["rows"] = rollout.host_rows(task_vars.get("inventory_hostname"), p["instances"], state, p["results"])
             state["now"] = rollout.now_phrase(state["links_after"])
             analysis = _plain(self._templar.template(task_vars.get("specdeploy_canary_analysis")))
-            state["analysed"] = rollout.analysed(
+            # decided once per run, at the host's first record (its rows after the analysis keep the choice)
+            state["analysed"] = state["analysed"] if "analysed" in state else rollout.analysed(
                 p["results"], state.get("failed"),
                 first_batch=bool(task_vars.get("ansible_play_hosts_all"))
                 and task_vars["ansible_play_hosts_all"][0] in (task_vars.get("ansible_play_batch") or []),

@@ -192,3 +192,37 @@ def summary(record):
             "verify": (spec_cfg.get("verify") or "linear") if spec_cfg else None,
             "algorithm": spec_cfg.get("algorithm") if spec_cfg else None,
             "argv": list(record.get("argv") or []), "validator": (record.get("validation") or {}).get("validator")}
+
+
+def _norm(value):
+    """Values as text, recursively: an inventory value and the recorded one compare equal whatever YAML or
+    Jinja made of their types (30000 and "30000")."""
+    if isinstance(value, dict):
+        return {str(k): _norm(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return [_norm(v) for v in value]
+    return None if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def pending(record, spec):
+    """How the inventory's spec of an instance differs from the release it runs (status: what a deploy would
+    change, not yet applied), one phrase each: SGLang version and verify mode by value, other keys by name."""
+    if not record:
+        return ["no release runs yet: the inventory's spec is not deployed"]
+    running, wanted = summary(record), summary({"inputs": {"spec": spec or {}}})
+    out = []
+    for key, label in (("sglang_version", "SGLang version"), ("verify", "verify mode"), ("algorithm", "speculative algorithm")):
+        if _norm(running[key]) != _norm(wanted[key]):
+            out.append("%s: runs %s, the inventory says %s" % (label, running[key] or "none", wanted[key] or "none"))
+    have, want = _norm(spec_of(record)), _norm(spec or {})
+    others = sorted(k for k in set(have) | set(want)
+                    if k not in ("sglang_version", "speculative") and have.get(k) != want.get(k))
+    spec_have, spec_want = have.get("speculative") or {}, want.get("speculative") or {}
+    others += sorted("speculative." + k for k in set(spec_have) | set(spec_want)
+                     if k not in ("verify", "algorithm") and spec_have.get(k) != spec_want.get(k))
+    if others:
+        out.append("spec keys differ: %s" % ", ".join(others))
+    return out
+
+
+spec_of = spec

@@ -25,17 +25,15 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import release a
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import canonical, sha256_file, sha256_text  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
+from ansible_collections.specdeploy.sglang.plugins.module_utils import smoke
 
 __metaclass__ = type
 
 MODES = ("deploy", "rollback")
 SMOKE_KEYS = ("timeout", "prompts", "max_new_tokens", "runs", "min_accept_length", "min_tokens_per_s",
               "expect_substrings")
-# what the role's server_smoke_* variables default to (roles/server/defaults/main.yml carries the same
-# values for the inventory to override; the role passes its variables, these cover a caller that does not)
-SMOKE_DEFAULTS = {"timeout": 1800, "prompts": ["The quick brown fox", "Once upon a time", "def fibonacci(n):"],
-                  "max_new_tokens": 16, "runs": 2, "min_accept_length": None, "min_tokens_per_s": None,
-                  "expect_substrings": [], "expect_keys": []}
+# the smoke settings' defaults: one definition (smoke.SETTINGS); the role passes its server_smoke_* over them
+SMOKE_DEFAULTS = smoke.SETTINGS
 ACTIVE_STATES = ("active", "activating", "reloading")
 ENABLED_STATES = ("enabled", "enabled-runtime", "linked", "linked-runtime")
 SECRETS_BACKUP = ".previous"

@@ -34,9 +34,11 @@ description:
     address from the same plan, with no proxy, and C(/metrics) of a serving instance (Prometheus text, read by
     C(plugins/module_utils/metrics.py) with the release's metric names; C(off) when the server answers 404,
     as one started without C(--enable-metrics) does); and it returns the host's C(drift)
-    (C(plugins/module_utils/drift.py)). Each row carries C(release), what the running release's record says
-    (C(plugins/module_utils/release_record.py) C(summary)): its id, SGLang version, verify mode, algorithm and
-    argv. Read-only.
+    (C(plugins/module_utils/drift.py)). Each row carries C(current) and C(previous) (the release links),
+    C(release), what the running release's record says (C(plugins/module_utils/release_record.py) C(summary)) -
+    its id, SGLang version, verify mode, algorithm and argv; C(gate) (the record's gate status, creation time,
+    smoke figures and memory fit); C(pending), how the inventory's spec differs from the running release (not
+    deployed yet); and C(record_error) when the record is refused. Read-only.
   - O(action=links) returns, for each of O(instances), its C(current) and C(previous) release ids and the
     record of C(current), and the model directories those records load (C(models)). With C(settings.rollback_to)
     it also returns the C(rollback) check - per instance the release a rollback starts (C(targets)), why it
@@ -233,7 +235,8 @@ instances:
     - Per instance C(name), C(unit), C(url), C(unit_state), C(health), C(server_info) and C(metrics)
       (O(action=status)) - C(state) C(ok) with C(accept_length), C(tokens_per_s), C(running), C(queued),
       C(requests_total), C(errors_total), C(generation_tokens_total), C(verify_calls_total), C(names_from); C(off)
-      (HTTP 404, started without C(--enable-metrics)), C(down) (no C(/health)), or C(error) with C(error).
+      (HTTP 404, started without C(--enable-metrics)), C(down) (no C(/health)), or C(error) with C(error); and
+      C(current), C(previous), C(release), C(gate), C(pending), C(record_error) (see O(action=status) above).
   returned: when action is status
   type: list
   elements: dict
@@ -306,7 +309,11 @@ def _status(p):
         http = smoke.Http(common.base_url(spec), timeout=p["timeout"])
         row = {"name": name, "unit": common.unit_name(name), "url": common.base_url(spec),
                "unit_state": sp.systemctl_show(common.unit_name(name)), "health": None, "server_info": None,
-               "release": rr.summary(record) if record else None, "record_error": record_error}
+               "release": rr.summary(record) if record else None, "record_error": record_error,
+               "pending": rr.pending(record, inst.get("spec")) if not record_error else [],
+               "gate": {"status": record.get("status"), "created": record.get("created"), "smoke": rr.smoke(record),
+                        "memory_fit": (record.get("validation") or {}).get("memory_fit")} if record else {}}
+        row.update(rel.links(root, name))
         try:
             row["health"], _body = http.request("GET", "/health")
         except OSError as exc:

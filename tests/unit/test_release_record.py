@@ -115,3 +115,22 @@ def test_no_other_parser_of_release_json():
     slurps = subprocess.run(["grep", "-rn", "-A2", "slurp", "roles/server", "playbooks"], cwd=ROOT,
                             capture_output=True, text=True).stdout
     assert not re.search(r"release\.json", slurps), slurps
+
+
+def test_pending_names_what_the_inventory_changes_and_nothing_when_it_matches():
+    record = rr.check(V1)
+    spec = json.loads(json.dumps(rr.spec(record)))
+    assert rr.pending(record, spec) == []
+    # YAML/Jinja types do not count as a difference
+    assert rr.pending(dict(record, inputs=dict(record["inputs"], spec=dict(spec, port=30000))),
+                      dict(spec, port="30000")) == []
+    edited = dict(spec, sglang_version="0.5.24", mem_fraction_static=0.8,
+                  speculative=dict(spec["speculative"], verify="tree"))
+    assert rr.pending(record, edited) == [
+        "SGLang version: runs 0.5.23, the inventory says 0.5.24",
+        "verify mode: runs linear, the inventory says tree",
+        "spec keys differ: mem_fraction_static"]
+    assert rr.pending(record, dict(spec, speculative=None)) == [
+        "verify mode: runs linear, the inventory says none", "speculative algorithm: runs DFLASH, the inventory says none",
+        "spec keys differ: speculative.draft_model_path"]
+    assert rr.pending(None, spec) == ["no release runs yet: the inventory's spec is not deployed"]
