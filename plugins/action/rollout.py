@@ -22,7 +22,7 @@ ARGUMENT_SPEC = dict(
     step=dict(type="str", required=True, choices=["before", "failed", "after", "summary"]),
     report=dict(type="str", choices=list(rollout.REPORTS), default="deploy"),
     report_dir=dict(type="path"),
-    root=dict(type="path", default="/opt/specdeploy"),
+    root=dict(type="path"),
     instances=dict(type="list", elements="str"),
     links=dict(type="dict"),
     check=dict(type="dict"),
@@ -101,6 +101,8 @@ class ActionModule(ActionBase):
         _spec, p = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
         if p["instances"] is None:
             p["instances"] = self._instances(task_vars)
+        if p["root"] is None:
+            p["root"] = self._templar.template(task_vars.get("server_root")) or "/opt/specdeploy"
         state = _plain((task_vars.get("ansible_facts") or {}).get(FACT) or {})
         if p["step"] == "before":
             if p["report_dir"]:   # the report directory on the controller (the summary's files go there)

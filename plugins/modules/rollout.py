@@ -44,9 +44,8 @@ options:
     description: Existing directory on the controller for the summary files (O(step=after), O(step=summary)).
     type: path
   root:
-    description: C(server_root) of the host, where its releases are.
+    description: Where the host's releases are; default its C(server_root), else C(/opt/specdeploy).
     type: path
-    default: /opt/specdeploy
   instances:
     description: Names of the host's instances; default the names in its C(server_instances).
     type: list
