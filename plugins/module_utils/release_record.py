@@ -86,7 +86,9 @@ def check(record, where="release record"):
 
 
 def load(path):
-    """The record at `path` (current schema), None when there is no file, RecordError when it is broken."""
+    """The record at `path` (current schema), None when there is no file, RecordError when it is broken
+    (the message names the release's own directory, also when `path` goes through an instance's link)."""
+    path = os.path.realpath(path)
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()

@@ -134,3 +134,56 @@ def test_pending_names_what_the_inventory_changes_and_nothing_when_it_matches():
         "verify mode: runs linear, the inventory says none", "speculative algorithm: runs DFLASH, the inventory says none",
         "spec keys differ: speculative.draft_model_path"]
     assert rr.pending(None, spec) == ["no release runs yet: the inventory's spec is not deployed"]
+
+
+def _tree(tmp_path, records):
+    """A host's release tree: {rid: record or raw text}, then `links` [(instance, rid), ...] activated in order."""
+    root = str(tmp_path / "opt")
+    for rid, rec in records.items():
+        _write(rr.path_of(root, rid), rec if isinstance(rec, str) else json.dumps(dict(V1, release_id=rid, **rec)))
+    return root
+
+
+def test_server_plan_links_and_rollback_targets(tmp_path):
+    """rollback.yml's preflight (server_plan action=links with rollback_to): targets, problems, the models of
+    the targets and of the current releases."""
+    from test_module_sglang_flags import run_module
+    from ansible_collections.specdeploy.sglang.plugins.modules import server_plan
+
+    other = {"inputs": dict(V1["inputs"], spec={"model_path": "/srv/models/old", "sglang_version": "0.5.22"})}
+    root = _tree(tmp_path, {"r0": other, "r1": {}})
+    rel.activate(root, "tiny", "r0")
+    rel.activate(root, "tiny", "r1")
+    res = run_module(server_plan, {"action": "links", "instances": [{"name": "tiny"}],
+                                   "settings": {"root": root, "rollback_to": "previous"}})
+    assert not res.get("failed"), res
+    assert res["links"]["tiny"]["current"] == "r1" and res["links"]["tiny"]["previous"] == "r0"
+    assert res["links"]["tiny"]["record"]["schema"] == rr.SCHEMA
+    assert res["models"] == ["/srv/models/tiny", "/srv/models/draft"]
+    assert res["rollback"]["targets"] == {"tiny": "r0"} and res["rollback"]["problems"] == []
+    assert res["rollback"]["models"] == ["/srv/models/old", "/srv/models/tiny", "/srv/models/draft"]
+    res = run_module(server_plan, {"action": "links", "instances": [{"name": "tiny"}],
+                                   "settings": {"root": root, "rollback_to": "0123456789abcdef"}})
+    assert res["rollback"]["problems"] == [
+        "release 0123456789abcdef of instance tiny is not on this host (pruned or never deployed here)"]
+    assert res["rollback"]["releases"] == ["r0", "r1"]
+    # no previous release
+    root2 = _tree(tmp_path / "b", {"r1": {}})
+    rel.activate(root2, "tiny", "r1")
+    assert rel.rollback_targets(root2, rel.instance_links(root2, ["tiny"]))["problems"] == [
+        "instance tiny has no previous release (current: r1)"]
+    assert rel.rollback_targets(root2, {}, any_instances=False)["problems"] == ["no server_instances"]
+
+
+def test_modules_refuse_a_corrupted_record_with_a_message_not_a_traceback(tmp_path):
+    from test_module_sglang_flags import assert_clear_failure, run_module
+    from ansible_collections.specdeploy.sglang.plugins.modules import deploy_state, server_plan
+
+    root = _tree(tmp_path, {"r1": '{"release_id": '})
+    rel.activate(root, "tiny", "r1")
+    res = run_module(server_plan, {"action": "links", "instances": [{"name": "tiny"}], "settings": {"root": root}})
+    assert_clear_failure(res)
+    assert "r1/release.json is not valid JSON" in res["msg"]
+    res = run_module(deploy_state, {"action": "record", "root": root, "key": "k", "instances": ["tiny"]})
+    assert_clear_failure(res)
+    assert "is not valid JSON" in res["msg"]
