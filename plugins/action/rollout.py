@@ -18,23 +18,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import release_r
 from ansible_collections.specdeploy.sglang.plugins.module_utils import rollout
 
 FACT = "specdeploy_rollout"
-ARGUMENT_SPEC = dict(
-    step=dict(type="str", required=True, choices=["before", "failed", "after", "summary"]),
-    report=dict(type="str", choices=list(rollout.REPORTS), default="deploy"),
-    report_dir=dict(type="path"),
-    root=dict(type="path"),
-    instances=dict(type="list", elements="str"),
-    links=dict(type="dict"),
-    check=dict(type="dict"),
-    keep_links=dict(type="bool", default=False),
-    results=dict(type="dict", default={}),
-    write=dict(type="bool", default=True),
-    run_hosts=dict(type="list", elements="str"),
-    phase=dict(type="str", choices=list(rollout.PHASES), default="task"),
-    task=dict(type="str"),
-    result=dict(type="dict", default={}),
-    analysed=dict(type="list", elements="str", default=[]),
-)
+ARGUMENT_SPEC = rollout.ARGUMENT_SPEC
 
 
 def _plain(value):

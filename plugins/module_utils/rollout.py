@@ -19,6 +19,24 @@ __metaclass__ = type
 
 REPORTS = ("deploy", "rollback")
 PHASES = ("task", "staging", "rejoin", "canary", "rolled_back", "rollback_failed")
+# the rollout action's arguments (plugins/action/rollout.py; the module file documents them)
+ARGUMENT_SPEC = dict(
+    step=dict(type="str", required=True, choices=["before", "failed", "after", "summary"]),
+    report=dict(type="str", choices=list(REPORTS), default="deploy"),
+    report_dir=dict(type="path"),
+    root=dict(type="path"),
+    instances=dict(type="list", elements="str"),
+    links=dict(type="dict"),
+    check=dict(type="dict"),
+    keep_links=dict(type="bool", default=False),
+    results=dict(type="dict", default={}),
+    write=dict(type="bool", default=True),
+    run_hosts=dict(type="list", elements="str"),
+    phase=dict(type="str", choices=list(PHASES), default="task"),
+    task=dict(type="str"),
+    result=dict(type="dict", default={}),
+    analysed=dict(type="list", elements="str", default=[]),
+)
 ROW_KEYS = ("host", "instance", "release_before", "release_after", "result", "accept_length", "tokens_per_s",
             "error")
 

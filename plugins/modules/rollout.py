@@ -141,10 +141,11 @@ paths:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils.rollout import ARGUMENT_SPEC
+
 
 def main():
-    module = AnsibleModule(argument_spec=dict(step=dict(type="str", required=True)), bypass_checks=True,
-                           supports_check_mode=True)
+    module = AnsibleModule(argument_spec=ARGUMENT_SPEC, supports_check_mode=True)
     module.fail_json(msg="rollout runs as an action plugin on the controller; this module file was run directly.")
 
 
