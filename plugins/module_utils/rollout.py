@@ -155,8 +155,8 @@ def failure(state, phase, task=None, result=None, analysed=None):
     elif phase == "rejoin":
         error = (prev + "; then " if state.get("failed") else "") + "rejoining the gateways: " + msg
         for i, r in enumerate(r for r in result.get("results") or [] if r.get("failed")):
-            error += (": " if i == 0 else "; ") + "%s: %s" % (r.get("__gateway_host") or "a gateway",
-                                                            r.get("msg") or "failed")
+            where = r.get("__gateway_host") or "a gateway"
+            error += (": " if i == 0 else "; ") + "%s: %s" % (where, r.get("msg") or "failed")
     elif phase == "canary":
         error = result.get("msg") or "canary analysis failed"
     elif phase == "rolled_back":

@@ -199,8 +199,8 @@ def recorded_validation(found, instance, settings):
 # server_plan's arguments: the module's, and its action plugin's (which computes action=lines on the
 # controller). One definition for both.
 ARGUMENT_SPEC = dict(
-    action=dict(type="str", required=True, choices=["lines", "plan", "secrets", "finish", "smoke_args", "status",
-                                                   "links", "validation"]),
+    action=dict(type="str", required=True,
+                choices=["lines", "plan", "secrets", "finish", "smoke_args", "status", "links", "validation"]),
     mode=dict(type="str", choices=["deploy", "rollback"], default="deploy"),
     instance=dict(type="dict"),
     instances=dict(type="list", elements="dict"),
@@ -495,4 +495,3 @@ def status_record(record, status, smoke=None, rollback_smoke=None, error=None, r
     if replaced:
         out["replaced_units"] = replaced
     return out
-
