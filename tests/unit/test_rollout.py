@@ -75,3 +75,12 @@ def test_counts_and_canary_analysis_choice():
     assert rollout.analysed(results, False, False, True, True) == ["a"]    # every_batch
     assert rollout.analysed(results, True, True, False, True) == []        # the host failed
     assert rollout.analysed(results, False, True, False, False) == []      # analysis off
+
+
+def test_check_outcome_of_deploy_state():
+    assert rollout.check_outcome({"skipped": True}) == {"converged": False, "changes": []}
+    assert rollout.check_outcome({"converged": True, "differences": []}) == {
+        "converged": True, "changes": ["unchanged: as the last deploy left it, and serving"]}
+    assert rollout.check_outcome({"converged": False, "differences": ["a changed"]})["changes"] == ["to deploy:", "a changed"]
+    assert rollout.check_outcome({"failed": False, "msg": "deploy_state check: boom"})["changes"] == [
+        "to deploy:", "the state check failed: deploy_state check: boom"]
