@@ -6,7 +6,7 @@
 With `group`, it reads each host's server_instances, the address Prometheus reaches it at
 (monitoring_target_address, else ansible_host, else its name), the deploy gate's
 server_smoke_min_accept_length, specdeploy_canary_analysis and the release links a play read on the host
-(the fact __fleet_links_monitoring, playbooks/tasks/release_links.yml), templated as a play sees them; with
+(the registered result __monitoring_links of server_plan action=links), templated as a play sees them; with
 `gateway_group`, each gateway's address and gateway_prometheus_port. module_utils/monitoring.build does the
 rest; the module file holds the documentation.
 """
@@ -18,7 +18,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.specdeploy.sglang.plugins.module_utils import monitoring as mon
 
 ARGUMENT_SPEC = mon.argument_spec()
-LINKS_FACT = "__fleet_links_monitoring"
+LINKS_RESULT = "__monitoring_links"
 # the gateway role's default (roles/gateway/defaults/main.yml gateway_prometheus_port)
 GATEWAY_PORT = 29000
 
@@ -31,7 +31,7 @@ def read_hosts(group, hostvars, groups):
     hosts = {}
     for name in groups.get(group) or []:
         hv = hostvars[name]
-        links = hv.get(LINKS_FACT)
+        links = (hv.get(LINKS_RESULT) or {}).get("links")  # absent when the read was skipped or the host unreachable
         hosts[name] = {"address": _address(hv, name), "instances": hv.get("server_instances") or [],
                        "read": links is not None, "links": links or {},
                        "min_accept_length": hv.get("server_smoke_min_accept_length"),

@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright: specdeploy.sglang contributors
 # GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Action for server_plan: action=lines on the controller, every other action on the host.
+"""Action for server_plan: action=lines on the controller (and action=validation when this run's earlier
+validation of the same inputs answers), every other action on the host.
 
 The unit's ExecStart and Environment= lines are a pure function of the validation, the instance and the
 program (module_utils/server_plan.py unit_lines): computing them needs nothing from the host, so a deploy
@@ -23,19 +24,25 @@ class ActionModule(ActionBase):
     _supports_async = False
 
     def run(self, tmp=None, task_vars=None):
-        if self._task.args.get("action") != "lines":
-            result = super().run(tmp, task_vars)
-            try:
-                result.update(self._execute_module(module_name="specdeploy.sglang.server_plan",
-                                                   module_args=self._task.args, task_vars=task_vars))
-            finally:
-                self._remove_tmp_path(self._connection._shell.tmpdir)
-            return result
         result = super().run(tmp, task_vars)
-        _spec, p = self.validate_argument_spec(argument_spec=sp.ARGUMENT_SPEC, required_if=sp.REQUIRED_IF)
+        action = self._task.args.get("action")
+        if action in ("lines", "validation"):
+            _spec, p = self.validate_argument_spec(argument_spec=sp.ARGUMENT_SPEC, required_if=sp.REQUIRED_IF)
+            if action == "lines":
+                try:
+                    lines = sp.unit_lines(p["program"], p["validation"], p["instance"], p["runtime_env"])
+                except sp.PlanError as exc:
+                    raise AnsibleActionFail("server_plan lines: %s" % exc)
+                result.update(changed=False, **lines)
+                return result
+            # this run's validation of the same inputs answers on the controller (no module start on the host)
+            found = sp.earlier_validation(p["instance"], p["settings"], p["earlier"])
+            if found["validation"] is not None:
+                result.update(changed=False, **found)
+                return result
         try:
-            lines = sp.unit_lines(p["program"], p["validation"], p["instance"], p["runtime_env"])
-        except sp.PlanError as exc:
-            raise AnsibleActionFail("server_plan lines: %s" % exc)
-        result.update(changed=False, **lines)
+            result.update(self._execute_module(module_name="specdeploy.sglang.server_plan",
+                                               module_args=self._task.args, task_vars=task_vars))
+        finally:
+            self._remove_tmp_path(self._connection._shell.tmpdir)
         return result

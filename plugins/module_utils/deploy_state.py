@@ -26,6 +26,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import drift
 from ansible_collections.specdeploy.sglang.plugins.module_utils import gpu_env as ge
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
+from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import sha256_file
 
 __metaclass__ = type
 
@@ -39,18 +40,6 @@ ENV_LOCK = "specdeploy.lock"
 
 class StateError(Exception):
     """Bad input (a message a person can act on)."""
-
-
-def sha256_file(path):
-    """sha256 of a file's bytes, or None when it cannot be read."""
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-    except OSError:
-        return None
-    return digest.hexdigest()
 
 
 def sizes_digest(directory):
@@ -124,12 +113,7 @@ def health(url, timeout=common.HEALTH_TIMEOUT):
 
 def links_and_records(root, instances):
     """{instance: {current, previous, record}}: the release links and the current release record."""
-    out = {}
-    for name in instances:
-        links = rel.links(root, name)
-        record = rel.read_record(os.path.join(root, "instances", name, "current", "release.json")) or {}
-        out[name] = dict(links, record=record)
-    return out
+    return rel.instance_links(root, instances)
 
 
 def observe(root, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, found=None):
@@ -139,7 +123,7 @@ def observe(root, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, found=None):
     files = {}
     for name in instances:
         for path in release_files(root, name, found[name]["record"], unit_dir):
-            files[path] = sizes_digest(path) if path.endswith("/") else sha256_file(path)
+            files[path] = sizes_digest(path) if path.endswith("/") else sha256_file(path, None)
     return {"instances": {name: {"current": found[name]["current"], "previous": found[name]["previous"]}
                           for name in instances},
             "files": files, "gpus": gpus(gpu_dir)}

@@ -24,7 +24,6 @@ Standard library only, importable without Ansible.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shlex
@@ -32,6 +31,7 @@ import subprocess
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
+from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import sha256_file
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.parse import strip_program
 
 __metaclass__ = type
@@ -46,14 +46,6 @@ SYSTEMD_ENV = re.compile(
     r"SYSTEMD_[A-Z_]+|container|container_uuid)$")
 SGLANG_UNIT_TEXT = re.compile(r"sglang\.launch_server|sglang(\"|')?\s+(\"|')?serve\b")
 SHOW = ("MainPID", "ActiveState", "Environment")
-
-
-def _sha256(path):
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return None
 
 
 def _read(path):
@@ -153,7 +145,7 @@ def observe(root, instances, unit_dir=common.UNIT_DIR, config_dir="/etc/specdepl
         base = os.path.join(rel_dir, rid)
         for name in os.listdir(base) if os.path.isdir(base) else []:
             if name.endswith(".service"):
-                digest = _sha256(os.path.join(base, name))
+                digest = sha256_file(os.path.join(base, name), None)
                 if digest:
                     out["release_units"][digest] = "%s (%s)" % (rid, name)
     for name in instances:
@@ -189,7 +181,7 @@ def observe(root, instances, unit_dir=common.UNIT_DIR, config_dir="/etc/specdepl
         if name.endswith(".service") and os.path.isfile(path):
             text = _read(path) or ""
             if name.startswith("sglang-") or SGLANG_UNIT_TEXT.search(text):
-                out["units"][name] = _sha256(path)
+                out["units"][name] = sha256_file(path, None)
         elif name.endswith(".service.d") and name.startswith("sglang-") and os.path.isdir(path):
             out["dropins"][name[:-2]] = sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".conf"))
     procs = sorted(rel.sglang_processes(proc), key=lambda info: info["pid"])

@@ -11,14 +11,14 @@ Standard library only, importable without Ansible.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import shutil
-import time
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import SPEC_FLAGS
+from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import canonical
 
 __metaclass__ = type
 
@@ -32,10 +32,6 @@ INSTANCE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 
 class ReleaseError(Exception):
     """Bad input or host state (a message a person can act on)."""
-
-
-def canonical(obj):
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
 def release_id(inputs):
@@ -89,6 +85,44 @@ def links(root, instance):
             "previous": _link_id(os.path.join(base, "previous"))}
 
 
+def instance_links(root, instances):
+    """{instance: {current, previous, record}}: each instance's release links and its current release
+    record (release_record.load: a broken record is refused, not read as none)."""
+    return {name: dict(links(root, name), record=rr.load(rr.path_of(root, instance=name)) or {})
+            for name in instances}
+
+
+def present(root):
+    """Release ids on the host (directories under <root>/releases), sorted."""
+    base = os.path.join(root, "releases")
+    try:
+        return sorted(n for n in os.listdir(base) if os.path.isdir(os.path.join(base, n)))
+    except OSError:
+        return []
+
+
+def rollback_targets(root, found, to="previous", any_instances=True):
+    """What a rollback to `to` (previous, or a release id) would start on the host: per instance the target
+    release (targets), why it cannot (problems, one phrase each), the releases on the host, and the model
+    directories of the targets and of the current releases (a failed gate restores those)."""
+    on_host = present(root)
+    problems, targets, records = [], {}, []
+    if not any_instances:
+        problems.append("no server_instances")
+    for name, item in found.items():
+        target = item.get("previous") if to == "previous" else to
+        if not target:
+            problems.append("instance %s has no previous release (current: %s)" % (name, item.get("current") or "none"))
+        elif target not in on_host:
+            problems.append("release %s of instance %s is not on this host (pruned or never deployed here)"
+                            % (target, name))
+        else:
+            targets[name] = target
+            records.append(rr.load(rr.path_of(root, target)))
+    records += [item.get("record") for item in found.values()]
+    return {"problems": problems, "targets": targets, "releases": on_host, "models": rr.model_paths(records)}
+
+
 def all_linked(root):
     """Release ids referenced by any instance's current or previous link."""
     used = set()
@@ -132,7 +166,7 @@ def created_at(path):
     """When a release was made: the `created` stamp of its record. Not the directory's mtime, which
     moves whenever the record is rewritten (a status update after a smoke), so that a release
     failed long ago would count as new. Directories without a readable stamp use their mtime."""
-    record = read_record(os.path.join(path, "release.json")) or {}
+    record = rr.load_or_none(os.path.join(path, rr.NAME)) or {}
     stamp = record.get("created")
     if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
         return float(stamp)
@@ -160,39 +194,6 @@ def prune(root, keep, check_mode=False):
         if not check_mode:
             shutil.rmtree(os.path.join(rel_dir, name))
     return sorted(removed)
-
-
-def write_record(path, record, check_mode=False, now=None):
-    """Write release.json when its content differs. Returns changed. The record keeps the `created`
-    stamp (seconds since the epoch) of its first write; prune orders releases by it."""
-    existing = read_record(path)
-    record = dict(record)
-    if isinstance(existing, dict) and "created" in existing:
-        record["created"] = existing["created"]
-    elif "created" not in record:
-        record["created"] = round(time.time() if now is None else now, 3)
-    text = json.dumps(record, indent=2, sort_keys=True) + "\n"
-    try:
-        with open(path) as handle:
-            if handle.read() == text:
-                return False
-    except OSError:
-        pass
-    if not check_mode:
-        tmp = path + ".tmp"
-        with open(tmp, "w") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    return True
-
-
-def read_record(path):
-    try:
-        with open(path) as handle:
-            return json.load(handle)
-    except (OSError, ValueError):
-        return None
 
 
 # ---- pre-restart probes: who holds the port, leftover sglang:: processes ------------------------

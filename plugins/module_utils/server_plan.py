@@ -18,24 +18,22 @@ Standard library only, importable without Ansible.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import subprocess
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
+from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
+from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import canonical, sha256_file, sha256_text  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
+from ansible_collections.specdeploy.sglang.plugins.module_utils import smoke
 
 __metaclass__ = type
 
 MODES = ("deploy", "rollback")
 SMOKE_KEYS = ("timeout", "prompts", "max_new_tokens", "runs", "min_accept_length", "min_tokens_per_s",
               "expect_substrings")
-# what the role's server_smoke_* variables default to (roles/server/defaults/main.yml carries the same
-# values for the inventory to override; the role passes its variables, these cover a caller that does not)
-SMOKE_DEFAULTS = {"timeout": 1800, "prompts": ["The quick brown fox", "Once upon a time", "def fibonacci(n):"],
-                  "max_new_tokens": 16, "runs": 2, "min_accept_length": None, "min_tokens_per_s": None,
-                  "expect_substrings": [], "expect_keys": []}
+# the smoke settings' defaults: one definition (smoke.SETTINGS); the role passes its server_smoke_* over them
+SMOKE_DEFAULTS = smoke.SETTINGS
 ACTIVE_STATES = ("active", "activating", "reloading")
 ENABLED_STATES = ("enabled", "enabled-runtime", "linked", "linked-runtime")
 SECRETS_BACKUP = ".previous"
@@ -44,18 +42,6 @@ SHOW_PROPERTIES = ("LoadState", "ActiveState", "SubState", "UnitFileState", "Act
 
 class PlanError(Exception):
     """Bad input (a message a person can act on)."""
-
-
-def sha256_text(text):
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _file_sha256(path):
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except OSError:
-        return None
 
 
 # ---- secrets: the EnvironmentFile -----------------------------------------------------------------
@@ -85,7 +71,7 @@ def _write_private(path, text):
 def write_secrets(path, text, check_mode=False):
     """Write the EnvironmentFile when it differs, keeping the file it replaces as <path>.previous (0600)
     for a failed gate to put back. Returns changed."""
-    if _file_sha256(path) == sha256_text(text):
+    if sha256_file(path, None) == sha256_text(text):
         return False
     if not check_mode:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
@@ -139,23 +125,21 @@ def observe(root, instance, replaces=(), rollback_to="", unit_dir=common.UNIT_DI
         wanted.add(rollback_to)
     records = {}
     for rid in sorted(wanted):
-        record = rel.read_record(os.path.join(root, "releases", rid, "release.json"))
+        # the records a restart or restore would start from are refused when broken; a deploy does not
+        # start the previous release, so a broken record of it is only not read
+        strict = rollback_to or rid == links["current"]
+        record = rr.load(rr.path_of(root, rid)) if strict else rr.load_or_none(rr.path_of(root, rid))
         if record is not None:
             records[rid] = record
-    try:
-        present = sorted(n for n in os.listdir(os.path.join(root, "releases"))
-                         if os.path.isdir(os.path.join(root, "releases", n)))
-    except OSError:
-        present = []
     unit = common.unit_name(instance)
     return {
         "links": links,
         "records": records,
-        "releases": present,
-        "unit_sha256": _file_sha256(common.unit_path(instance, unit_dir)),
+        "releases": rel.present(root),
+        "unit_sha256": sha256_file(common.unit_path(instance, unit_dir), None),
         "unit_state": systemctl_show(unit, run),
         "replaced": {name: systemctl_show(name, run) for name in replaces or []},
-        "secrets_sha256": _file_sha256(common.env_file_path(instance, config_dir)),
+        "secrets_sha256": sha256_file(common.env_file_path(instance, config_dir), None),
         # a run replaced the secrets and did not pass (or finish) its gate since
         "secrets_pending": os.path.exists(common.env_file_path(instance, config_dir) + SECRETS_BACKUP),
     }
@@ -175,10 +159,48 @@ def unit_env(validation, instance, runtime_env=None):
     return env
 
 
+# ---- the validation cache: same inputs, same answer --------------------------------------------------
+
+def validation_key(instance, settings):
+    """sha256 of everything a validation of the instance's flags depends on: the validator, the spec, the
+    GPUs it sees, the env (python, its lock's hash) and the env's probed capabilities."""
+    settings = settings or {}
+    return sha256_text(canonical({
+        "validator": settings.get("validator"), "spec": (instance or {}).get("spec"),
+        "cuda_visible_devices": (instance or {}).get("cuda_visible_devices"), "python": settings.get("python"),
+        "lock_hash": settings.get("lock_hash"), "gpus": settings.get("gpus") or [],
+        "capabilities": settings.get("capabilities") or {}}))
+
+
+def earlier_validation(instance, settings, earlier):
+    """{key, validation, source}: this run's validation of the same inputs (`earlier`, the role's map of
+    instance -> {key, validation}), or validation None."""
+    key = validation_key(instance, settings)
+    got = (earlier or {}).get((instance or {}).get("name")) or {}
+    if got.get("key") == key and got.get("validation"):
+        return {"key": key, "validation": got["validation"], "source": "this run", "previous_argv": None}
+    return {"key": key, "validation": None, "source": None, "previous_argv": None}
+
+
+def recorded_validation(found, instance, settings):
+    """earlier_validation()'s answer completed from the running release's record (server_validation_reuse):
+    its validation when the key matches, and its argv (for the validator's comparison) either way."""
+    if found["validation"] is not None:
+        return found
+    record = rr.load(rr.path_of((settings or {}).get("root") or "/opt/specdeploy", instance=instance["name"]))
+    out = dict(found, previous_argv=(record or {}).get("argv"))
+    if (settings or {}).get("validation_reuse", True):
+        reused = rr.reusable_validation(record, found["key"])
+        if reused:
+            out.update(validation=reused, source="the running release")
+    return out
+
+
 # server_plan's arguments: the module's, and its action plugin's (which computes action=lines on the
 # controller). One definition for both.
 ARGUMENT_SPEC = dict(
-    action=dict(type="str", required=True, choices=["lines", "plan", "secrets", "finish", "smoke_args", "status"]),
+    action=dict(type="str", required=True,
+                choices=["lines", "plan", "secrets", "finish", "smoke_args", "status", "links", "validation"]),
     mode=dict(type="str", choices=["deploy", "rollback"], default="deploy"),
     instance=dict(type="dict"),
     instances=dict(type="list", elements="dict"),
@@ -197,6 +219,7 @@ ARGUMENT_SPEC = dict(
     error=dict(type="str"),
     refused=dict(type="list", elements="str"),
     timeout=dict(type="float", default=common.HEALTH_TIMEOUT),
+    earlier=dict(type="dict", default={}),
 )
 REQUIRED_IF = [
     ("action", "lines", ("program", "validation", "instance")),
@@ -205,6 +228,8 @@ REQUIRED_IF = [
     ("action", "finish", ("plan",)),
     ("action", "smoke_args", ("instance",)),
     ("action", "status", ("instances",)),
+    ("action", "links", ("instances",)),
+    ("action", "validation", ("instance",)),
 ]
 
 
@@ -267,14 +292,6 @@ def _replace(observed, restart):
     if not restart:  # only a restart replaces the hand-made service
         replace = []
     return replace, missing, idle
-
-
-def _record_spec(record):
-    return ((record or {}).get("inputs") or {}).get("spec") or {}
-
-
-def _record_resolved(record):
-    return ((record or {}).get("validation") or {}).get("resolved") or {}
 
 
 def plan(instance, settings, observed, mode="deploy", validation=None, unit_text=None, secrets_text_sha256=None):
@@ -365,7 +382,7 @@ def plan(instance, settings, observed, mode="deploy", validation=None, unit_text
         action = "refuse" if out["refused"] else "rollback" if restart else "nothing"
         if restart:
             out["reasons"].append("rolling back from release %s to %s" % (current or "none", rid))
-        target_spec, target_resolved = _record_spec(target), _record_resolved(target)
+        target_spec, target_resolved = rr.spec(target), rr.resolved(target)
         out["validation"] = {"validator": "rollback", "ok": True, "reused": False, "notes": []}
         old_record = records.get(current) if current else None
 
@@ -380,14 +397,15 @@ def plan(instance, settings, observed, mode="deploy", validation=None, unit_text
     })
     out["unit_src"] = "%s/%s" % (out["rel_dir"], unit) if rid else ""
     if current:
-        old_spec = _record_spec(old_record) or target_spec
+        old_spec = rr.spec(old_record) or target_spec
         out["restore"] = {"release_id": current, "unit_src": "%s/releases/%s/%s" % (root, current, unit),
                           "url": common.base_url(old_spec),
                           # the role's smoke settings only: the instance's `smoke` dict belongs to the
                           # release being started (an expect_substrings of a new release is not the old one's)
-                          "smoke": smoke_args(old_spec, _record_resolved(old_record), None, smoke_defaults, unit)}
+                          "smoke": smoke_args(old_spec, rr.resolved(old_record), None, smoke_defaults, unit)}
     if not restart and mode == "deploy":
         out["previous_release_id"] = links.get("previous") or ""
+    out["unit_text"] = unit_text
     out["message"] = message(out, bool(settings.get("check_mode")))
     out["result"] = result(out, {})
     return out
@@ -477,7 +495,3 @@ def status_record(record, status, smoke=None, rollback_smoke=None, error=None, r
     if replaced:
         out["replaced_units"] = replaced
     return out
-
-
-def canonical(obj):
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"))

@@ -30,6 +30,24 @@ DEFAULT_PROMPTS = (
     "Once upon a time",
     "def fibonacci(n):",
 )
+# The one definition of the smoke gate's settings and their defaults. The server role's server_smoke_<key>
+# (defaults/main.yml, meta/argument_specs.yml), smoke_decode's options and server_plan's smoke arguments
+# carry these values; tests/unit/test_smoke_settings.py fails when one of them differs.
+#   timeout: readiness deadline after a restart, in seconds (weight load + CUDA graph capture of a large model)
+SETTINGS = {
+    "timeout": 1800,
+    "prompts": list(DEFAULT_PROMPTS),
+    "max_new_tokens": 16,
+    "runs": 2,
+    "min_accept_length": None,
+    "min_tokens_per_s": None,
+    "expect_substrings": [],
+    # the resolved settings the gate compares with the running server's /server_info
+    "expect_keys": ["model_path", "speculative_algorithm", "speculative_num_draft_tokens", "speculative_num_steps",
+                    "speculative_eagle_topk", "speculative_draft_model_path", "speculative_draft_window_size",
+                    "speculative_dflash_tree_verify", "speculative_ddtree_budget", "speculative_dflash_tree_width",
+                    "speculative_dflash_enable_ddtree"],
+}
 
 
 class SmokeError(Exception):
@@ -219,10 +237,10 @@ def decode(http, prompt, max_new_tokens, clock=time.monotonic):
 def run_smoke(http, params, clock=time.monotonic, sleep=time.sleep, state_reader=unit_state):
     """The whole smoke decode. `params` is the module's argument dict. Returns the result dict."""
     prompts = list(params.get("prompts") or DEFAULT_PROMPTS)
-    runs = int(params.get("runs") or 2)
+    runs = int(params.get("runs") or SETTINGS["runs"])
     if runs < 2:
         raise SmokeError("runs must be >= 2 (determinism is checked across runs), got %s" % runs)
-    max_new = int(params.get("max_new_tokens") or 16)
+    max_new = int(params.get("max_new_tokens") or SETTINGS["max_new_tokens"])
     speculative = bool(params.get("speculative"))
     version = params.get("sglang_version")
     if speculative:
@@ -234,7 +252,7 @@ def run_smoke(http, params, clock=time.monotonic, sleep=time.sleep, state_reader
     }
     failures = result["failures"]
 
-    ready_after, why = wait_ready(http, float(params.get("timeout") or 300), service=params.get("service"),
+    ready_after, why = wait_ready(http, float(params.get("timeout") or SETTINGS["timeout"]), service=params.get("service"),
                                   clock=clock, sleep=sleep, state_reader=state_reader)
     result["ready_after_s"] = ready_after
     if why:

@@ -31,6 +31,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as engine
+from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import sha256_file  # noqa: F401 (one definition)
 
 MANIFEST_NAME = ".specdeploy-manifest.json"
 STAGING_DIR = ".staging"
@@ -124,16 +125,6 @@ def stage_workers():
     journal, pages handed to writeback), and a second worker per core copies and hashes meanwhile;
     hashing alone (hash_files) keeps one per core."""
     return max(1, min(32, 2 * (os.cpu_count() or 1)))
-
-
-def sha256_file(path):
-    with open(path, "rb") as f:
-        if hasattr(hashlib, "file_digest"):  # 3.11+: OpenSSL, GIL released per chunk
-            return hashlib.file_digest(f, "sha256").hexdigest()
-        h = hashlib.sha256()
-        for block in iter(lambda: f.read(CHUNK), b""):
-            h.update(block)
-        return h.hexdigest()
 
 
 def hash_files(paths, workers=None):

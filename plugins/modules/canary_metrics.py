@@ -87,12 +87,11 @@ failures:
   elements: str
 """
 
-import os
 
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import metrics
-from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
+from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
 
 
@@ -111,8 +110,10 @@ def main():
     p = module.params
     targets = []
     for name in p["instances"]:
-        record = rel.read_record(os.path.join(p["root"], "instances", name, "current", "release.json"))
-        spec = ((record or {}).get("inputs") or {}).get("spec") or {}
+        try:
+            spec = rr.spec(rr.load(rr.path_of(p["root"], instance=name)))
+        except rr.RecordError as exc:
+            module.fail_json(msg="canary_metrics: %s" % exc)
         if not spec:
             module.fail_json(msg="canary_metrics: instance %s has no current release record under %s" % (name, p["root"]))
         targets.append({"name": name, "url": common.base_url(spec), "sglang_version": spec.get("sglang_version"),

@@ -124,6 +124,7 @@ path:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import deploy_state as ds
+from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
 
 
@@ -154,7 +155,7 @@ def main():
         changed, state = ds.record(
             p["root"], p["key"], p["instances"], check_mode=module.check_mode, desired=p["desired"], found=links)
         module.exit_json(changed=changed, state=state, links=links, path=path)
-    except (ds.StateError, OSError) as exc:
+    except (ds.StateError, rr.RecordError, OSError) as exc:
         module.fail_json(msg="deploy_state %s: %s" % (p["action"], exc), path=path)
 
 

@@ -34,7 +34,22 @@ description:
     address from the same plan, with no proxy, and C(/metrics) of a serving instance (Prometheus text, read by
     C(plugins/module_utils/metrics.py) with the release's metric names; C(off) when the server answers 404,
     as one started without C(--enable-metrics) does); and it returns the host's C(drift)
-    (C(plugins/module_utils/drift.py)). Read-only.
+    (C(plugins/module_utils/drift.py)). Each row carries C(current) and C(previous) (the release links),
+    C(release), what the running release's record says (C(plugins/module_utils/release_record.py) C(summary)) -
+    its id, SGLang version, verify mode, algorithm and argv; C(gate) (the record's gate status, creation time,
+    smoke figures and memory fit); C(pending), how the inventory's spec differs from the running release (not
+    deployed yet); and C(record_error) when the record is refused. Read-only.
+  - O(action=links) returns, for each of O(instances), its C(current) and C(previous) release ids and the
+    record of C(current), and the model directories those records load (C(models)). With C(settings.rollback_to)
+    it also returns the C(rollback) check - per instance the release a rollback starts (C(targets)), why it
+    cannot (C(problems)), the releases on the host, and the model directories of the targets too. Read-only.
+  - O(action=validation) returns the validation cache of O(instance) - its C(key) (the hash of the
+    validator, spec, GPUs, env and capabilities), this run's validation of the same key (O(earlier)), else the
+    running release's recorded validation when it may be reused (C(settings.validation_reuse)), else none, and
+    the running release's C(previous_argv). The key and O(earlier) are compared on the controller; the host is
+    read only when they do not answer. Read-only.
+  - Every release record is read through C(plugins/module_utils/release_record.py), which refuses a record of an
+    unknown schema version or a corrupted one with a message naming the file.
 author: specdeploy.sglang contributors (@specdeploy)
 attributes:
   check_mode:
@@ -47,13 +62,15 @@ attributes:
   action:
     description: Indicates this has a corresponding action plugin so some parts of the options can be executed on the controller.
     support: full
-    details: O(action=lines) is computed on the controller (it reads nothing from the host); every other action runs on the host.
+    details: >-
+      O(action=lines) is computed on the controller (it reads nothing from the host), and so is O(action=validation)
+      when this run's earlier validation answers; every other action runs on the host.
 options:
   action:
     description: What to do.
     type: str
     required: true
-    choices: [lines, plan, secrets, finish, smoke_args, status]
+    choices: [lines, plan, secrets, finish, smoke_args, status, links, validation]
   mode:
     description: Deploy the instance's spec, or roll back to a release on the host (C(settings.rollback_to)).
     type: str
@@ -63,7 +80,7 @@ options:
     description: One entry of C(server_instances) (C(name), C(spec), C(cuda_visible_devices), C(smoke)).
     type: dict
   instances:
-    description: Entries of C(server_instances) (O(action=status)).
+    description: Entries of C(server_instances) (O(action=status), O(action=links)).
     type: list
     elements: dict
   validation:
@@ -98,7 +115,7 @@ options:
     description:
       - The role's settings - C(root), C(config_dir), C(lock_hash), C(python), C(validator),
         C(validation_key), C(rollback_to), C(replaces_units), and C(smoke) (C(server_smoke_*) by key,
-        plus C(expect_keys)).
+        plus C(expect_keys)); for O(action=validation) also C(gpus), C(capabilities) and C(validation_reuse).
     type: dict
     default: {}
   plan:
@@ -125,6 +142,10 @@ options:
     description: Seconds per request (O(action=status)); C(/health) may take up to SGLang's own 20 s health check.
     type: float
     default: 25.0
+  earlier:
+    description: This run's validations, instance name to C(key) and C(validation) (O(action=validation)).
+    type: dict
+    default: {}
 """
 
 EXAMPLES = r"""
@@ -175,6 +196,36 @@ replaced_units:
   returned: when action is finish
   type: list
   elements: dict
+links:
+  description: Per instance C(current), C(previous) and C(record) (the current release's record) (O(action=links)).
+  returned: when action is links
+  type: dict
+models:
+  description: Model directories the current release records (and the rollback targets) load (O(action=links)).
+  returned: when action is links
+  type: list
+  elements: str
+rollback:
+  description: C(targets), C(problems), C(releases) and C(models) of a rollback to C(settings.rollback_to) (O(action=links)).
+  returned: when action is links and settings.rollback_to is set
+  type: dict
+key:
+  description: The validation cache key of O(instance) (O(action=validation)).
+  returned: when action is validation
+  type: str
+validation:
+  description: The validation to take (this run's, or the running release's), or null (O(action=validation)).
+  returned: when action is validation
+  type: dict
+source:
+  description: Where C(validation) comes from - C(this run), C(the running release), or null (O(action=validation)).
+  returned: when action is validation
+  type: str
+previous_argv:
+  description: The running release's argv, when its record was read (O(action=validation)).
+  returned: when action is validation
+  type: list
+  elements: str
 smoke_args:
   description: Arguments of C(specdeploy.sglang.smoke_decode) (O(action=smoke_args)).
   returned: when action is smoke_args
@@ -184,7 +235,8 @@ instances:
     - Per instance C(name), C(unit), C(url), C(unit_state), C(health), C(server_info) and C(metrics)
       (O(action=status)) - C(state) C(ok) with C(accept_length), C(tokens_per_s), C(running), C(queued),
       C(requests_total), C(errors_total), C(generation_tokens_total), C(verify_calls_total), C(names_from); C(off)
-      (HTTP 404, started without C(--enable-metrics)), C(down) (no C(/health)), or C(error) with C(error).
+      (HTTP 404, started without C(--enable-metrics)), C(down) (no C(/health)), or C(error) with C(error); and
+      C(current), C(previous), C(release), C(gate), C(pending), C(record_error) (see O(action=status) above).
   returned: when action is status
   type: list
   elements: dict
@@ -204,6 +256,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.specdeploy.sglang.plugins.module_utils import drift
 from ansible_collections.specdeploy.sglang.plugins.module_utils import metrics
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
+from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_plan as sp
 from ansible_collections.specdeploy.sglang.plugins.module_utils import smoke
@@ -232,13 +285,13 @@ def _finish(module, p):
         replaced, outcome["restored_lines"] = sp.restored_units(plan["replace"], now)
     elif plan.get("replace"):
         replaced = [dict(r, restored=False) for r in plan["replace"]]
-    path = os.path.join(plan["rel_dir"], "release.json")
+    path = os.path.join(plan["rel_dir"], rr.NAME)
     changed = False
     if p["status"] and plan.get("rel_dir") and os.path.exists(path):
-        record = sp.status_record(rel.read_record(path), sp.record_status(plan, p["status"], p["rollback_smoke"]),
+        record = sp.status_record(rr.load(path), sp.record_status(plan, p["status"], p["rollback_smoke"]),
                                   p["smoke"], p["rollback_smoke"], p["error"], replaced)
         rel.check_no_secrets(rel.canonical(record), p["secrets"])
-        changed = rel.write_record(path, record, module.check_mode)
+        changed = rr.write(path, record, module.check_mode)
     return dict(changed=changed, result=sp.result(plan, outcome), replaced_units=replaced)
 
 
@@ -248,11 +301,19 @@ def _status(p):
     out = []
     for inst in p["instances"] or []:
         name = inst.get("name") or ""
-        record = rel.read_record(os.path.join(root, "instances", name, "current", "release.json")) or {}
-        spec = ((record.get("inputs") or {}).get("spec")) or inst.get("spec") or {}
+        try:
+            record, record_error = rr.load(rr.path_of(root, instance=name)), None
+        except rr.RecordError as exc:
+            record, record_error = None, str(exc)
+        spec = rr.spec(record) or inst.get("spec") or {}
         http = smoke.Http(common.base_url(spec), timeout=p["timeout"])
         row = {"name": name, "unit": common.unit_name(name), "url": common.base_url(spec),
-               "unit_state": sp.systemctl_show(common.unit_name(name)), "health": None, "server_info": None}
+               "unit_state": sp.systemctl_show(common.unit_name(name)), "health": None, "server_info": None,
+               "release": rr.summary(record) if record else None, "record_error": record_error,
+               "pending": rr.pending(record, inst.get("spec")) if not record_error else [],
+               "gate": {"status": record.get("status"), "created": record.get("created"), "smoke": rr.smoke(record),
+                        "memory_fit": (record.get("validation") or {}).get("memory_fit")} if record else {}}
+        row.update(rel.links(root, name))
         try:
             row["health"], _body = http.request("GET", "/health")
         except OSError as exc:
@@ -296,12 +357,23 @@ def main():
         elif p["action"] == "smoke_args":
             settings = p["settings"] or {}
             name = p["instance"].get("name") or ""
-            record = rel.read_record(os.path.join(settings.get("root") or "/opt/specdeploy", "instances", name,
-                                                  "current", "release.json")) or {}
-            spec = ((record.get("inputs") or {}).get("spec")) or p["instance"].get("spec") or {}
-            resolved = (record.get("validation") or {}).get("resolved") or {}
+            record = rr.load(rr.path_of(settings.get("root") or "/opt/specdeploy", instance=name))
+            spec = rr.spec(record) or p["instance"].get("spec") or {}
+            resolved = rr.resolved(record)
             module.exit_json(changed=False, smoke_args=sp.smoke_args(
                 spec, resolved, p["instance"].get("smoke"), settings.get("smoke"), common.unit_name(name)))
+        elif p["action"] == "links":
+            settings = p["settings"] or {}
+            root = settings.get("root") or "/opt/specdeploy"
+            names = [i.get("name") or "" for i in p["instances"] or []]
+            found = rel.instance_links(root, names)
+            out = dict(changed=False, links=found, models=rr.model_paths(v["record"] for v in found.values()))
+            if settings.get("rollback_to"):
+                out["rollback"] = rel.rollback_targets(root, found, settings["rollback_to"], bool(names))
+            module.exit_json(**out)
+        elif p["action"] == "validation":
+            found = sp.earlier_validation(p["instance"], p["settings"], p["earlier"])
+            module.exit_json(changed=False, **sp.recorded_validation(found, p["instance"], p["settings"]))
         else:
             settings = p["settings"] or {}
             found = drift.host_drift(settings.get("root") or "/opt/specdeploy",
@@ -309,7 +381,7 @@ def main():
                                      settings.get("replaces_units") or [],
                                      config_dir=settings.get("config_dir") or "/etc/specdeploy")
             module.exit_json(changed=False, instances=_status(p), drift=found)
-    except (sp.PlanError, rel.ReleaseError) as exc:
+    except (sp.PlanError, rel.ReleaseError, rr.RecordError) as exc:
         module.fail_json(msg="server_plan %s: %s" % (p["action"], exc))
 
 

@@ -165,6 +165,7 @@ import os
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
+from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 
 
 def main():
@@ -208,7 +209,7 @@ def main():
             path = os.path.join(root, "releases", p["release_id"], "release.json")
             if not os.path.isdir(os.path.dirname(path)) and not module.check_mode:
                 raise rel.ReleaseError("release directory %s does not exist" % os.path.dirname(path))
-            changed = rel.write_record(path, p["record"], module.check_mode)
+            changed = rr.write(path, p["record"], module.check_mode)
             module.exit_json(changed=changed, path=path)
         elif p["action"] == "activate":
             changed, before, after = rel.activate(root, p["instance"], p["release_id"], module.check_mode)
@@ -220,7 +221,7 @@ def main():
             module.exit_json(changed=False, **rel.preflight(p["instance"], p["port"], replaces=p["replaces"]))
         else:
             module.exit_json(changed=False, **rel.basic_render(p["spec"]))
-    except rel.ReleaseError as exc:
+    except (rel.ReleaseError, rr.RecordError) as exc:
         module.fail_json(msg="server_release %s: %s" % (p["action"], exc))
 
 

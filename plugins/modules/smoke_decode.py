@@ -44,9 +44,9 @@ options:
         when the unit failed or restarted on its own.
     type: str
   timeout:
-    description: Readiness deadline in seconds.
+    description: Readiness deadline in seconds (the server role's C(server_smoke_timeout); one definition, C(smoke.SETTINGS)).
     type: int
-    default: 300
+    default: 1800
   expect:
     description: C(/server_info) fields and their intended values (the resolved config).
     type: dict
@@ -155,7 +155,7 @@ outputs:
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils.smoke import (
-    DEFAULT_PROMPTS,
+    SETTINGS,
     Http,
     SmokeError,
     run_smoke,
@@ -169,15 +169,15 @@ def main():
             url=dict(type="str", required=True),
             sglang_version=dict(type="str", required=True),
             service=dict(type="str"),
-            timeout=dict(type="int", default=300),
+            timeout=dict(type="int", default=SETTINGS["timeout"]),
             expect=dict(type="dict", default={}),
             speculative=dict(type="bool", default=False),
-            prompts=dict(type="list", elements="str", default=list(DEFAULT_PROMPTS)),
-            max_new_tokens=dict(type="int", default=16, no_log=False),
-            runs=dict(type="int", default=2),
+            prompts=dict(type="list", elements="str", default=list(SETTINGS["prompts"])),
+            max_new_tokens=dict(type="int", default=SETTINGS["max_new_tokens"], no_log=False),
+            runs=dict(type="int", default=SETTINGS["runs"]),
             min_accept_length=dict(type="float"),
             min_tokens_per_s=dict(type="float", no_log=False),
-            expect_substrings=dict(type="list", elements="str", default=[]),
+            expect_substrings=dict(type="list", elements="str", default=list(SETTINGS["expect_substrings"])),
             api_key=dict(type="str", no_log=True),
             fail_on_error=dict(type="bool", default=True),
         ),

@@ -53,7 +53,7 @@ def host(tmp_path, server):
     (venv / ".specdeploy-complete").write_text("ok\n")
     (model / ".specdeploy-manifest.json").write_text('{"config.json": "x"}')
     (model / "config.json").write_text("{}")
-    record = {"release_id": "r1", "inputs": {"python": str(venv / "bin" / "python"), "spec": {
+    record = {"release_id": "r1", "instance": "main", "status": "active", "argv": [], "inputs": {"python": str(venv / "bin" / "python"), "spec": {
         "model_path": str(model), "host": "127.0.0.1", "port": server.server_address[1]}}}
     (root / "releases" / "r1" / "release.json").write_text(json.dumps(record))
     (units / "sglang-main.service").write_text("[Service]\nExecStart=/bin/true\n")

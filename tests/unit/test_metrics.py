@@ -262,7 +262,8 @@ def test_the_status_probe_reads_metrics_of_a_release_that_enables_them(tmp_path)
             rel_dir.mkdir(parents=True)
             spec = {"sglang_version": "0.5.23", "model_path": "/m", "host": "127.0.0.1",
                     "port": srv.server_port, "enable_metrics": srv.metrics_on}
-            (rel_dir / "release.json").write_text(json.dumps({"inputs": {"spec": spec}}))
+            (rel_dir / "release.json").write_text(json.dumps({"inputs": {"spec": spec}, "release_id": "r-" + name,
+                                                         "instance": name, "status": "active", "argv": []}))
             (root / "instances" / name).mkdir(parents=True)
             os.symlink(str(rel_dir), str(root / "instances" / name / "current"))
         res = run_module(server_plan, {"action": "status", "settings": {"root": str(root)},
@@ -348,7 +349,8 @@ def test_the_canary_metrics_module(readings, tmp_path, monkeypatch):
     (root / "instances" / "main").mkdir(parents=True)
     spec = {"sglang_version": "0.5.23", "model_path": "/m", "host": "127.0.0.1", "port": int(url.rsplit(":", 1)[1]),
             "enable_metrics": True}
-    (root / "releases" / "r1" / "release.json").write_text(json.dumps({"inputs": {"spec": spec}}))
+    (root / "releases" / "r1" / "release.json").write_text(json.dumps({"inputs": {"spec": spec}, "release_id": "r1",
+                                                                     "instance": "main", "status": "active", "argv": []}))
     os.symlink(str(root / "releases" / "r1"), str(root / "instances" / "main" / "current"))
     monkeypatch.setattr("time.sleep", lambda s: None)
     res = run_module(canary_metrics, {"root": str(root), "instances": ["main"], "seconds": 10,

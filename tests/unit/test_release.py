@@ -8,6 +8,7 @@ import time
 import pytest
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
+from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 
 
 def test_release_id_is_stable_and_order_independent():
@@ -103,13 +104,10 @@ def test_activate_unknown_release_is_refused(tmp_path):
         rel.activate(str(tmp_path), "a", "nope")
 
 
-def test_write_record_only_on_change(tmp_path):
-    path = str(tmp_path / "release.json")
-    assert rel.write_record(path, {"a": 1})
-    assert not rel.write_record(path, {"a": 1})
-    first = rel.read_record(path)["created"]
-    assert rel.write_record(path, {"a": 2})
-    assert rel.read_record(path) == {"a": 2, "created": first}  # the first write's stamp is kept
+def _record(**kw):
+    out = {"release_id": "r", "instance": "a", "status": "staged", "inputs": {"spec": {}}, "argv": []}
+    out.update(kw)
+    return out
 
 
 def test_prune_orders_by_creation_not_by_the_last_record_update(tmp_path):
@@ -118,11 +116,11 @@ def test_prune_orders_by_creation_not_by_the_last_record_update(tmp_path):
     root = str(tmp_path)
     for i, rid in enumerate(["a", "f1", "f3", "f8", "b"]):
         os.makedirs(os.path.join(root, "releases", rid))
-        rel.write_record(os.path.join(root, "releases", rid, "release.json"), {"status": "staged"}, now=1000 + i)
+        rr.write(os.path.join(root, "releases", rid, "release.json"), _record(), now=1000 + i)
     rel.activate(root, "main", "a")
     rel.activate(root, "main", "b")
     # f1's status written last: its directory is now the newest by mtime
-    rel.write_record(os.path.join(root, "releases", "f1", "release.json"), {"status": "failed"})
+    rr.write(os.path.join(root, "releases", "f1", "release.json"), _record(status="failed"))
     assert rel.prune(root, keep=3) == ["f1"]
     assert sorted(os.listdir(os.path.join(root, "releases"))) == ["a", "b", "f3", "f8"]
 

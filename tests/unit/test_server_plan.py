@@ -153,7 +153,8 @@ def test_smoke_args_one_mapping():
                       {"timeout": 33, "max_new_tokens": 4}, {"timeout": 7, "unknown": 1}, "sglang-main.service")
     # the instance's smoke dict over the role's server_smoke_*, over the built-in defaults
     assert a["timeout"] == 33 and a["max_new_tokens"] == 4 and a["runs"] == 2 and a["speculative"] is True
-    assert a["expect"] == {} and "unknown" not in a  # no expect_keys given: nothing expected
+    # no expect_keys given: the one default list (smoke.SETTINGS, the role's server_smoke_expect_keys)
+    assert a["expect"] == {"model_path": "/m"} and "unknown" not in a
     assert sp.smoke_args({}, {}, None, None, "u")["speculative"] is False
     assert sp.smoke_args({}, {}, None, None, "u")["timeout"] == 1800
 

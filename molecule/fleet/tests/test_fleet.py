@@ -132,6 +132,8 @@ def check_status_matches(tmp_path):
         assert row["tokens_per_s"] == (record.get("smoke") or {}).get("tokens_per_s")
         assert f"| {name} | {INSTANCE} | {st['current']} |" in md
         assert row["drift"] == [], row
+        assert row["pending"] == [], row                  # the inventory describes what runs
+        assert row["flags"] == record["argv"] and row["verify"] is None, row
         # SGLang's own /metrics: fleet-1's releases set enable_metrics (host_vars), the others answer 404
         if record["inputs"]["spec"].get("enable_metrics"):
             assert row["metrics"] == "ok", row
@@ -146,6 +148,31 @@ def check_status_matches(tmp_path):
 
 def test_status_matches_real_state(tmp_path):
     check_status_matches(tmp_path)
+
+
+def test_status_after_an_inventory_edit_reports_what_runs_and_the_pending_difference(tmp_path):
+    """The inventory now says SGLang 0.5.22 with DFLASH tree verification (vars/pending.yml), not deployed:
+    status reports the running release's version, verify mode and flags, and names the edit as pending."""
+    before = {h: state(h) for h in HOSTS}
+    rc, out = playbook("status.yml", "-e", "@" + os.path.join(HERE, "vars", "pending.yml"), report_dir=tmp_path)
+    assert rc == 0, out
+    rows = {r["host"]: r for r in report(tmp_path, "status.json")["hosts"]}
+    md = (tmp_path / "status.md").read_text()
+    for name in HOSTS:
+        row = rows[name]
+        record = json.loads(host(name).check_output(f"cat {ROOT_DIR}/releases/{before[name]['current']}/release.json"))
+        assert row["release"] == before[name]["current"] and row["health"] == "healthy", row
+        assert row["sglang_version"] == row["release_sglang_version"] == "0.5.23", row
+        assert row["verify"] is None and row["speculative_algorithm"] is None, row
+        assert row["flags"] == record["argv"] and "--speculative-algorithm" not in row["flags"], row
+        assert row["pending"] == [
+            "SGLang version: runs 0.5.23, the inventory says 0.5.22",
+            "verify mode: runs none, the inventory says tree",
+            "speculative algorithm: runs none, the inventory says DFLASH",
+            "spec keys differ: speculative.draft_model_path"], row
+        assert f"- {name}/{INSTANCE}: SGLang version: runs 0.5.23, the inventory says 0.5.22;" in md, md
+    assert "## Pending (the inventory differs from what runs; not deployed yet)" in md, md
+    assert {h: state(h) for h in HOSTS} == before        # read-only
 
 
 def test_verify_playbook_smokes_every_host(tmp_path):

@@ -1,0 +1,42 @@
+# -*- coding: utf-8 -*-
+# Copyright: specdeploy.sglang contributors
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The one definition of each digest the collection takes: canonical JSON, sha256 of a text and of a file.
+
+Release ids, validation keys, deploy-state files, drift, the weights' manifests and the secrets file all
+hash with these. Standard library only, importable without Ansible.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+__metaclass__ = type
+
+CHUNK = 1 << 20
+_RAISE = object()
+
+
+def canonical(obj):
+    """Canonical JSON text: sorted keys, no spaces, ASCII (same object, same text)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def sha256_text(text):
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def sha256_file(path, default=_RAISE):
+    """sha256 of a file's bytes (streamed). When it cannot be read: `default` if given, else the OSError."""
+    try:
+        with open(path, "rb") as handle:
+            if hasattr(hashlib, "file_digest"):  # 3.11+: OpenSSL, GIL released per chunk
+                return hashlib.file_digest(handle, "sha256").hexdigest()
+            digest = hashlib.sha256()
+            for block in iter(lambda: handle.read(CHUNK), b""):
+                digest.update(block)
+            return digest.hexdigest()
+    except OSError:
+        if default is _RAISE:
+            raise
+        return default
