@@ -17,6 +17,7 @@ import re
 import shutil
 import time
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
 
 __metaclass__ = type
@@ -26,7 +27,7 @@ ID_LEN = 16
 SECRET_NAME = common.SECRET_NAME
 secret_like = common.secret_like
 unit_name = common.unit_name
-INSTANCE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
+INSTANCE_NAME = inputs.INSTANCE_NAME
 
 
 class ReleaseError(Exception):

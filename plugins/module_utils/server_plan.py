@@ -23,8 +23,10 @@ import json
 import os
 import subprocess
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
+from ansible_collections.specdeploy.sglang.plugins.module_utils import systemd_unit
 
 __metaclass__ = type
 
@@ -61,16 +63,22 @@ def _file_sha256(path):
 # ---- secrets: the EnvironmentFile -----------------------------------------------------------------
 
 def secrets_text(instance, secrets):
-    """The 0600 EnvironmentFile of an instance (what the role wrote with a template before: same bytes)."""
-    lines = ["# specdeploy: secrets of %s (EnvironmentFile, 0600, never logged)" % common.unit_name(instance)]
+    """The 0600 EnvironmentFile of an instance (systemd_unit's EnvironmentFile quoting: a plain token is
+    written as it was, KEY=value; anything else quoted, a control character refused)."""
+    inputs.check_instance_name(instance, PlanError)
+    if secrets is not None and not isinstance(secrets, dict):
+        raise PlanError("server_secrets.%s must be a mapping of variable names to values" % instance)
     for key, value in (secrets or {}).items():
-        if not common.ENV_NAME.match(str(key)):
+        if not isinstance(key, str) or not common.ENV_NAME.match(key):
             raise PlanError("server_secrets.%s: %r is not a valid environment variable name" % (instance, key))
-        if "\n" in str(value) or "\r" in str(value):
-            raise PlanError("server_secrets.%s.%s has a line break; an EnvironmentFile cannot carry it"
-                            % (instance, key))
-        lines.append("%s=%s" % (key, value))
-    return "\n".join(lines) + "\n"
+        if isinstance(value, (dict, list)):
+            raise PlanError("server_secrets.%s.%s must be a string, got %s" % (instance, key, type(value).__name__))
+        if inputs.value_problem("" if value is None else value):
+            # the value itself is never shown
+            raise PlanError("server_secrets.%s.%s %s" % (instance, key, inputs.value_problem(
+                "" if value is None else value).split(" at position")[0]))
+    return systemd_unit.env_file_text("specdeploy: secrets of %s (EnvironmentFile, 0600, never logged)"
+                                      % common.unit_name(instance), secrets)
 
 
 def _write_private(path, text):
@@ -210,6 +218,9 @@ REQUIRED_IF = [
 
 def unit_lines(program, validation, instance, runtime_env=None):
     """ExecStart and Environment= lines of the unit, and the env they carry. Refuses secret-looking env."""
+    found = inputs.instance_problems(instance or {})
+    if found:
+        raise PlanError("; ".join(m for _f, m in found))
     env = unit_env(validation, instance, runtime_env)
     bad = common.secret_like(env)
     if bad:
@@ -286,9 +297,10 @@ def plan(instance, settings, observed, mode="deploy", validation=None, unit_text
     secrets_text_sha256: sha256 of secrets_text() of the instance (deploy; None: secrets not managed)."""
     if mode not in MODES:
         raise PlanError("mode %r: use one of %s" % (mode, ", ".join(MODES)))
-    name = (instance or {}).get("name")
-    if not name or not rel.INSTANCE_NAME.match(str(name)):
-        raise PlanError("instance name %r: use lower-case letters, digits, - and _ (max 41)" % (name,))
+    found = inputs.instance_problems(instance or {})
+    if found:
+        raise PlanError("; ".join(m for _f, m in found))
+    name = instance["name"]
     settings = settings or {}
     root = settings.get("root") or "/opt/specdeploy"
     unit = common.unit_name(name)
