@@ -30,6 +30,7 @@ import stat
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as engine
 
 MANIFEST_NAME = ".specdeploy-manifest.json"
@@ -154,8 +155,19 @@ def list_files(directory):
                 continue
             full = os.path.join(base, name)
             if os.path.isfile(full):
+                _inside(directory, os.path.relpath(full, directory))
                 out.append(os.path.relpath(full, directory))
     return out
+
+
+def _inside(directory, rel):
+    """The real path of directory/rel, refused when it (a symlink, or a symlinked directory on the way)
+    leads out of the directory: a model's files are its own."""
+    try:
+        return inputs.inside(directory, rel, "model file")
+    except inputs.InputError as exc:
+        raise WeightsError("%s: a symlink out of the model directory is refused (copy the file in instead)"
+                           % exc, files=[rel])
 
 
 def make_manifest(directory, workers=None):
@@ -369,6 +381,7 @@ def _stage_one(src_dir, staging, rel, entry, copy):
     """
     dst = os.path.join(staging, rel)
     res = {"file": rel, "copied": 0, "resumed": False, "skipped": False}
+    _inside(staging, rel)  # what is published is the staging directory's own file, never a link out of it
     if not copy:
         if not os.path.isfile(dst):
             res["error"] = "missing"
@@ -633,8 +646,12 @@ def read_config(path):
     cfg = os.path.join(path, "config.json") if os.path.isdir(path) else path
     try:
         with open(cfg) as f:
-            return json.load(f)
+            config = json.load(f)
     except (IOError, OSError) as e:
         raise WeightsError("cannot read %s: %s" % (cfg, e))
     except ValueError as e:
         raise WeightsError("%s is not valid JSON: %s" % (cfg, e))
+    if not isinstance(config, dict):
+        raise WeightsError("%s is not a model config: a JSON object was expected, got %s"
+                           % (cfg, "null" if config is None else type(config).__name__))
+    return config
