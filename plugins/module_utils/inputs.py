@@ -28,6 +28,8 @@ INSTANCE_NAME_RULE = "use lower-case letters, digits, - and _ (max 41, starting 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # a release as SGLang names it (0.5.23, 0.5.10rc1, 0.5.23+pr31069): it reaches the unit's Description=
 SGLANG_VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$")
+# <root>/releases/<id>: one path component (release ids are hex digests; "previous" names a link)
+RELEASE_ID = re.compile(r"^[0-9A-Za-z][0-9A-Za-z._-]{0,63}$")
 # systemd service unit names (server_replaces_units)
 SERVICE_UNIT = re.compile(r"^[A-Za-z0-9:_.\\@-]{1,247}[.]service$")
 # a value longer than this is no flag, path or variable anyone means (systemd's own line limit is 1 MiB)
@@ -57,7 +59,7 @@ def value_problem(value):
     text = value if isinstance(value, str) else str(value)
     bad = _BAD_CHAR.search(text)
     if bad:
-        return "has the control character %s at position %d; a systemd unit cannot carry it" % (
+        return "has the control character %s at position %d (no unit line, file name or path carries one)" % (
             char_name(bad.group()), bad.start())
     if len(text) > MAX_VALUE:
         return "is %d characters long (at most %d)" % (len(text), MAX_VALUE)
@@ -134,10 +136,10 @@ def spec_problems(spec, where="spec"):
         problem = port_problem(spec["port"])
         if problem:
             out.append(("%s.port" % where, "%s.port %s" % (where, problem)))
-    for key in PARALLEL_KEYS:
+    for key in PARALLEL_KEYS:  # below 1: the flags engine's PARALLEL_SIZE rule says so
         val = spec.get(key)
-        if val is not None and (not is_int(val) or not 1 <= val <= MAX_PARALLEL):
-            out.append(("%s.%s" % (where, key), "%s.%s must be an integer 1-%d, got %r" % (where, key, MAX_PARALLEL, val)))
+        if is_int(val) and val > MAX_PARALLEL:
+            out.append(("%s.%s" % (where, key), "%s.%s is %d GPUs: at most %d" % (where, key, val, MAX_PARALLEL)))
     env = spec.get("env")
     if isinstance(env, dict):
         for key in env:
@@ -277,8 +279,18 @@ KINDS = {
     "version": _pattern(SGLANG_VERSION, "must be a release name such as 0.5.23"),
     "env_name": _pattern(ENV_NAME, "must be an environment variable name"),
     "service_unit": _pattern(SERVICE_UNIT, "must be a systemd service unit name (name.service)"),
+    "release_id": _pattern(RELEASE_ID, "must be a release id (letters, digits, ., _ and -; no path)"),
     "text": _text,
     "path": _path,
+}
+
+
+# options of the modules that run as action plugins on the controller: one set of rules for the action
+# and for its module file (which states them first when it is run directly)
+ACTION_RULES = {
+    "await_job": {"jid": "text", "label": "text", "path": "path", "total_bytes": "size", "poll": "count",
+                  "timeout": "count"},
+    "report_files": {"dest_dir": "path", "mode": "mode"},
 }
 
 

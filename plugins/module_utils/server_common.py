@@ -63,7 +63,9 @@ def listen_host(spec):
 
 def listen_port(spec):
     """spec.port (DEFAULT_PORT when unset); a value that is no port 1-65535 is an InputError naming it."""
-    port = (spec or {}).get("port") or DEFAULT_PORT
+    port = (spec or {}).get("port")
+    if port is None:
+        return DEFAULT_PORT
     problem = inputs.port_problem(port)
     if problem:
         raise inputs.InputError("spec.port %s" % problem)

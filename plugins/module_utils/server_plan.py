@@ -216,8 +216,36 @@ REQUIRED_IF = [
 ]
 
 
+def check_plan(plan):
+    """action=finish's plan is one action=plan returned: refuse anything else before reading it."""
+    fields = {"rel_dir": str, "release_id": str, "previous_release_id": str, "action": str, "mode": str,
+              "reasons": list, "replace": list, "validation": dict}
+    bad = [k for k, t in fields.items() if not isinstance((plan or {}).get(k), t)]
+    if bad or not isinstance(plan.get("restart"), bool):
+        raise PlanError("plan is not one action=plan returned (missing or malformed: %s)"
+                        % ", ".join(bad + ([] if isinstance((plan or {}).get("restart"), bool) else ["restart"])))
+    if not all(isinstance(r, dict) and isinstance(r.get("unit"), str) for r in plan["replace"]):
+        raise PlanError("plan.replace must list {unit, active, enabled}")
+    return plan
+
+
+def check_unit_inputs(program, validation, runtime_env):
+    """The shapes unit_lines reads: argv a list of scalars, env and runtime_env mappings of scalars."""
+    validation = validation or {}
+    argv, env = validation.get("argv") or [], validation.get("env") or {}
+    scalar = (str, int, float)
+    if not isinstance(argv, list) or not all(isinstance(a, scalar) and not isinstance(a, bool) for a in argv):
+        raise PlanError("validation.argv must be a list of strings (one argv item each)")
+    for what, mapping in (("validation.env", env), ("runtime_env", runtime_env or {})):
+        if not isinstance(mapping, dict) or not all(isinstance(v, scalar) for v in mapping.values()):
+            raise PlanError("%s must map variable names to strings" % what)
+    if not all(isinstance(w, str) for w in program or []):
+        raise PlanError("program must be a list of strings")
+
+
 def unit_lines(program, validation, instance, runtime_env=None):
     """ExecStart and Environment= lines of the unit, and the env they carry. Refuses secret-looking env."""
+    check_unit_inputs(program, validation, runtime_env)
     found = inputs.instance_problems(instance or {})
     if found:
         raise PlanError("; ".join(m for _f, m in found))

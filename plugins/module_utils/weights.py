@@ -108,7 +108,14 @@ def normalize_manifest(manifest, allow_git_sha1=False):
 def with_sizes(manifest, sizes):
     """Fill missing sizes from {relpath: size} (e.g. measured on the controller for a controller source)."""
     out = {}
+    for rel, size in (sizes or {}).items():
+        if not inputs.is_int(size) or size < 0:
+            raise WeightsError("sizes.%s is %r, not a number of bytes (0 or more)" % (rel, size))
+    if manifest is not None and not isinstance(manifest, dict):
+        raise WeightsError("the manifest must map file paths to a sha256 or {sha256, size}")
     for rel, entry in (manifest or {}).items():
+        if not isinstance(entry, (str, dict)):
+            raise WeightsError("manifest entry for %s must be a sha256 string or {sha256, size}" % (rel,))
         entry = {"sha256": entry} if isinstance(entry, str) else dict(entry)
         if entry.get("size") is None and rel in (sizes or {}):
             entry["size"] = sizes[rel]

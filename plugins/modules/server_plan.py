@@ -202,6 +202,7 @@ import os
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import drift
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import metrics
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
@@ -274,8 +275,16 @@ def main():
         required_if=sp.REQUIRED_IF,
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"timeout": "positive"})
     p = module.params
     try:
+        if p["action"] in ("secrets", "smoke_args"):
+            inputs.check_instance_name(p["instance"].get("name"), sp.PlanError)
+        if p["action"] == "status":
+            for inst in p["instances"]:
+                inputs.check_instance_name(inst.get("name"), sp.PlanError)
+        if p["action"] == "finish":
+            sp.check_plan(p["plan"])
         if p["action"] == "lines":
             lines = sp.unit_lines(p["program"], p["validation"], p["instance"], p["runtime_env"])
             module.exit_json(changed=False, **lines)
@@ -309,7 +318,7 @@ def main():
                                      settings.get("replaces_units") or [],
                                      config_dir=settings.get("config_dir") or "/etc/specdeploy")
             module.exit_json(changed=False, instances=_status(p), drift=found)
-    except (sp.PlanError, rel.ReleaseError) as exc:
+    except (sp.PlanError, rel.ReleaseError, inputs.InputError) as exc:
         module.fail_json(msg="server_plan %s: %s" % (p["action"], exc))
 
 
