@@ -173,6 +173,36 @@ def instance_problems(inst, where=None):
     return out
 
 
+# role settings the unit template writes unquoted (User=, Group=, EnvironmentFile=, DeviceAllow=)
+USER_NAME = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
+UNIT_PATH = re.compile(r"^/[A-Za-z0-9._/@+=,:-]*$")
+DEVICE_ALLOW = re.compile(r"^[A-Za-z0-9/_:.*+-]+( [rwm]{1,3})?$")
+
+
+def unit_settings_problems(settings):
+    """[message] of the role settings the unit carries as they are: user and group names, the config
+    directory (the EnvironmentFile= path), DeviceAllow= entries."""
+    out = []
+    settings = settings or {}
+    for key in ("user", "group"):
+        val = settings.get(key)
+        if val is not None and not (isinstance(val, str) and USER_NAME.match(val)):
+            out.append("server_%s %r: a user or group name (lower-case letters, digits, _ and -)" % (key, val))
+    for key in ("config_dir", "root"):
+        val = settings.get(key)
+        if val is not None and not (isinstance(val, str) and UNIT_PATH.match(val)):
+            out.append("server_%s %r: an absolute path of letters, digits and . _ / @ + = , : - (no space, "
+                       "%% or control character)" % (key, val))
+    devices = settings.get("device_allow")
+    if devices is not None:
+        if not isinstance(devices, list):
+            out.append("server_device_allow must be a list")
+        else:
+            out += ["server_device_allow entry %r: a device path or class, optionally with r, w and m" % (d,)
+                    for d in devices if not (isinstance(d, str) and DEVICE_ALLOW.match(d))]
+    return out
+
+
 def check_instance(inst, error=InputError):
     found = instance_problems(inst)
     if found:

@@ -193,6 +193,7 @@ ARGUMENT_SPEC = dict(
     validation=dict(type="dict"),
     program=dict(type="list", elements="str"),
     runtime_env=dict(type="dict", default={}),
+    unit_settings=dict(type="dict", default={}),
     unit_text=dict(type="str"),
     secrets=dict(type="dict", no_log=True),
     manage_secrets=dict(type="bool", default=True),
@@ -243,9 +244,13 @@ def check_unit_inputs(program, validation, runtime_env):
         raise PlanError("program must be a list of strings")
 
 
-def unit_lines(program, validation, instance, runtime_env=None):
-    """ExecStart and Environment= lines of the unit, and the env they carry. Refuses secret-looking env."""
+def unit_lines(program, validation, instance, runtime_env=None, unit_settings=None):
+    """ExecStart and Environment= lines of the unit, and the env they carry. Refuses secret-looking env,
+    and role settings (unit_settings: user, group, config_dir, root, device_allow) the unit cannot carry."""
     check_unit_inputs(program, validation, runtime_env)
+    found = inputs.unit_settings_problems(unit_settings)
+    if found:
+        raise PlanError("; ".join(found))
     found = inputs.instance_problems(instance or {})
     if found:
         raise PlanError("; ".join(m for _f, m in found))

@@ -79,6 +79,13 @@ options:
         flashinfer's JIT find the env's nvcc (C(gpu_env_runtime_env)); the validated env wins over it.
     type: dict
     default: {}
+  unit_settings:
+    description:
+      - The role settings the unit carries as they are (O(action=lines)) - C(user), C(group), C(config_dir),
+        C(root), C(device_allow) - checked by the same rules as on the controller; one the unit cannot carry
+        (a space, C(%) or control character in a path, a user name that is none) is refused.
+    type: dict
+    default: {}
   unit_text:
     description: The rendered unit (O(action=plan), O(mode=deploy)).
     type: str
@@ -286,7 +293,7 @@ def main():
         if p["action"] == "finish":
             sp.check_plan(p["plan"])
         if p["action"] == "lines":
-            lines = sp.unit_lines(p["program"], p["validation"], p["instance"], p["runtime_env"])
+            lines = sp.unit_lines(p["program"], p["validation"], p["instance"], p["runtime_env"], p["unit_settings"])
             module.exit_json(changed=False, **lines)
         elif p["action"] == "plan":
             module.exit_json(changed=False, plan=_plan(p))

@@ -136,3 +136,18 @@ def test_real_systemd_analyze_verifies_a_unit_carrying_every_kept_class(tmp_path
                          env=dict(os.environ, SYSTEMD_LOG_LEVEL="warning"))
     problems = [x for x in out.stderr.splitlines() if "sglang-fuzz.service:" in x]
     assert out.returncode == 0 and not problems, out.stderr
+
+
+def test_the_role_defaults_pass_the_unit_settings_check_and_an_injected_user_does_not():
+    import yaml
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    d = yaml.safe_load(open(os.path.join(root, "roles", "server", "defaults", "main.yml")))
+    settings = {"user": d["server_user"], "group": d["server_group"], "config_dir": d["server_config_dir"],
+                "root": d["server_root"], "device_allow": d["server_device_allow"]}
+    assert inputs.unit_settings_problems(settings) == []
+    lines = sp.unit_lines(PROGRAM, {"argv": [], "env": {}}, {"name": "main"}, unit_settings=settings)
+    assert lines["exec_lines"]
+    with pytest.raises(sp.PlanError, match="server_user"):
+        sp.unit_lines(PROGRAM, {"argv": [], "env": {}}, {"name": "main"}, unit_settings=dict(settings, user="x\rUser=root"))
+    with pytest.raises(sp.PlanError, match="server_config_dir"):
+        sp.unit_lines(PROGRAM, {"argv": [], "env": {}}, {"name": "main"}, unit_settings=dict(settings, config_dir="/a b"))
