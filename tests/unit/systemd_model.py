@@ -10,7 +10,25 @@ real `systemd-analyze verify` on the rendered units when the machine has it).
 - environment_assignments: Environment= value -> {name: value} (the same unquoting, % specifiers, no $).
 - env_file: an EnvironmentFile -> {name: value} (parse_env_file_internal's state machine).
 """
+import os
 import re
+
+import jinja2
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def render_role_unit(lines, inst, **overrides):
+    """roles/server/templates/sglang.service.j2 rendered with the role's defaults (trim_blocks, as Ansible's
+    template lookup does) from server_plan action=lines' answer `lines`, for instance `inst`."""
+    defaults = yaml.safe_load(open(os.path.join(ROOT, "roles", "server", "defaults", "main.yml")))
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, trim_blocks=True)
+    template = env.from_string(open(os.path.join(ROOT, "roles", "server", "templates", "sglang.service.j2")).read())
+    ctx = dict(defaults, ansible_managed="managed", __server_inst=inst, __server_exec_lines=lines["exec_lines"],
+               __server_env_lines=lines["env_lines"])
+    ctx.update(overrides)
+    return template.render(**ctx)
 
 
 class Unparsable(ValueError):

@@ -19,9 +19,7 @@ import signal
 import sys
 import traceback
 
-import jinja2
 import pytest
-import yaml
 
 from ansible.module_utils import basic
 from ansible.module_utils.common.text.converters import to_bytes
@@ -383,15 +381,6 @@ def test_report_files_mode_is_a_file_mode_without_special_bits(tmp_path, counts)
     assert os.listdir(tmp_path) == []
 
 
-def _render_unit(lines, inst):
-    defaults = yaml.safe_load(open(os.path.join(ROOT, "roles", "server", "defaults", "main.yml")))
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined, trim_blocks=True)
-    template = env.from_string(open(os.path.join(ROOT, "roles", "server", "templates", "sglang.service.j2")).read())
-    ctx = dict(defaults, ansible_managed="managed", __server_inst=inst, __server_exec_lines=lines["exec_lines"],
-               __server_env_lines=lines["env_lines"])
-    return template.render(**ctx)
-
-
 def test_no_accepted_value_injects_a_line_into_the_unit_or_the_environment_file(tmp_path, counts):
     """Every generated value goes into each place of the unit (an argv word, a spec env value, the GPUs,
     the runtime env) and into the secrets file; what the module accepts is rendered and read back."""
@@ -400,7 +389,7 @@ def test_no_accepted_value_injects_a_line_into_the_unit_or_the_environment_file(
     inst = {"name": "main", "spec": {"sglang_version": "0.5.23"}}
     base_lines, _tb = run_module(server_plan, {"action": "lines", "program": ["/py"], "instance": inst,
                                                "validation": {"ok": True, "argv": ["--a", "b"], "env": {"E": "v"}}})
-    shape = [d[:2] for d in model.directives(_render_unit(base_lines, inst))]
+    shape = [d[:2] for d in model.directives(model.render_role_unit(base_lines, inst))]
     for value in values:
         for where in ("argv", "env", "cvd", "runtime_env"):
             argv, env, cvd, renv = ["--a", "b"], {"E": "v"}, None, {}
@@ -420,7 +409,7 @@ def test_no_accepted_value_injects_a_line_into_the_unit_or_the_environment_file(
             if not res or res.get("failed"):
                 continue
             counts["units"] += 1
-            unit = _render_unit(res, this)
+            unit = model.render_role_unit(res, this)
             got = model.directives(unit)
             want = list(shape)
             for _extra in range((cvd is not None) + bool(renv)):

@@ -151,3 +151,22 @@ def test_the_role_defaults_pass_the_unit_settings_check_and_an_injected_user_doe
         sp.unit_lines(PROGRAM, {"argv": [], "env": {}}, {"name": "main"}, unit_settings=dict(settings, user="x\rUser=root"))
     with pytest.raises(sp.PlanError, match="server_config_dir"):
         sp.unit_lines(PROGRAM, {"argv": [], "env": {}}, {"name": "main"}, unit_settings=dict(settings, config_dir="/a b"))
+
+
+# systemd-analyze security --offline=true of the role's unit (role defaults, server_hardening on), measured
+# 2026-12-05 with systemd 252 before and after the quoting change: 1.9 ("OK"). In tenths, as --threshold takes it.
+EXPOSURE_TENTHS = 19
+
+
+@pytest.mark.skipif(not shutil.which("systemd-analyze"), reason="no systemd-analyze on this machine")
+def test_the_server_unit_exposure_stays_at_or_below_its_measured_level(tmp_path):
+    inst = {"name": "main", "spec": {"sglang_version": "0.5.23"}, "cuda_visible_devices": "0"}
+    lines = sp.unit_lines(PROGRAM, {"argv": ["--model-path", "/m", "--port", "30000"], "env": {"A": "1"}}, inst)
+    path = tmp_path / "sglang-main.service"
+    path.write_text(model.render_role_unit(lines, inst))
+    cmd = ["systemd-analyze", "security", "--offline=true", "--threshold=%d" % EXPOSURE_TENTHS, path.name]
+    out = subprocess.run(cmd, cwd=str(tmp_path), capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout[-600:] + out.stderr[-600:]
+    # and the check can fail: the same unit without the sandboxing is far above it
+    path.write_text(model.render_role_unit(lines, inst, server_hardening=False))
+    assert subprocess.run(cmd, cwd=str(tmp_path), capture_output=True, text=True).returncode != 0
