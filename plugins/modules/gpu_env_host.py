@@ -155,9 +155,9 @@ def main():
                                    "cache_dir": "path", "install_size_factor": "positive", "reserve_bytes": "size"})
     p = module.params
     lock = p["lock"]
-    if not isinstance(lock.get("header"), dict) or not isinstance(lock.get("packages"), dict):
-        module.fail_json(msg="gpu_env_host: lock must be what the specdeploy.sglang.lock_info filter returns "
-                             "(a dict with header and packages)")
+    bad_lock = ge.lock_problems(lock)
+    if bad_lock:
+        module.fail_json(msg="gpu_env_host: %s: regenerate the lock (make lock)" % "; ".join(bad_lock))
 
     if p["action"] == "runtime":
         nvcc = ge.find_nvcc(p["venv"])
