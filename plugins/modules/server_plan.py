@@ -285,8 +285,12 @@ def main():
     inputs.check_options(module, {"timeout": "positive"})
     p = module.params
     try:
-        if p["action"] in ("secrets", "smoke_args"):
+        if p["action"] in ("secrets", "smoke_args", "plan"):
             inputs.check_instance_name(p["instance"].get("name"), sp.PlanError)
+        bad = inputs.option_problems(p["settings"], {"root": "path", "config_dir": "path", "rollback_to": "release_id",
+                                                     "replaces_units": "service_unit"})
+        if bad:
+            raise sp.PlanError("settings.%s" % "; settings.".join(bad))
         if p["action"] == "status":
             for inst in p["instances"]:
                 inputs.check_instance_name(inst.get("name"), sp.PlanError)
