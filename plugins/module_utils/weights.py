@@ -194,6 +194,7 @@ def verify_dir(directory, manifest, workers=None):
     problems, to_hash = [], []
     for rel, entry in sorted(manifest.items()):
         full = os.path.join(directory, rel)
+        _inside(directory, rel)  # a link out of the model directory is no file of the model
         if not os.path.isfile(full):
             problems.append({"file": rel, "problem": "missing", "expected": entry["sha256"], "actual": None})
             continue

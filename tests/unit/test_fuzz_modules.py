@@ -381,6 +381,10 @@ def test_symlinks_out_of_a_model_directory_are_refused(tmp_path, counts):
                  check_mode=False)
     assert not res.get("changed") and "leads out of" in res["msg"]
     assert not (root / "org--name@c").exists()
+    # nor verified in place
+    res = _check(counts, weights_stage, {"action": "verify", "path": str(staging),
+                                         "manifest": {"leak.bin": {"sha256": digest, "size": 10}}}, True, "verify link")
+    assert "leads out of" in res["msg"]
     assert not counts["tracebacks"] and not counts["accepted_invalid"]
 
 
