@@ -198,6 +198,11 @@ NESTED = [
     (sglang_flags, {"spec": {"sglang_version": "0.5.23", "model_path": "/m", "served_model_name": "a\rb"}}, True),
     (sglang_flags, {"spec": {"sglang_version": "0.5.23", "model_path": "/m", "extra_args": ["--x", "\x00"]}}, True),
     (sglang_flags, {"spec": {"sglang_version": "0.5.23\rUser=root", "model_path": "/m"}}, True),
+    (sglang_flags, {"spec": None, "argv": ["--model-path", "/m\r"], "sglang_version": "0.5.23"}, True),
+    (sglang_flags, {"spec": None, "argv": "--model-path /m --served-model-name a\x00b", "sglang_version": "0.5.23"},
+     True),
+    (sglang_flags, {"spec": None, "argv": ["--model-path", "/m"], "env": {"A": "x\ry"}, "sglang_version": "0.5.23"},
+     True),
     (sglang_preflight, {"hosts": {"h": {"server_instances": [{"name": "../x", "spec": {
         "sglang_version": "0.5.23", "model_path": "/m"}}]}}}, True),
     (sglang_preflight, {"hosts": {"h": {"server_instances": [{"name": "main", "cuda_visible_devices": "0\r", "spec": {
