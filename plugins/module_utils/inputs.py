@@ -336,6 +336,8 @@ def option_problems(params, rules):
         if "nonempty" in kinds and isinstance(value, (list, dict, str)) and not value:
             out.append("%s: must not be empty" % option)
             continue
+        if kinds == ("nonempty",):
+            continue
         items = value if isinstance(value, list) else [value]
         for pos, item in enumerate(items):
             label = "%s[%d]" % (option, pos) if isinstance(value, list) else option

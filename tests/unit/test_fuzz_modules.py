@@ -217,6 +217,7 @@ NESTED = [
     (deploy_state, {"desired": {"main": "x"}}, False),
     (canary_metrics, {"thresholds": {"min_accept_length": "x"}}, True),
     (smoke_decode, {"prompts": []}, True),
+    (smoke_decode, {"prompts": ["def f(n):\n    return n\n"], "expect_substrings": ["\t"]}, False),
     (weights_stage, {"action": "check", "paths": ["/nonexistent"], "repo": "org/name", "commit": "c"}, True),
 ]
 
