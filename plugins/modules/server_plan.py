@@ -287,7 +287,9 @@ def main():
     try:
         if p["action"] in ("secrets", "smoke_args", "plan"):
             inputs.check_instance_name(p["instance"].get("name"), sp.PlanError)
-        bad = inputs.option_problems(p["settings"], {"root": "path", "config_dir": "path", "rollback_to": "release_id",
+        # an empty setting is an unset one (server_rollback_to: "" deploys)
+        given = dict((k, v) for k, v in (p["settings"] or {}).items() if v not in ("", None))
+        bad = inputs.option_problems(given, {"root": "path", "config_dir": "path", "rollback_to": "release_id",
                                                      "replaces_units": "service_unit"})
         if bad:
             raise sp.PlanError("settings.%s" % "; settings.".join(bad))

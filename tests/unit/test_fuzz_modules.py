@@ -20,6 +20,7 @@ import sys
 import traceback
 
 import pytest
+import yaml
 
 from ansible.module_utils import basic
 from ansible.module_utils.common.text.converters import to_bytes
@@ -477,3 +478,27 @@ def test_no_accepted_value_injects_a_line_into_the_unit_or_the_environment_file(
     assert not counts["accepted_invalid"], "\n".join(counts["accepted_invalid"])
     assert counts["units"] > 50 and counts["env_files"] > 10
 
+
+
+def test_the_server_roles_own_settings_pass_the_checks(tmp_path):
+    """What roles/server/tasks/instance.yml passes with the role's defaults (server_rollback_to "" and all)
+    is accepted: the checks refuse hostile values, not the role's own."""
+    defaults = yaml.safe_load(open(os.path.join(ROOT, "roles", "server", "defaults", "main.yml")))
+    settings = {"root": str(tmp_path), "config_dir": str(tmp_path), "rollback_to": defaults["server_rollback_to"],
+                "replaces_units": defaults.get("server_replaces_units") or [], "lock_hash": "", "python": "/py"}
+    inst = {"name": "main", "spec": {"sglang_version": "0.5.23", "model_path": "/m"}}
+    lines, tb = run_module(server_plan, {"action": "lines", "program": ["/py"], "instance": inst,
+                                         "validation": {"ok": True, "argv": ["--model-path", "/m"], "env": {}},
+                                         "unit_settings": {"user": defaults["server_user"], "group": defaults["server_group"],
+                                                           "config_dir": defaults["server_config_dir"],
+                                                           "root": defaults["server_root"],
+                                                           "device_allow": defaults["server_device_allow"]}})
+    assert tb is None and not lines.get("failed"), lines
+    for mode in ("deploy", "rollback"):
+        res, tb = run_module(server_plan, {"action": "plan", "mode": mode, "instance": inst, "settings": settings,
+                                           "validation": {"ok": True, "argv": [], "env": {}}, "unit_text": "x",
+                                           "secrets": {}})
+        assert tb is None and not res.get("failed"), res
+    res, tb = run_module(server_plan, {"action": "plan", "mode": "rollback", "instance": inst,
+                                       "settings": dict(settings, rollback_to="previous")})
+    assert tb is None and not res.get("failed"), res
