@@ -16,6 +16,7 @@ from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import progress
 
 display = Display()
@@ -50,9 +51,9 @@ class ActionModule(ActionBase):
         result = super(ActionModule, self).run(tmp, task_vars)
         task_vars = task_vars or {}
         _validation, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
-        if args["poll"] < 1 or args["timeout"] < 1:
-            raise AnsibleActionFail("await_job: poll and timeout must be at least 1 second (got poll=%s, timeout=%s)"
-                                    % (args["poll"], args["timeout"]))
+        problems = inputs.option_problems(args, inputs.ACTION_RULES["await_job"])
+        if problems:
+            raise AnsibleActionFail("await_job: %s" % "; ".join(problems))
         host = task_vars.get("inventory_hostname", "?")
         async_dir = self._remote_expand_user(self.get_shell_option("async_dir", default="~/.ansible_async"))
         tracker = progress.Tracker(total=args["total_bytes"])

@@ -19,11 +19,21 @@ from ansible.errors import AnsibleActionFail
 from ansible.module_utils.common.text.converters import to_bytes
 from ansible.plugins.action import ActionBase
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
+
 ARGUMENT_SPEC = dict(
     dest_dir=dict(type="path", required=True),
     files=dict(type="dict", required=True),
     mode=dict(type="raw", default="0644"),
 )
+
+
+def file_mode(value):
+    """An octal mode string ('0644') or int within 0-0777: report files get no setuid, setgid or sticky bit."""
+    try:
+        return inputs.KINDS["mode"](value)
+    except inputs.InputError as exc:
+        raise ValueError("mode %s" % exc)
 
 
 def write_files(dest_dir, files, mode=0o644):
@@ -32,8 +42,10 @@ def write_files(dest_dir, files, mode=0o644):
         raise ValueError("report directory %s does not exist" % dest_dir)
     changed = []
     for name in sorted(files):
-        if not name or os.path.basename(name) != name or name in (".", ".."):
-            raise ValueError("report file name %r is not a plain file name" % (name,))
+        try:
+            inputs.plain_name(name, "report file name")
+        except inputs.InputError as exc:
+            raise ValueError(str(exc))
         path = os.path.join(dest_dir, name)
         data = to_bytes(files[name] if files[name] is not None else "")
         try:
@@ -66,13 +78,11 @@ class ActionModule(ActionBase):
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
         _spec, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
-        mode = args["mode"]
+        problems = inputs.option_problems(args, inputs.ACTION_RULES["report_files"])
+        if problems:
+            raise AnsibleActionFail("report_files: %s" % "; ".join(problems))
         try:
-            mode = int(mode, 8) if isinstance(mode, str) else int(mode)
-        except ValueError:
-            raise AnsibleActionFail("report_files: mode %r is not an octal file mode such as '0644'" % (mode,))
-        try:
-            written = write_files(args["dest_dir"], args["files"], mode)
+            written = write_files(args["dest_dir"], args["files"], file_mode(args["mode"]))
         except (OSError, ValueError) as exc:
             raise AnsibleActionFail("report_files: %s" % exc)
         # a report, not a change to any host: never "changed" (the summary is rewritten after every host)

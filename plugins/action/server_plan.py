@@ -30,8 +30,9 @@ class ActionModule(ActionBase):
             _spec, p = self.validate_argument_spec(argument_spec=sp.ARGUMENT_SPEC, required_if=sp.REQUIRED_IF)
             if action == "lines":
                 try:
-                    lines = sp.unit_lines(p["program"], p["validation"], p["instance"], p["runtime_env"])
-                except sp.PlanError as exc:
+                    lines = sp.unit_lines(p["program"], p["validation"], p["instance"], p["runtime_env"],
+                                          p["unit_settings"])
+                except (sp.PlanError, ValueError) as exc:
                     raise AnsibleActionFail("server_plan lines: %s" % exc)
                 result.update(changed=False, **lines)
                 return result

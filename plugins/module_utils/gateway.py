@@ -50,8 +50,15 @@ def fleet_workers(hosts):
     out, seen = [], {}
     for name in sorted(hosts):
         info = hosts[name] or {}
+        if not isinstance(info, dict) or not isinstance(info.get("instances") or [], list):
+            raise GatewayError("hosts.%s must be {instances: [server_instances entries], advertise: address}" % name)
         for inst in info.get("instances") or []:
-            url = instance_url(inst.get("spec"), info.get("advertise"))
+            if not isinstance(inst, dict) or not isinstance(inst.get("spec") or {}, dict):
+                raise GatewayError("hosts.%s.instances: each must be a server_instances entry {name, spec}" % name)
+            try:
+                url = instance_url(inst.get("spec"), info.get("advertise"))
+            except ValueError as exc:  # inputs.InputError: a port that is none
+                raise GatewayError("hosts.%s instance %s: %s" % (name, inst.get("name"), exc))
             if url in seen:
                 raise GatewayError("%s/%s and %s have the same URL %s" % (name, inst.get("name"), seen[url], url))
             seen[url] = "%s/%s" % (name, inst.get("name"))

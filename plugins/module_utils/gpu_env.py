@@ -69,6 +69,34 @@ def _none(value):
     return value is None or str(value).strip().lower() in ("", "none")
 
 
+_VERSION = re.compile(r"^\d+(\.\d+)*$")
+_PYTHONS = re.compile(r"^\s*\d+\.\d+\s*(,\s*\d+\.\d+\s*)*$")
+
+
+def lock_problems(lock):
+    """[message] of a lock_info mapping that is not one: header and packages mappings, driver a mapping,
+    the header's versions dotted numbers (glibc_min, driver_min, cuda), python a list such as '3.10,3.11',
+    download_bytes a number of bytes. Unset ('' or none) is fine: it is reported as undeclared."""
+    if not isinstance(lock, dict) or not isinstance(lock.get("header"), dict) or not isinstance(
+            lock.get("packages"), dict):
+        return ["lock must be what the specdeploy.sglang.lock_info filter returns (a dict with header and packages)"]
+    out = []
+    if lock.get("driver") is not None and not isinstance(lock["driver"], dict):
+        out.append("lock.driver must be a mapping, got %s" % type(lock["driver"]).__name__)
+    header = lock["header"]
+    for key in ("glibc_min", "driver_min", "cuda"):
+        val = header.get(key)
+        if not _none(val) and not (isinstance(val, str) and _VERSION.match(val.strip())):
+            out.append("the lock's %s=%r is not a version such as 2.28" % (key, val))
+    val = header.get("python")
+    if not _none(val) and not (isinstance(val, str) and _PYTHONS.match(val)):
+        out.append("the lock's python=%r is not a list of Python versions such as 3.10,3.11" % (val,))
+    val = header.get("download_bytes")
+    if not _none(val) and not (isinstance(val, (str, int)) and not isinstance(val, bool) and str(val).strip().isdigit()):
+        out.append("the lock's download_bytes=%r is not a number of bytes" % (val,))
+    return out
+
+
 def driver_rule(header, cuda_version="", min_driver_version=""):
     """One rule for the driver: the CUDA version is the lock's (`cuda`), else gpu_env_cuda_version; the
     minimum is the highest of NVIDIA's floor for that CUDA version, the lock's `driver_min` and

@@ -16,6 +16,7 @@ import re
 import shutil
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import SPEC_FLAGS
 from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import canonical
@@ -27,7 +28,7 @@ ID_LEN = 16
 SECRET_NAME = common.SECRET_NAME
 secret_like = common.secret_like
 unit_name = common.unit_name
-INSTANCE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
+INSTANCE_NAME = inputs.INSTANCE_NAME
 
 
 class ReleaseError(Exception):

@@ -10,7 +10,8 @@ client, the controller's preflight, status and verify) imports these:
 - listen_host / base_url: the address a probe of the host's own server uses (spec.host, or loopback
   when the server binds every address);
 - SECRET_NAME / secret_like: environment names that are secrets (they go to the EnvironmentFile);
-- systemd_quote / exec_lines / env_lines: ExecStart and Environment= escaping;
+- systemd_quote / exec_lines / env_lines / UnitError: systemd_unit's (the one quoting), named here for
+  the modules that read them from this one;
 - local_opener: the urllib opener for requests to a server on the host, which ignores every proxy
   setting (http_proxy and friends are for leaving the host, never for reaching its own server).
 Standard library only, importable without Ansible.
@@ -19,6 +20,9 @@ from __future__ import annotations
 
 import re
 import urllib.request
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
+from ansible_collections.specdeploy.sglang.plugins.module_utils import systemd_unit
 
 __metaclass__ = type
 
@@ -29,11 +33,12 @@ LOOPBACK = "127.0.0.1"
 WILDCARD_HOSTS = ("", "0.0.0.0", "::", "[::]")
 # TOKEN, SECRET, PASSWORD / PASSWD, API_KEY / APIKEY, CREDENTIAL(S), PRIVATE (keys)
 SECRET_NAME = re.compile(r"(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|CREDENTIAL|PRIVATE)", re.I)
-ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-class UnitError(ValueError):
-    """A value systemd cannot carry (a message a person can act on)."""
+ENV_NAME = systemd_unit.ENV_NAME
+UnitError = systemd_unit.UnitError
+systemd_quote = systemd_unit.systemd_quote
+flag_groups = systemd_unit.flag_groups
+exec_lines = systemd_unit.exec_lines
+env_lines = systemd_unit.env_lines
 
 
 def unit_name(instance):
@@ -57,7 +62,14 @@ def listen_host(spec):
 
 
 def listen_port(spec):
-    return int((spec or {}).get("port") or DEFAULT_PORT)
+    """spec.port (DEFAULT_PORT when unset); a value that is no port 1-65535 is an InputError naming it."""
+    port = (spec or {}).get("port")
+    if port is None:
+        return DEFAULT_PORT
+    problem = inputs.port_problem(port)
+    if problem:
+        raise inputs.InputError("spec.port %s" % problem)
+    return int(port)
 
 
 def base_url(spec):
@@ -71,48 +83,6 @@ def base_url(spec):
 def secret_like(mapping):
     """Names in an environment mapping that look like secrets (they belong in the EnvironmentFile)."""
     return sorted(k for k in (mapping or {}) if SECRET_NAME.search(str(k)))
-
-
-def systemd_quote(arg, dollar=True):
-    """One ExecStart word for systemd: double-quoted, with % (specifiers) and, for ExecStart, $
-    (variable expansion) escaped, and backslash and quote escaped for systemd's C-style unquoting.
-    Environment= does not expand $, so env values keep it (dollar=False)."""
-    arg = str(arg)
-    if "\n" in arg:
-        raise UnitError("argument %r has a newline; systemd cannot carry it" % arg)
-    arg = arg.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
-    if dollar:
-        arg = arg.replace("$", "$$")
-    return '"%s"' % arg
-
-
-def flag_groups(argv):
-    """[[flag, value...], ...]: one group per --flag (a leading non-flag token is its own group)."""
-    groups = []
-    for arg in argv or []:
-        arg = str(arg)
-        if arg.startswith("--") or not groups:
-            groups.append([arg])
-        else:
-            groups[-1].append(arg)
-    return groups
-
-
-def exec_lines(program, argv):
-    """ExecStart as a list of lines: the program words (if any), then one flag with its values per line."""
-    lines = [list(program)] if program else []
-    lines += flag_groups(argv)
-    return [" ".join(systemd_quote(w) for w in line) for line in lines]
-
-
-def env_lines(env):
-    """Environment= values, sorted by name, escaped the same way (% only: Environment= keeps $)."""
-    out = []
-    for key in sorted(env or {}):
-        if not ENV_NAME.match(str(key)):
-            raise UnitError("environment name %r is not a valid variable name" % key)
-        out.append(systemd_quote("%s=%s" % (key, env[key]), dollar=False))
-    return out
 
 
 # How long a client waits for GET /health. On an idle server SGLang's /health generates one token and

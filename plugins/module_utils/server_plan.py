@@ -21,11 +21,13 @@ from __future__ import annotations
 import os
 import subprocess
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import canonical, sha256_file, sha256_text  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
 from ansible_collections.specdeploy.sglang.plugins.module_utils import smoke
+from ansible_collections.specdeploy.sglang.plugins.module_utils import systemd_unit
 
 __metaclass__ = type
 
@@ -47,16 +49,22 @@ class PlanError(Exception):
 # ---- secrets: the EnvironmentFile -----------------------------------------------------------------
 
 def secrets_text(instance, secrets):
-    """The 0600 EnvironmentFile of an instance (what the role wrote with a template before: same bytes)."""
-    lines = ["# specdeploy: secrets of %s (EnvironmentFile, 0600, never logged)" % common.unit_name(instance)]
+    """The 0600 EnvironmentFile of an instance (systemd_unit's EnvironmentFile quoting: a plain token is
+    written as it was, KEY=value; anything else quoted, a control character refused)."""
+    inputs.check_instance_name(instance, PlanError)
+    if secrets is not None and not isinstance(secrets, dict):
+        raise PlanError("server_secrets.%s must be a mapping of variable names to values" % instance)
     for key, value in (secrets or {}).items():
-        if not common.ENV_NAME.match(str(key)):
+        if not isinstance(key, str) or not common.ENV_NAME.match(key):
             raise PlanError("server_secrets.%s: %r is not a valid environment variable name" % (instance, key))
-        if "\n" in str(value) or "\r" in str(value):
-            raise PlanError("server_secrets.%s.%s has a line break; an EnvironmentFile cannot carry it"
-                            % (instance, key))
-        lines.append("%s=%s" % (key, value))
-    return "\n".join(lines) + "\n"
+        if isinstance(value, (dict, list)):
+            raise PlanError("server_secrets.%s.%s must be a string, got %s" % (instance, key, type(value).__name__))
+        if inputs.value_problem("" if value is None else value):
+            # the value itself is never shown
+            raise PlanError("server_secrets.%s.%s %s" % (instance, key, inputs.value_problem(
+                "" if value is None else value).split(" at position")[0]))
+    return systemd_unit.env_file_text("specdeploy: secrets of %s (EnvironmentFile, 0600, never logged)"
+                                      % common.unit_name(instance), secrets)
 
 
 def _write_private(path, text):
@@ -207,6 +215,7 @@ ARGUMENT_SPEC = dict(
     validation=dict(type="dict"),
     program=dict(type="list", elements="str"),
     runtime_env=dict(type="dict", default={}),
+    unit_settings=dict(type="dict", default={}),
     unit_text=dict(type="str"),
     secrets=dict(type="dict", no_log=True),
     manage_secrets=dict(type="bool", default=True),
@@ -233,8 +242,43 @@ REQUIRED_IF = [
 ]
 
 
-def unit_lines(program, validation, instance, runtime_env=None):
-    """ExecStart and Environment= lines of the unit, and the env they carry. Refuses secret-looking env."""
+def check_plan(plan):
+    """action=finish's plan is one action=plan returned: refuse anything else before reading it."""
+    fields = {"rel_dir": str, "release_id": str, "previous_release_id": str, "action": str, "mode": str,
+              "reasons": list, "replace": list, "validation": dict}
+    bad = [k for k, t in fields.items() if not isinstance((plan or {}).get(k), t)]
+    if bad or not isinstance(plan.get("restart"), bool):
+        raise PlanError("plan is not one action=plan returned (missing or malformed: %s)"
+                        % ", ".join(bad + ([] if isinstance((plan or {}).get("restart"), bool) else ["restart"])))
+    if not all(isinstance(r, dict) and isinstance(r.get("unit"), str) for r in plan["replace"]):
+        raise PlanError("plan.replace must list {unit, active, enabled}")
+    return plan
+
+
+def check_unit_inputs(program, validation, runtime_env):
+    """The shapes unit_lines reads: argv a list of scalars, env and runtime_env mappings of scalars."""
+    validation = validation or {}
+    argv, env = validation.get("argv") or [], validation.get("env") or {}
+    scalar = (str, int, float)
+    if not isinstance(argv, list) or not all(isinstance(a, scalar) and not isinstance(a, bool) for a in argv):
+        raise PlanError("validation.argv must be a list of strings (one argv item each)")
+    for what, mapping in (("validation.env", env), ("runtime_env", runtime_env or {})):
+        if not isinstance(mapping, dict) or not all(isinstance(v, scalar) for v in mapping.values()):
+            raise PlanError("%s must map variable names to strings" % what)
+    if not all(isinstance(w, str) for w in program or []):
+        raise PlanError("program must be a list of strings")
+
+
+def unit_lines(program, validation, instance, runtime_env=None, unit_settings=None):
+    """ExecStart and Environment= lines of the unit, and the env they carry. Refuses secret-looking env,
+    and role settings (unit_settings: user, group, config_dir, root, device_allow) the unit cannot carry."""
+    check_unit_inputs(program, validation, runtime_env)
+    found = inputs.unit_settings_problems(unit_settings)
+    if found:
+        raise PlanError("; ".join(found))
+    found = inputs.instance_problems(instance or {})
+    if found:
+        raise PlanError("; ".join(m for _f, m in found))
     env = unit_env(validation, instance, runtime_env)
     bad = common.secret_like(env)
     if bad:
@@ -303,9 +347,10 @@ def plan(instance, settings, observed, mode="deploy", validation=None, unit_text
     secrets_text_sha256: sha256 of secrets_text() of the instance (deploy; None: secrets not managed)."""
     if mode not in MODES:
         raise PlanError("mode %r: use one of %s" % (mode, ", ".join(MODES)))
-    name = (instance or {}).get("name")
-    if not name or not rel.INSTANCE_NAME.match(str(name)):
-        raise PlanError("instance name %r: use lower-case letters, digits, - and _ (max 41)" % (name,))
+    found = inputs.instance_problems(instance or {})
+    if found:
+        raise PlanError("; ".join(m for _f, m in found))
+    name = instance["name"]
     settings = settings or {}
     root = settings.get("root") or "/opt/specdeploy"
     unit = common.unit_name(name)

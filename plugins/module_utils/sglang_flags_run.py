@@ -11,6 +11,7 @@ from __future__ import annotations
 import traceback
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as spec
 
 
@@ -115,6 +116,13 @@ def _run_flags(params, resolver=None):
         if isinstance(argv, list) and not all(isinstance(a, (str, int, float)) and not isinstance(a, bool) for a in argv):
             r = spec.Result()
             r.error("ARGV_TYPE", "argv items must be strings (one argument each).", field="argv", stage="input")
+            return _out(r, mode)
+        words = argv if isinstance(argv, list) else [argv]
+        env = params.get("env") or {}
+        bad = [(w, inputs.value_problem(w)) for w in list(words) + list(env.values()) + list(env) if inputs.value_problem(w)]
+        if bad:  # the unit carries every argv word and env value: one rule with the spec's (inputs)
+            r = spec.Result()
+            r.error("SPEC_VALUE", "argv/env value %r %s." % (bad[0][0][:80], bad[0][1]), field="argv", stage="input")
             return _out(r, mode)
         result = spec.validate_argv(argv, version, env=params.get("env") or {}, capabilities=caps, **common)
         if result.argv and not any(e["stage"] in ("parse",) or e["code"] == "UNKNOWN_VERSION" for e in result.errors):

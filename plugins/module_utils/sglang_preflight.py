@@ -29,6 +29,7 @@ import os
 import threading
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import preflight_host
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as spec
 
@@ -99,10 +100,12 @@ def instances_of(hostvars):
             errors.append(_err("PREFLIGHT_INPUT", "instance %s: spec must be a mapping (the structured spec), got %s"
                                % (name, type(sp).__name__), field="server_instances"))
             continue
-        ports.setdefault(str(server_common.listen_port(sp)), []).append(name)
-        if inst.get("smoke") is not None and not isinstance(inst["smoke"], dict):
-            errors.append(_err("PREFLIGHT_INPUT", "instance %s: smoke must be a mapping of smoke_decode arguments"
-                               % name, field="server_instances"))
+        # the host's own check of an instance (name, version, port, GPUs, every string of the spec)
+        found = inputs.instance_problems(inst)
+        for field, message in found:
+            errors.append(_err("PREFLIGHT_INPUT", message, field=field))
+        if not any(f in ("spec.port", "name") for f, _m in found):
+            ports.setdefault(str(server_common.listen_port(sp)), []).append(name)
     for name, count in sorted(names.items()):
         if count > 1:
             errors.append(_err("PREFLIGHT_INPUT", "instance name %s is used %d times (one unit sglang-%s.service "

@@ -30,6 +30,7 @@ import stat
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as engine
 from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import sha256_file  # noqa: F401 (one definition)
 
@@ -108,7 +109,14 @@ def normalize_manifest(manifest, allow_git_sha1=False):
 def with_sizes(manifest, sizes):
     """Fill missing sizes from {relpath: size} (e.g. measured on the controller for a controller source)."""
     out = {}
+    for rel, size in (sizes or {}).items():
+        if not inputs.is_int(size) or size < 0:
+            raise WeightsError("sizes.%s is %r, not a number of bytes (0 or more)" % (rel, size))
+    if manifest is not None and not isinstance(manifest, dict):
+        raise WeightsError("the manifest must map file paths to a sha256 or {sha256, size}")
     for rel, entry in (manifest or {}).items():
+        if not isinstance(entry, (str, dict)):
+            raise WeightsError("manifest entry for %s must be a sha256 string or {sha256, size}" % (rel,))
         entry = {"sha256": entry} if isinstance(entry, str) else dict(entry)
         if entry.get("size") is None and rel in (sizes or {}):
             entry["size"] = sizes[rel]
@@ -145,8 +153,19 @@ def list_files(directory):
                 continue
             full = os.path.join(base, name)
             if os.path.isfile(full):
+                _inside(directory, os.path.relpath(full, directory))
                 out.append(os.path.relpath(full, directory))
     return out
+
+
+def _inside(directory, rel):
+    """The real path of directory/rel, refused when it (a symlink, or a symlinked directory on the way)
+    leads out of the directory: a model's files are its own."""
+    try:
+        return inputs.inside(directory, rel, "model file")
+    except inputs.InputError as exc:
+        raise WeightsError("%s: a symlink out of the model directory is refused (copy the file in instead)"
+                           % exc, files=[rel])
 
 
 def make_manifest(directory, workers=None):
@@ -166,6 +185,7 @@ def verify_dir(directory, manifest, workers=None):
     problems, to_hash = [], []
     for rel, entry in sorted(manifest.items()):
         full = os.path.join(directory, rel)
+        _inside(directory, rel)  # a link out of the model directory is no file of the model
         if not os.path.isfile(full):
             problems.append({"file": rel, "problem": "missing", "expected": entry["sha256"], "actual": None})
             continue
@@ -360,6 +380,7 @@ def _stage_one(src_dir, staging, rel, entry, copy):
     """
     dst = os.path.join(staging, rel)
     res = {"file": rel, "copied": 0, "resumed": False, "skipped": False}
+    _inside(staging, rel)  # what is published is the staging directory's own file, never a link out of it
     if not copy:
         if not os.path.isfile(dst):
             res["error"] = "missing"
@@ -666,8 +687,12 @@ def read_config(path):
     cfg = os.path.join(path, "config.json") if os.path.isdir(path) else path
     try:
         with open(cfg) as f:
-            return json.load(f)
+            config = json.load(f)
     except (IOError, OSError) as e:
         raise WeightsError("cannot read %s: %s" % (cfg, e))
     except ValueError as e:
         raise WeightsError("%s is not valid JSON: %s" % (cfg, e))
+    if not isinstance(config, dict):
+        raise WeightsError("%s is not a model config: a JSON object was expected, got %s"
+                           % (cfg, "null" if config is None else type(config).__name__))
+    return config

@@ -103,6 +103,8 @@ rc:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
+
 
 def main():
     module = AnsibleModule(
@@ -116,6 +118,7 @@ def main():
         ),
         supports_check_mode=True,
     )
+    inputs.check_options(module, inputs.ACTION_RULES["await_job"])
     module.fail_json(msg="await_job runs as an action plugin on the controller (it polls the job from there); "
                          "this module file was run directly, which cannot wait for a job.")
 

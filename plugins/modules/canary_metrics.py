@@ -90,6 +90,7 @@ failures:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import metrics
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
@@ -107,20 +108,20 @@ def main():
         ),
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"root": "path", "instances": ("instance", "nonempty"), "seconds": "positive",
+                                   "min_requests": "size"})
     p = module.params
     targets = []
-    for name in p["instances"]:
-        try:
-            spec = rr.spec(rr.load(rr.path_of(p["root"], instance=name)))
-        except rr.RecordError as exc:
-            module.fail_json(msg="canary_metrics: %s" % exc)
-        if not spec:
-            module.fail_json(msg="canary_metrics: instance %s has no current release record under %s" % (name, p["root"]))
-        targets.append({"name": name, "url": common.base_url(spec), "sglang_version": spec.get("sglang_version"),
-                        "speculative": bool(spec.get("speculative"))})
     try:
+        for name in p["instances"]:
+            spec = rr.spec(rr.load(rr.path_of(p["root"], instance=name)))
+            if not spec:
+                module.fail_json(msg="canary_metrics: instance %s has no current release record under %s"
+                                 % (name, p["root"]))
+            targets.append({"name": name, "url": common.base_url(spec), "sglang_version": spec.get("sglang_version"),
+                            "speculative": bool(spec.get("speculative"))})
         out = metrics.canary(targets, p["seconds"], p["thresholds"], p["min_requests"])
-    except metrics.MetricsError as exc:
+    except (metrics.MetricsError, inputs.InputError, rr.RecordError) as exc:
         module.fail_json(msg="canary_metrics: %s" % exc)
     if p["fail_on_error"] and not out["passed"]:
         module.fail_json(msg="canary analysis failed: %s" % "; ".join(out["failures"]), changed=False, **out)

@@ -123,6 +123,7 @@ path:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import deploy_state as ds
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
@@ -142,6 +143,8 @@ def main():
         ),
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"root": "path", "config_dir": "path", "key": "text", "instances": "instance",
+                                   "replaces": "service_unit", "timeout": "positive"})
     p = module.params
     path = ds.state_path(p["root"])
     try:

@@ -116,6 +116,7 @@ readiness:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import gateway as gw
 
 
@@ -131,6 +132,7 @@ def main():
         ),
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"url": "url", "timeout": "positive", "request_timeout": "positive"})
     p = module.params
     gate = gw.Gateway(p["url"], timeout=p["request_timeout"], api_key=p["api_key"])
     try:
@@ -158,7 +160,7 @@ def main():
         joined = gate.join(urls, p["timeout"])
         module.exit_json(changed=any(j["added"] for j in joined.values()), joined=joined, workers=gate.workers(),
                          fleet=fleet)
-    except gw.GatewayError as exc:
+    except (gw.GatewayError, inputs.InputError) as exc:
         module.fail_json(msg="gateway_workers %s: %s" % (p["action"], exc))
 
 

@@ -128,6 +128,7 @@ import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import gpu_env as ge
 
 
@@ -150,11 +151,13 @@ def main():
         required_if=[("action", "runtime", ["venv"])],
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"python": "path", "env_root": "path", "venv": "path", "tmp_dir": "path",
+                                   "cache_dir": "path", "install_size_factor": "positive", "reserve_bytes": "size"})
     p = module.params
     lock = p["lock"]
-    if not isinstance(lock.get("header"), dict) or not isinstance(lock.get("packages"), dict):
-        module.fail_json(msg="gpu_env_host: lock must be what the specdeploy.sglang.lock_info filter returns "
-                             "(a dict with header and packages)")
+    bad_lock = ge.lock_problems(lock)
+    if bad_lock:
+        module.fail_json(msg="gpu_env_host: %s: regenerate the lock (make lock)" % "; ".join(bad_lock))
 
     if p["action"] == "runtime":
         nvcc = ge.find_nvcc(p["venv"])
@@ -185,7 +188,9 @@ def main():
     elif raw not in (None, "", "none"):
         try:
             download = int(raw)
-        except ValueError:
+            if download < 0:
+                raise ValueError(raw)
+        except (TypeError, ValueError):
             module.fail_json(msg="the lock's download_bytes=%r is not a number of bytes: regenerate the lock" % raw)
         tmp_dir = p["tmp_dir"] or os.environ.get("TMPDIR") or tempfile.gettempdir()
         cache_dir = p["cache_dir"] or os.environ.get("PIP_CACHE_DIR") or os.path.join(

@@ -114,6 +114,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import gpu
 
 
@@ -129,6 +130,7 @@ def main():
         ),
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"min_gpus": "size", "cuda_version": "text", "min_driver_version": "text"})
     p = module.params
 
     def run(argv):

@@ -67,6 +67,8 @@ written:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
+
 
 def main():
     module = AnsibleModule(
@@ -77,6 +79,7 @@ def main():
         ),
         supports_check_mode=True,
     )
+    inputs.check_options(module, inputs.ACTION_RULES["report_files"])
     module.fail_json(msg="report_files runs as an action plugin on the controller; this module file was run "
                          "directly, which has no controller to write to.")
 

@@ -96,6 +96,13 @@ options:
         flashinfer's JIT find the env's nvcc (C(gpu_env_runtime_env)); the validated env wins over it.
     type: dict
     default: {}
+  unit_settings:
+    description:
+      - The role settings the unit carries as they are (O(action=lines)) - C(user), C(group), C(config_dir),
+        C(root), C(device_allow) - checked by the same rules as on the controller; one the unit cannot carry
+        (a space, C(%) or control character in a path, a user name that is none) is refused.
+    type: dict
+    default: {}
   unit_text:
     description: The rendered unit (O(action=plan), O(mode=deploy)).
     type: str
@@ -254,6 +261,7 @@ import os
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import drift
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import metrics
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
@@ -335,10 +343,24 @@ def main():
         required_if=sp.REQUIRED_IF,
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"timeout": "positive"})
     p = module.params
     try:
+        if p["action"] in ("secrets", "smoke_args", "plan"):
+            inputs.check_instance_name(p["instance"].get("name"), sp.PlanError)
+        # an empty setting is an unset one (server_rollback_to: "" deploys)
+        given = dict((k, v) for k, v in (p["settings"] or {}).items() if v not in ("", None))
+        bad = inputs.option_problems(given, {"root": "path", "config_dir": "path", "rollback_to": "release_id",
+                                                     "replaces_units": "service_unit"})
+        if bad:
+            raise sp.PlanError("settings.%s" % "; settings.".join(bad))
+        if p["action"] == "status":
+            for inst in p["instances"]:
+                inputs.check_instance_name(inst.get("name"), sp.PlanError)
+        if p["action"] == "finish":
+            sp.check_plan(p["plan"])
         if p["action"] == "lines":
-            lines = sp.unit_lines(p["program"], p["validation"], p["instance"], p["runtime_env"])
+            lines = sp.unit_lines(p["program"], p["validation"], p["instance"], p["runtime_env"], p["unit_settings"])
             module.exit_json(changed=False, **lines)
         elif p["action"] == "plan":
             module.exit_json(changed=False, plan=_plan(p))
@@ -381,7 +403,7 @@ def main():
                                      settings.get("replaces_units") or [],
                                      config_dir=settings.get("config_dir") or "/etc/specdeploy")
             module.exit_json(changed=False, instances=_status(p), drift=found)
-    except (sp.PlanError, rel.ReleaseError, rr.RecordError) as exc:
+    except (sp.PlanError, rel.ReleaseError, rr.RecordError, inputs.InputError) as exc:
         module.fail_json(msg="server_plan %s: %s" % (p["action"], exc))
 
 

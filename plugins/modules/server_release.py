@@ -164,6 +164,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 
@@ -193,12 +194,11 @@ def main():
         ],
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"root": "path", "instance": "instance", "release_id": "release_id",
+                                   "keep": "count", "port": "port", "replaces": "service_unit"})
     p = module.params
     root = p["root"]
     try:
-        if p["instance"] is not None and not rel.INSTANCE_NAME.match(p["instance"]):
-            raise rel.ReleaseError("instance name %r: use lower-case letters, digits, - and _ (max 41)"
-                                   % p["instance"])
         if p["action"] == "id":
             rid = rel.release_id(p["inputs"])
             module.exit_json(changed=False, release_id=rid, links=rel.links(root, p["instance"]),
@@ -220,8 +220,11 @@ def main():
         elif p["action"] == "preflight":
             module.exit_json(changed=False, **rel.preflight(p["instance"], p["port"], replaces=p["replaces"]))
         else:
+            found = inputs.spec_problems(p["spec"])
+            if found:
+                raise inputs.InputError("; ".join(m for _f, m in found))
             module.exit_json(changed=False, **rel.basic_render(p["spec"]))
-    except (rel.ReleaseError, rr.RecordError) as exc:
+    except (rel.ReleaseError, rr.RecordError, inputs.InputError) as exc:
         module.fail_json(msg="server_release %s: %s" % (p["action"], exc))
 
 

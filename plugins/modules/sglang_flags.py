@@ -235,6 +235,7 @@ mode:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_flags_run as run
 
 
@@ -262,6 +263,7 @@ def main():
         required_if=[("mode", "installed", ("python",))],
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"sglang_version": "version", "python": "path", "timeout": "positive"})
     out = run.run_flags(module.params)
     if module._diff and "argv_diff" in out:
         out["diff"] = {"before": out["argv_diff"]["before"], "after": out["argv_diff"]["after"]}

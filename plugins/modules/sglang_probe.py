@@ -87,6 +87,7 @@ sglang:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_flags_run as run
 
 
@@ -99,6 +100,7 @@ def main():
         ),
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"python": "path", "timeout": "positive"})
     out = run.run_probe(module.params)
     if "error" in out:
         module.fail_json(msg=out["error"])

@@ -154,6 +154,7 @@ outputs:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils.smoke import (
     SETTINGS,
     Http,
@@ -183,6 +184,9 @@ def main():
         ),
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"url": "url", "sglang_version": "version", "service": "text", "timeout": "positive",
+                                   "max_new_tokens": "count", "runs": "count", "min_accept_length": "size",
+                                   "min_tokens_per_s": "size", "prompts": "nonempty"})
     params = module.params
     http = Http(params["url"], api_key=params["api_key"])
     try:

@@ -68,6 +68,7 @@ msg:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import weights as w
 
 
@@ -77,6 +78,7 @@ def main():
                            sglang_version=dict(type="str", default="0.5.23"), env=dict(type="dict", default={})),
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"target": "path", "draft": "path", "sglang_version": "version"})
     try:
         target = w.read_config(module.params["target"])
         draft = w.read_config(module.params["draft"])

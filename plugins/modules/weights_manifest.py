@@ -56,6 +56,7 @@ total_bytes:
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import weights as w
 
 
@@ -64,6 +65,7 @@ def main():
         argument_spec=dict(path=dict(type="path", required=True), workers=dict(type="int", default=0)),
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"path": "path", "workers": "size"})
     try:
         man = w.make_manifest(module.params["path"], module.params["workers"] or None)
     except w.WeightsError as e:

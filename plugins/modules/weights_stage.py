@@ -181,6 +181,7 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import weights as w
 
 
@@ -253,6 +254,8 @@ def main():
                      ("action", "verify", ("path", "manifest")), ("action", "check", ("paths", "repo"), True)],
         supports_check_mode=True,
     )
+    inputs.check_options(module, {"repo": "text", "commit": "text", "paths": "path", "models_root": "path",
+                                   "source_dir": "path", "path": "path", "workers": "size", "reserve_bytes": "size"})
     p = module.params
     workers = p["workers"] or None
     try:
@@ -260,9 +263,9 @@ def main():
             check(module, p, workers)
         if p["action"] == "restage":
             restage(module, p, workers)
+        p["manifest"] = w.with_sizes(p["manifest"], p["sizes"])
     except w.WeightsError as e:
         module.fail_json(msg=str(e))
-    p["manifest"] = w.with_sizes(p["manifest"], p["sizes"])
     try:
         if p["action"] == "verify":
             res = w.verify_in_place(p["path"], p["manifest"], workers)

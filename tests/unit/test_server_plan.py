@@ -164,7 +164,7 @@ def test_bad_inputs_are_messages():
         sp.plan({"name": "Bad Name"}, {}, observed())
     with pytest.raises(sp.PlanError, match="validation"):
         sp.plan(INST, {}, observed(), validation={"ok": False}, unit_text=UNIT)
-    with pytest.raises(sp.PlanError, match="line break"):
+    with pytest.raises(sp.PlanError, match="control character LF"):
         sp.secrets_text("main", {"A": "x\ny"})
     with pytest.raises(sp.PlanError, match="look like secrets"):
         sp.unit_lines(["/p"], {"argv": [], "env": {"DB_PASSWD": "x"}}, INST)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import re
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import SPEC_FLAGS, TREE_FLAVORS, TREE_ORDER
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.parse import NUM, parse_argv, strip_program
@@ -120,6 +121,11 @@ def normalize_spec(spec, result):
         if not isinstance(k, str) or not _ENV_NAME.match(k) or isinstance(v, (dict, list)):
             result.error("SPEC_TYPE", "spec.env must map variable names to scalar values; bad entry %r." % (k,),
                          field="spec.env", stage="input")
+    # what reaches the unit (control characters, version, port, parallel sizes): the host's own rule
+    seen = set(e["field"] for e in result.errors)
+    for field, message in inputs.spec_problems(spec):
+        if field not in seen and field != "spec.env":
+            result.error("SPEC_VALUE", message + ".", field=field, stage="input")
     return s
 
 
