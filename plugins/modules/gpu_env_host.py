@@ -157,7 +157,7 @@ def main():
     lock = p["lock"]
     bad_lock = ge.lock_problems(lock)
     if bad_lock:
-        module.fail_json(msg="gpu_env_host: %s: regenerate the lock (make lock)" % "; ".join(bad_lock))
+        module.fail_json(msg="gpu_env_host: %s: regenerate the lock (`specdeploy lock cuda`, docs/locks.md)" % "; ".join(bad_lock))
 
     if p["action"] == "runtime":
         nvcc = ge.find_nvcc(p["venv"])
