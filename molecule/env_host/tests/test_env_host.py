@@ -254,9 +254,8 @@ def test_rollback_returns_every_host_to_the_old_release_on_the_old_env(tmp_path)
 
 
 def test_refusals_say_why_and_install_nothing(tmp_path):
-    """Each lock is the lab lock with a specdeploy-lock header; each is a new env key (nothing of it may appear)."""
-    with open(lock_path(), encoding="utf-8") as f:
-        base = f.read()
+    """Each lock is the lab 0.5.23 lock with a specdeploy-lock header; each is a new env key (nothing of it may appear)."""
+    base = read(NEW_LOCK)   # every pin in the wheelhouse (the scenario's lock now pins the stand-in build)
     before = envs()
     cases = [
         ("glibc", "# specdeploy-lock: glibc_min=2.99\n",
