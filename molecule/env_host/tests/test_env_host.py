@@ -20,6 +20,7 @@ The playbooks run as a user runs them (ansible-playbook on the controller); the 
 import hashlib
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -221,9 +222,9 @@ def test_the_tree_verify_build_validates_a_ddtree_spec_and_renders_its_unit(tmp_
     assert rc == 0, out
     assert "ok=True tree_verify=fork-db-guo" in out, out
     unit = host().file("/root/ddtree-standin/sglang-ddtree.service").content_string
-    block = []                                                 # ExecStart: one flag per line
+    block = []                                                 # ExecStart: one flag per line (systemd-quoted)
     for line in unit.split("ExecStart=", 1)[1].splitlines():
-        block.append(line.rstrip("\\").strip())
+        block.append(" ".join(shlex.split(line.rstrip("\\"))))
         if not line.endswith("\\"):
             break
     assert block[0] == f"{env}/bin/python -m sglang.launch_server", unit
