@@ -499,8 +499,10 @@ def cmd_cuda(args):
 # ------------------------------------------------------------------ what an SGLang build carries
 def wheel_tree_flavors(path):
     """The tree-verify flavors (docs/sglang.md, DDTree) an SGLang wheel's source declares: each flavor
-    whose every flag is an option string of its server_args.py (the DDTREE flavor also needs the DDTREE
-    algorithm in spec_info.py), the rule the host's probe applies to the installed parser."""
+    whose every flag is an option string of its server_args.py, or (SGLang >= 0.5.23, whose options are
+    generated from typed fields) a field of that flag's name in sglang/srt/arg_groups/fields/ (the DDTREE
+    flavor also needs the DDTREE algorithm in spec_info.py), the rule the host's probe applies to the
+    installed parser."""
     import zipfile
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -513,13 +515,16 @@ def wheel_tree_flavors(path):
                 if "sglang/srt/server_args.py" in names else ""
             spec_src = z.read("sglang/srt/speculative/spec_info.py").decode("utf-8", "replace") \
                 if "sglang/srt/speculative/spec_info.py" in names else ""
+            fields_src = "".join(z.read(n).decode("utf-8", "replace") for n in sorted(names)
+                                 if n.startswith("sglang/srt/arg_groups/fields/") and n.endswith(".py"))
     except (OSError, zipfile.BadZipFile) as e:
         raise LockToolError("cannot read %s: %s" % (path, e))
     if not args_src:
         raise LockToolError("%s has no sglang/srt/server_args.py: not an SGLang wheel" % path)
     out = []
     for flavor, flags in sorted(specdeploy_collection.tree_flavor_flags().items()):
-        if all(('"%s"' % f) in args_src or ("'%s'" % f) in args_src for f in flags):
+        if all(('"%s"' % f) in args_src or ("'%s'" % f) in args_src
+               or re.search(r"(?m)^\s+%s\s*:" % f[2:].replace("-", "_"), fields_src) for f in flags):
             if flavor == "sglang-pr29907" and "DDTREE" not in spec_src:
                 continue
             out.append(flavor)

@@ -193,6 +193,21 @@ def test_the_lock_tool_reads_the_tree_verify_flavor_from_an_sglang_wheel(tmp_pat
         z.writestr("sglang/srt/server_args.py", 'parser.add_argument("--speculative-ddtree-budget", type=int)\n')
         z.writestr("sglang/srt/speculative/spec_info.py", "DDTREE = 7\n")
     assert wheel_flavors(pr) == ["sglang-pr29907"]
+    # 0.5.23 and later generate their options from typed fields: a field of the flag's name is the flag
+    fields = tmp_path / "sglang-0.5.23+ddtree-py3-none-any.whl"
+    with zipfile.ZipFile(fields, "w") as z:
+        z.writestr("sglang/srt/server_args.py", "from sglang.srt.arg_groups.fields import *\n")
+        z.writestr("sglang/srt/arg_groups/fields/spec.py",
+                   "class Spec:\n    speculative_dflash_block_size: A[int, 'x'] = None\n"
+                   "    speculative_dflash_enable_ddtree: A[\n        bool, 'y'] = False\n")
+    assert wheel_flavors(fields) == ["fork-db-guo"]
+    # a mention in help text or a comment is no field
+    other = tmp_path / "sglang-0.5.23+other-py3-none-any.whl"
+    with zipfile.ZipFile(other, "w") as z:
+        z.writestr("sglang/srt/server_args.py", "x = 1\n")
+        z.writestr("sglang/srt/arg_groups/fields/spec.py",
+                   "class Spec:\n    a: A[int, 'unlike speculative_dflash_enable_ddtree: it'] = None\n")
+    assert wheel_flavors(other) == []
 
 
 def test_the_lock_header_carries_the_tree_verify_flavors():

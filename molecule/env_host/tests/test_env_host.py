@@ -4,8 +4,12 @@ After converge (deploy.yml on two hosts: each serves SGLang 0.5.22 from the env 
 the LAB-ONLY prebuilt one) and idempotence:
   1. upgrade: the lock's content replaced in place by the 0.5.23 lab lock: every host takes the full
      deploy and restarts through the gate on the 0.5.23 env, built beside the old one, which is kept;
-  2. one comment line appended to the lock (env_host-1): the full deploy builds the new env for real;
-     a second deploy.yml finds the host unchanged and runs no role;
+  2. the lock bumped to a tree-verify build shipped by the controller (env_host-1): the 0.5.23 lab lock with
+     its sglang pin replaced by the LAB-ONLY DDTree stand-in (ddtree_standin.py: 0.5.23's released wheel
+     plus the fork-db-guo flag), the wheel in gpu_env_wheels: the full deploy builds the new env for real,
+     hash-checked, and the probe finds the tree-verify flavor; a second deploy.yml finds the host unchanged;
+     ddtree.yml: the installed build validates a verify: tree DFLASH spec and its unit renders the tree
+     flag (the plain 0.5.23 env refuses it). Only a GPU host can start it and pass its smoke gate;
   3. rollback.yml to the 0.5.22 release: every host runs the old env and SGLang 0.5.22 again;
   4. gpu_env refuses, with a message saying what was found, what is needed and what to do, and installs
      nothing: a lock asking for glibc 2.99; a lock whose download cannot fit; a python3 without venv.
@@ -16,6 +20,7 @@ The playbooks run as a user runs them (ansible-playbook on the controller); the 
 import hashlib
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -146,12 +151,32 @@ def test_the_lock_replaced_in_place_upgrades_every_host_through_the_gate(tmp_pat
     MEMO.update(upgraded_env=new, upgraded=after)
 
 
-def test_one_comment_line_in_the_lock_takes_the_full_deploy_and_builds_the_new_env(tmp_path):
-    with open(lock_path(), "a", encoding="utf-8") as f:
-        f.write("# lock bump: one comment line, nothing else changed\n")
+def standin():
+    """The LAB-ONLY DDTree stand-in build prepare made (ddtree_standin.py): its lock and its wheel."""
+    out = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "ddtree-standin")
+    wheels = [os.path.join(out, "wheels", w) for w in os.listdir(os.path.join(out, "wheels")) if w.endswith(".whl")]
+    assert len(wheels) == 1, wheels
+    return os.path.join(out, "ddtree-standin.lock"), wheels[0]
+
+
+def wheels_var():
+    return json.dumps({"gpu_env_wheels": [standin()[1]]})
+
+
+def test_a_tree_verify_build_shipped_by_the_controller_takes_the_full_deploy_and_builds_its_env(tmp_path):
+    """The lock bump of a pull-request build: the lab 0.5.23 lock with only its sglang pin replaced by the
+    LAB-ONLY stand-in tree-verify build (tree_verify= in its header, read from the wheel by the lock code),
+    the wheel shipped from the controller with gpu_env_wheels. The env is the scenario's real install."""
+    lock_src, wheel = standin()
+    text = read(lock_src)
+    assert "# specdeploy-lock: tree_verify=fork-db-guo\n" in text
+    digest = hashlib.sha256(open(wheel, "rb").read()).hexdigest()
+    assert "--hash=sha256:%s" % digest in text                 # the lock pins the shipped wheel's bytes
+    with open(lock_path(), "w", encoding="utf-8") as f:
+        f.write(text)
     new = env_dir(read(lock_path()))
     assert new != MEMO["upgraded_env"]
-    rc, out = playbook("converge.yml", "--limit", NAME, report_dir=tmp_path)
+    rc, out = playbook("converge.yml", "--limit", NAME, "-e", wheels_var(), report_dir=tmp_path)
     assert rc == 0, out
     assert "the desired env_key changed" in out, out
     h = host()
@@ -159,31 +184,60 @@ def test_one_comment_line_in_the_lock_takes_the_full_deploy_and_builds_the_new_e
     assert h.file(new).is_directory and not h.file(new).is_symlink
     assert h.file(new + "/.specdeploy-complete").exists
     lock = h.file(new + "/specdeploy.lock")
-    assert lock.content_string.rstrip().endswith("nothing else changed") and lock.mode == 0o444
-    assert "--hash=sha256:" in lock.content_string
-    # its probe kept beside it (later runs read it instead of importing SGLang)
-    probe = h.file(f"{ENVS}/.probe-{os.path.basename(new)}.json")
-    assert probe.exists and json.loads(probe.content_string)["version"] == "0.5.23"
-    assert h.file(f"{new}/lib/python3.11/site-packages/sglang/__init__.py").exists
+    assert lock.content_string == text and lock.mode == 0o444
+    # the wheel no index serves: copied from the controller beside the venv, and the one pip installed
+    assert h.file("%s/wheels/%s" % (new, os.path.basename(wheel))).exists
+    record = h.check_output(f"cat {new}/lib/python3.11/site-packages/sglang-0.5.23.dist-info/WHEEL")
+    assert "Build: 1specdeploylabstandin" in record, record
+    # the probe of the installed build (kept beside it) finds the tree-verify flavor
+    probe = json.loads(h.file(f"{ENVS}/.probe-{os.path.basename(new)}.json").content_string)
+    assert probe["version"] == "0.5.23" and probe["tree_verify"] == ["fork-db-guo"], probe
     assert h.file(MEMO["upgraded_env"]).exists                # built beside the env it replaces
     now = served()
     assert now["state"] == "active" and now["python"] == new + "/bin/python", now
+    assert now["version"] == "0.5.23", now
     assert now["release"] != MEMO["upgraded"][NAME]["release"]   # the release id covers the env's lock
     generate()
     row = summary(tmp_path)[NAME]
     assert (row["release_before"], row["release_after"], row["result"]) == \
         (MEMO["upgraded"][NAME]["release"], now["release"], "changed"), row
     assert served(HOSTS[1]) == MEMO["upgraded"][HOSTS[1]]     # outside the limit: untouched
-    MEMO.update(bumped=now)
+    MEMO.update(bumped=now, standin_env=new)
 
 
 def test_the_next_run_is_unchanged(tmp_path):
-    rc, out = playbook("converge.yml", "--limit", NAME, report_dir=tmp_path)
+    rc, out = playbook("converge.yml", "--limit", NAME, "-e", wheels_var(), report_dir=tmp_path)
     assert rc == 0, out
     assert "unchanged: as the last deploy left it, and serving" in out, out
     assert "TASK [specdeploy.sglang." not in out, out          # no role task ran
     assert summary(tmp_path)[NAME]["result"] == "unchanged"
     assert served() == MEMO["bumped"]
+
+
+def test_the_tree_verify_build_validates_a_ddtree_spec_and_renders_its_unit(tmp_path):
+    """As far as a CPU host goes (ddtree.yml): the installed stand-in build resolves a verify: tree DFLASH
+    spec itself, and the unit renders the tree flag. Starting it and its smoke gate need a GPU."""
+    env = MEMO["standin_env"]
+    rc, out = playbook("ddtree.yml", "--limit", NAME, "-e", f"ddtree_env={env}", report_dir=tmp_path)
+    assert rc == 0, out
+    assert "ok=True tree_verify=fork-db-guo" in out, out
+    unit = host().file("/root/ddtree-standin/sglang-ddtree.service").content_string
+    block = []                                                 # ExecStart: one flag per line (systemd-quoted)
+    for line in unit.split("ExecStart=", 1)[1].splitlines():
+        block.append(" ".join(shlex.split(line.rstrip("\\"))))
+        if not line.endswith("\\"):
+            break
+    assert block[0] == f"{env}/bin/python -m sglang.launch_server", unit
+    for line in ("--speculative-algorithm DFLASH", "--speculative-num-draft-tokens 16",
+                 "--speculative-dflash-enable-ddtree"):
+        assert line in block, (line, unit)
+    # the rendered unit is for reading: not installed, nothing started
+    assert not host().file("/etc/systemd/system/sglang-ddtree.service").exists
+    assert served() == MEMO["bumped"]
+    # the same spec on the plain 0.5.23 env (no tree verification): refused, never rendered linear
+    rc, out = playbook("ddtree.yml", "--limit", NAME, "-e", f"ddtree_env={MEMO['upgraded_env']}", report_dir=tmp_path)
+    assert rc != 0, out
+    assert "TREE_VERIFY_UNAVAILABLE" in out or "verify: tree needs an SGLang build with DDTree" in out, out
 
 
 def test_rollback_returns_every_host_to_the_old_release_on_the_old_env(tmp_path):
@@ -201,9 +255,8 @@ def test_rollback_returns_every_host_to_the_old_release_on_the_old_env(tmp_path)
 
 
 def test_refusals_say_why_and_install_nothing(tmp_path):
-    """Each lock is the lab lock with a specdeploy-lock header; each is a new env key (nothing of it may appear)."""
-    with open(lock_path(), encoding="utf-8") as f:
-        base = f.read()
+    """Each lock is the lab 0.5.23 lock with a specdeploy-lock header; each is a new env key (nothing of it may appear)."""
+    base = read(NEW_LOCK)   # every pin in the wheelhouse (the scenario's lock now pins the stand-in build)
     before = envs()
     cases = [
         ("glibc", "# specdeploy-lock: glibc_min=2.99\n",
