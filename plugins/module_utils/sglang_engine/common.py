@@ -43,8 +43,8 @@ MAX_PREFILL_TOKENS = 16384  # --max-prefill-tokens' default (every release)
 
 # THE table from the structured spec (docs/interfaces.md) to SGLang: (spec key, flag, argparse dest), in the
 # order render() writes them; "speculative.<key>" for the speculative mapping. Rendering (render.py), parsing a
-# command line back into a spec (argv_to_spec), allow_overrides / resolved-key comparison (SPEC_TO_SGLANG) and
-# the server_validator: basic stand-in (release.py) all derive from it. --speculative-draft-window-size and
+# command line back into a spec (argv_to_spec), allow_overrides / resolved-key comparison (SPEC_TO_SGLANG) all
+# derive from it. --speculative-draft-window-size and
 # --enable-metrics are spelled per release (traits window_flag, metrics_flag); render() asks the release.
 SPEC_FLAGS = (
     ("model_path", "--model-path", "model_path"),
