@@ -175,7 +175,7 @@ def main():
         supports_check_mode=True,
     )
     inputs.check_options(module, {"root": "path", "instance": "instance", "release_id": "release_id",
-                                   "keep": "count", "port": "port", "replaces": "service_unit"})
+                                  "keep": "count", "port": "port", "replaces": "service_unit"})
     p = module.params
     root = p["root"]
     try:
