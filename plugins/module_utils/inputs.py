@@ -17,6 +17,7 @@ Standard library only, importable without Ansible.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 
@@ -262,7 +263,7 @@ def _url(value):
 
 def _number(low=None, high=None, positive=False):
     def check(value):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value) or value in (
                 float("inf"), float("-inf")):
             raise InputError("must be a number, got %r" % (value,))
         if positive and not value > 0:

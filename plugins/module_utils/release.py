@@ -18,7 +18,6 @@ import shutil
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import SPEC_FLAGS
 from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import canonical
 
 __metaclass__ = type
@@ -340,52 +339,3 @@ def preflight(instance, port, proc="/proc", replaces=()):
                          info["pid"], info["cmdline"], info["unit"], instance))
     return {"problems": problems, "port_holders": foreign, "leftovers": leftovers, "replaced": replaced,
             "notes": notes}
-
-
-# ---- STAND-IN for sglang_flags (static argv rendering only) ------------------------------------
-# The product path is specdeploy.sglang.sglang_flags in installed mode (the host's SGLang resolves the
-# flags). Until that module is wired into the role, `server_validator: basic` renders argv from the
-# structured spec with no rule table and no resolution. Named as such in the release record.
-
-# from the engine's one spec-to-flag table (sglang_engine.common.SPEC_FLAGS)
-_PLAIN = tuple((k, f) for k, f, _d in SPEC_FLAGS if "." not in k and k != "enable_metrics")
-_SPEC = tuple((k.split(".", 1)[1], f, d) for k, f, d in SPEC_FLAGS
-              if k.startswith("speculative.") and k != "speculative.draft_window_size")
-_DEFAULT_ONE = ("tp_size", "dp_size", "pp_size")
-
-
-def basic_render(spec):
-    """argv + env + the settings to expect in /server_info, from the structured spec (no validation)."""
-    if not isinstance(spec, dict) or not spec.get("model_path"):
-        raise ReleaseError("spec.model_path is required")
-    if not spec.get("sglang_version"):
-        raise ReleaseError("spec.sglang_version is required")
-    argv = []
-    resolved = {"model_path": spec["model_path"], "speculative_algorithm": None}
-    for field, flag in _PLAIN:
-        value = spec.get(field)
-        if value is None or (field in _DEFAULT_ONE and int(value) == 1):
-            continue
-        argv += [flag, str(value)]
-    if spec.get("enable_metrics"):
-        argv.append("--enable-metrics")
-    spec_cfg = spec.get("speculative") or None
-    if spec_cfg:
-        if spec_cfg.get("verify", "linear") == "tree":
-            raise ReleaseError("speculative.verify: tree needs the sglang_flags validator (it probes the "
-                               "installed SGLang for a tree-verify flavor); set server_validator: sglang_flags")
-        seen = set()
-        for field, flag, name in _SPEC:
-            value = spec_cfg.get(field)
-            if value is None or flag in seen:
-                continue
-            seen.add(flag)
-            argv += [flag, str(value)]
-            resolved[name] = value
-        if spec_cfg.get("draft_window_size") is not None:
-            argv += ["--speculative-draft-window-size", str(spec_cfg["draft_window_size"])]
-    for arg in spec.get("extra_args") or []:
-        argv.append(str(arg))
-    return {"ok": True, "argv": argv, "env": dict(spec.get("env") or {}), "resolved": resolved,
-            "errors": [], "overrides": [],
-            "validator": "basic (STAND-IN for sglang_flags: static rendering, no rules, no resolution)"}

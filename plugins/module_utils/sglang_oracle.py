@@ -189,7 +189,6 @@ main()
 '''
 
 
-
 class OracleError(Exception):
     """The SGLang python could not be run, or did not answer."""
 

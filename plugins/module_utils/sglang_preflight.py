@@ -284,8 +284,8 @@ def format_lines(verdicts, without=(), status=None, detail=True):
             by = "" if v.get("judged_by") in (None, "static", "preflight") else " [%s]" % v["judged_by"]
             notes = v.get("notes") or []
             if not by:  # what the static layer leaves to SGLang (the authority, the installed SGLang on the host)
-                left = [n["message"].split(";", 1)[0] for n in notes if n["code"] in ("JUDGED_BY_SGLANG",
-                                                                                     "NOT_IN_TABLES")]
+                left = [n["message"].split(";", 1)[0] for n in notes
+                        if n["code"] in ("JUDGED_BY_SGLANG", "NOT_IN_TABLES")]
                 by = (" [%s]" % left[0]) if left else ""
             if v["ok"]:
                 r = v.get("resolved") or {}

@@ -109,7 +109,7 @@ def main():
         supports_check_mode=True,
     )
     inputs.check_options(module, {"root": "path", "instances": ("instance", "nonempty"), "seconds": "positive",
-                                   "min_requests": "size"})
+                                  "min_requests": "size"})
     p = module.params
     targets = []
     try:

@@ -144,7 +144,7 @@ def main():
         supports_check_mode=True,
     )
     inputs.check_options(module, {"root": "path", "config_dir": "path", "key": "text", "instances": "instance",
-                                   "replaces": "service_unit", "timeout": "positive"})
+                                  "replaces": "service_unit", "timeout": "positive"})
     p = module.params
     path = ds.state_path(p["root"])
     try:

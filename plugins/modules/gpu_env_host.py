@@ -152,7 +152,7 @@ def main():
         supports_check_mode=True,
     )
     inputs.check_options(module, {"python": "path", "env_root": "path", "venv": "path", "tmp_dir": "path",
-                                   "cache_dir": "path", "install_size_factor": "positive", "reserve_bytes": "size"})
+                                  "cache_dir": "path", "install_size_factor": "positive", "reserve_bytes": "size"})
     p = module.params
     lock = p["lock"]
     bad_lock = ge.lock_problems(lock)

@@ -15,7 +15,7 @@ description:
     C(algorithm), C(verify), C(drafter)), the recording and alert rules, a Grafana dashboard and a Prometheus
     configuration that loads them. The role M(specdeploy.sglang.monitoring) writes them to files.
   - The labels come from each instance's current release record where a play read it on the host (the fact
-    C(__monitoring_links), the result of M(specdeploy.sglang.server_plan) O(action=links)), so after a rollout the targets carry
+    C(__monitoring_links), the result of M(specdeploy.sglang.server_plan) with C(action=links)), so after a rollout the targets carry
     the release the host serves; a host not read gets its inventory spec and release C(unknown).
   - The accept-length alert's threshold is each host's C(server_smoke_min_accept_length), the deploy gate's own
     setting (no alert where the gate does not check it); the error-rate alert's is the canary analysis'

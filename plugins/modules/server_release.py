@@ -22,8 +22,6 @@ description:
     any C(sglang-*.service) unit (read-only; the role fails on them before touching the service).
     Processes are told apart by their systemd unit cgroup; those inside a unit of O(replaces) are expected
     (the role stops that unit before the start) and are returned under C(replaced), not as problems.
-  - O(action=render_basic) renders argv from a structured spec without validation. It is a STAND-IN
-    for C(specdeploy.sglang.sglang_flags) (installed mode), which is the product path.
 author: specdeploy.sglang contributors (@specdeploy)
 extends_documentation_fragment:
   - specdeploy.sglang._attributes
@@ -38,7 +36,7 @@ options:
     description: What to do.
     type: str
     required: true
-    choices: [id, record, activate, prune, preflight, render_basic]
+    choices: [id, record, activate, prune, preflight]
   root:
     description: Base directory of the layout.
     type: path
@@ -72,9 +70,6 @@ options:
     type: list
     elements: str
     default: []
-  spec:
-    description: Structured spec (O(action=render_basic)), see docs/interfaces.md.
-    type: dict
 """
 
 EXAMPLES = r"""
@@ -145,19 +140,6 @@ notes:
   returned: when action is preflight
   type: list
   elements: str
-argv:
-  description: Flags (O(action=render_basic)).
-  returned: when action is render_basic
-  type: list
-  elements: str
-env:
-  description: Environment for the server (O(action=render_basic)).
-  returned: when action is render_basic
-  type: dict
-resolved:
-  description: Settings to expect in C(/server_info) (O(action=render_basic)).
-  returned: when action is render_basic
-  type: dict
 """
 
 import os
@@ -173,7 +155,7 @@ def main():
     module = AnsibleModule(
         argument_spec=dict(
             action=dict(type="str", required=True,
-                        choices=["id", "record", "activate", "prune", "preflight", "render_basic"]),
+                        choices=["id", "record", "activate", "prune", "preflight"]),
             root=dict(type="path", default="/opt/specdeploy"),
             instance=dict(type="str"),
             inputs=dict(type="dict"),
@@ -183,19 +165,17 @@ def main():
             keep=dict(type="int", default=3),
             port=dict(type="int"),
             replaces=dict(type="list", elements="str", default=[]),
-            spec=dict(type="dict"),
         ),
         required_if=[
             ("action", "id", ("instance", "inputs")),
             ("action", "record", ("release_id", "record")),
             ("action", "activate", ("instance", "release_id")),
             ("action", "preflight", ("instance", "port")),
-            ("action", "render_basic", ("spec",)),
         ],
         supports_check_mode=True,
     )
     inputs.check_options(module, {"root": "path", "instance": "instance", "release_id": "release_id",
-                                   "keep": "count", "port": "port", "replaces": "service_unit"})
+                                  "keep": "count", "port": "port", "replaces": "service_unit"})
     p = module.params
     root = p["root"]
     try:
@@ -217,13 +197,8 @@ def main():
         elif p["action"] == "prune":
             removed = rel.prune(root, p["keep"], module.check_mode)
             module.exit_json(changed=bool(removed), removed=removed)
-        elif p["action"] == "preflight":
-            module.exit_json(changed=False, **rel.preflight(p["instance"], p["port"], replaces=p["replaces"]))
         else:
-            found = inputs.spec_problems(p["spec"])
-            if found:
-                raise inputs.InputError("; ".join(m for _f, m in found))
-            module.exit_json(changed=False, **rel.basic_render(p["spec"]))
+            module.exit_json(changed=False, **rel.preflight(p["instance"], p["port"], replaces=p["replaces"]))
     except (rel.ReleaseError, rr.RecordError, inputs.InputError) as exc:
         module.fail_json(msg="server_release %s: %s" % (p["action"], exc))
 

@@ -185,8 +185,8 @@ def main():
         supports_check_mode=True,
     )
     inputs.check_options(module, {"url": "url", "sglang_version": "version", "service": "text", "timeout": "positive",
-                                   "max_new_tokens": "count", "runs": "count", "min_accept_length": "size",
-                                   "min_tokens_per_s": "size", "prompts": "nonempty"})
+                                  "max_new_tokens": "count", "runs": "count", "min_accept_length": "size",
+                                  "min_tokens_per_s": "size", "prompts": "nonempty"})
     params = module.params
     http = Http(params["url"], api_key=params["api_key"])
     try:

@@ -201,8 +201,8 @@ def check(module, p, workers):
         module.fail_json(msg="%s. Refused: nothing that loads them is restarted, the running server is untouched. "
                          "Repair: run the same playbook again with -e weights_restage=true (the weights role hashes "
                          "each published copy of weights_models, fetches the damaged files again from their source "
-                         "and verifies every file before any restart)." % w.describe_published(res), bad_files=[os.path.join(x["path"], x["file"])
-                                                                 for x in res["problems"]],
+                         "and verifies every file before any restart)." % w.describe_published(res),
+                         bad_files=[os.path.join(x["path"], x["file"]) for x in res["problems"]],
                          checked=res, published=published, **extra)
     shown = [x for x, i in res["paths"].items() if i["published"]]
     secs = max(res["seconds"], 0.001)
@@ -255,7 +255,7 @@ def main():
         supports_check_mode=True,
     )
     inputs.check_options(module, {"repo": "text", "commit": "text", "paths": "path", "models_root": "path",
-                                   "source_dir": "path", "path": "path", "workers": "size", "reserve_bytes": "size"})
+                                  "source_dir": "path", "path": "path", "workers": "size", "reserve_bytes": "size"})
     p = module.params
     workers = p["workers"] or None
     try:

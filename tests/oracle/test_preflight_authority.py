@@ -56,14 +56,14 @@ def test_authority_fails_what_sglang_rewrites(tmp_path):
 def test_extra_args_sglang_refuses_pass_static_with_the_note_and_fail_the_authority(tmp_path):
     """extra_args beyond what the spec renders: valid flags (existence and type pass statically) that SGLang refuses
     together. The static preflight passes and says SGLang judges them; the authority fails with SGLang's message."""
-    inv = tmp_path / "production"
-    shutil.copytree(os.path.join(ROOT, "inventories", "production"), inv)
+    inv = tmp_path / "inv" / "production"
+    production_example.filled_copy(inv)
     (inv / "host_vars" / "pro6000-b1.yml").write_text(yaml.safe_dump({"server_instances": [{
         "name": "main", "cuda_visible_devices": "0,1",
         "spec": "{{ prod_spec_base | combine({'speculative': prod_dflash_linear, "
                 "'extra_args': ['--ssl-keyfile', '/etc/specdeploy/key.pem']}) }}"}]}))
-    p = subprocess.run([sys.executable, TOOL, "-i", str(inv), "--group", "dflash_linear"], capture_output=True,
-                       text=True, check=False, cwd=ROOT, timeout=600)
+    p = subprocess.run([sys.executable, TOOL, "preflight", "-i", str(inv), "--group", "dflash_linear"],
+                       capture_output=True, text=True, check=False, cwd=ROOT, timeout=600)
     assert p.returncode == 0, p.stdout + p.stderr
     ok = next(x for x in p.stdout.splitlines() if x.startswith("OK    pro6000-b1/main: "))
     assert "[judged by SGLang: the static rules do not model flags --ssl-keyfile]" in ok, p.stdout
@@ -76,6 +76,6 @@ def test_extra_args_sglang_refuses_pass_static_with_the_note_and_fail_the_author
         "name": "main", "cuda_visible_devices": "0,1",
         "spec": "{{ prod_spec_base | combine({'speculative': prod_dflash_linear, "
                 "'extra_args': ['--ssl-keyfiel', '/etc/specdeploy/key.pem']}) }}"}]}))
-    p = subprocess.run([sys.executable, TOOL, "-i", str(inv), "--group", "dflash_linear"], capture_output=True,
-                       text=True, check=False, cwd=ROOT, timeout=600)
+    p = subprocess.run([sys.executable, TOOL, "preflight", "-i", str(inv), "--group", "dflash_linear"],
+                       capture_output=True, text=True, check=False, cwd=ROOT, timeout=600)
     assert p.returncode == 1 and "FAIL  pro6000-b1/main: [PARSE_UNRECOGNIZED]" in p.stdout, p.stdout

@@ -8,7 +8,6 @@ import threading
 import pytest
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import metrics as M
-from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
 from ansible_collections.specdeploy.sglang.plugins.module_utils import smoke
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as E
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import releases
@@ -39,11 +38,6 @@ def test_enable_metrics_must_be_a_boolean_and_round_trips_from_an_argv():
     assert r.codes() == ["SPEC_TYPE"] and "boolean" in r.errors[0]["message"]
     spec = E.argv_to_spec(["--model-path", "/m", "--enable-metrics"], "0.5.23")
     assert spec["enable_metrics"] is True and spec["extra_args"] == []
-
-
-def test_the_basic_stand_in_renders_it_too():
-    out = rel.basic_render({"sglang_version": "0.5.23", "model_path": "/m", "enable_metrics": True})
-    assert "--enable-metrics" in out["argv"]
 
 
 # ---- the parser ------------------------------------------------------------------------------------

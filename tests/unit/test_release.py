@@ -151,18 +151,6 @@ def test_preflight_finds_leftover_sglang_process(tmp_path):
     assert proc.pid in [p["pid"] for p in leftovers]
 
 
-def test_basic_render_maps_spec_to_flags():
-    out = rel.basic_render({"sglang_version": "0.5.23", "model_path": "/m", "port": 30001, "tp_size": 1,
-                            "speculative": {"algorithm": "DFLASH", "draft_model_path": "/d", "block_size": 16},
-                            "extra_args": ["--skip-server-warmup"], "env": {"A": "1"}})
-    assert out["argv"] == ["--model-path", "/m", "--port", "30001", "--speculative-algorithm", "DFLASH",
-                           "--speculative-draft-model-path", "/d", "--speculative-num-draft-tokens", "16",
-                           "--skip-server-warmup"]
-    assert out["resolved"]["speculative_num_draft_tokens"] == 16
-    with pytest.raises(rel.ReleaseError, match="tree"):
-        rel.basic_render({"sglang_version": "0.5.23", "model_path": "/m", "speculative": {"verify": "tree"}})
-
-
 def test_unreadable_socket_is_attributed_by_uid(tmp_path):
     """A fake /proc: the listening socket's process fds are unreadable (no CAP_SYS_PTRACE in a
     container); the socket uid matches the unit's process -> the unit's own; else foreign."""

@@ -42,7 +42,9 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.re
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.render import SPEC_KEYS, SPECULATIVE_KEYS, argv_to_spec, normalize_spec, render, tree_flavor  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.resolve import (  # noqa: F401
     record_arg_overrides, record_overrides, requested_fields, resolve)
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.systemd import SECRET_ENV, argv_diff, flag_groups, systemd_quote, unit_exec_lines  # noqa: F401
+# the one systemd quoting and the one secret-name pattern (the controller refuses what the host refuses)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.server_common import SECRET_NAME as SECRET_ENV
+from ansible_collections.specdeploy.sglang.plugins.module_utils.systemd_unit import argv_diff, flag_groups, systemd_quote, unit_exec_lines  # noqa: F401
 
 _MTP_TARGETS = re.compile(r"(Deepseek|Glm4Moe|GlmMoeDsa|BailingMoe|MistralLarge3|Pixtral|HYV|Qwen4Exp)")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.systemd import unit_exec_lines
+from ansible_collections.specdeploy.sglang.plugins.module_utils.systemd_unit import unit_exec_lines
 
 DFLASH_TARGET_ARCHS = ("Qwen3ForCausalLM", "Qwen3MoeForCausalLM", "Qwen3NextForCausalLM",
                        "Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration",
@@ -37,14 +37,13 @@ RESOLVED_KEYS = (
 )
 SPECULATIVE_FIELDS = tuple(k for k in RESOLVED_KEYS if k.startswith("speculative_"))
 
-SECRET_ENV = re.compile(r"(TOKEN|SECRET|PASSWORD|API_KEY|APIKEY|CREDENTIAL)", re.I)
 LONG_CONTEXT_ENV = "SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN"
 MAX_PREFILL_TOKENS = 16384  # --max-prefill-tokens' default (every release)
 
 # THE table from the structured spec (docs/interfaces.md) to SGLang: (spec key, flag, argparse dest), in the
 # order render() writes them; "speculative.<key>" for the speculative mapping. Rendering (render.py), parsing a
-# command line back into a spec (argv_to_spec), allow_overrides / resolved-key comparison (SPEC_TO_SGLANG) and
-# the server_validator: basic stand-in (release.py) all derive from it. --speculative-draft-window-size and
+# command line back into a spec (argv_to_spec), allow_overrides / resolved-key comparison (SPEC_TO_SGLANG) all
+# derive from it. --speculative-draft-window-size and
 # --enable-metrics are spelled per release (traits window_flag, metrics_flag); render() asks the release.
 SPEC_FLAGS = (
     ("model_path", "--model-path", "model_path"),

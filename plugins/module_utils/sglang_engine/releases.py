@@ -254,7 +254,8 @@ _CHANGES = {
         "pp_speculation_refused": True,
         "cpu_default_attention": "torch_native",
         "eagle_paged_tree_backends": ("flashinfer", "fa3"),
-        # server_args.py _get_default_attn_backend (0.5.11-0.5.18), judged through the oracle's GPU stand-in; trtllm_mha's fa4 for unequal K/V rows from 0.5.17 (model_config.has_asymmetric_kv)
+        # server_args.py _get_default_attn_backend (0.5.11-0.5.18), judged through the oracle's GPU stand-in;
+        # trtllm_mha's fa4 for unequal K/V rows from 0.5.17 (model_config.has_asymmetric_kv)
         "sm100_default_attention": {"dflash_topk_one": False, "asymmetric_fa4": False,
                                     "mha_archs": ("KimiK3ForConditionalGeneration",)},
         "dflash_trtllm_draft_sm100_fa4": False,
@@ -386,8 +387,8 @@ def nearest(version, n=2):
 def unknown_version_message(version):
     near = nearest(version)
     return ("SGLang version %r is not a release number this collection can read (X.Y.Z or X.Y.Z.postN, not older "
-            "than %s); nearest known: %s (all known: %s)." % (version, KNOWN_VERSIONS[0], " and ".join(near),
-                                                             known_versions_text()))
+            "than %s); nearest known: %s (all known: %s)." % (
+                version, KNOWN_VERSIONS[0], " and ".join(near), known_versions_text()))
 
 
 def release(version):

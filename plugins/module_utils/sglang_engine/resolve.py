@@ -373,5 +373,3 @@ def _record_overrides(result, want_of, fields, resolved, allow_overrides):
                 result.error("SPEC_OVERRIDDEN", "SGLang would silently change %s from %r to %r. Ask for %r instead, or "
                              "list %s in allow_overrides to accept it." % (field, want, got, got, field), field=field,
                              stage="policy")
-
-
