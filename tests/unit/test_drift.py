@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TEMPLATE = os.path.join(ROOT, "roles", "server", "templates", "sglang.service.j2")
 # a fake secret (never a real token): the drift report must name the variable, never print this value
 SECRET_NAME = "HF_TOKEN"
-FAKE_SECRET = "hf_secret-value-0000"
+FAKE_SECRET = "not-a-real-secret-0000"
 FLAGS = ["--model-path", "/opt/specdeploy/models/lab--tiny-qwen3@local", "--port", "30000", "--device", "cpu",
          "--chat-template", "100%"]
 ENV = {"SGLANG_USE_CPU_ENGINE": "1", "HF_HUB_OFFLINE": "1"}
@@ -158,7 +158,7 @@ def test_an_environment_changed_by_hand_is_named_without_values(host):
     assert len(got) == 1 and got[0]["kind"] == "process"
     assert got[0]["what"].endswith("its environment differs from release r1: HF_HUB_OFFLINE differs, "
                                    "SGLANG_EXTRA is set outside the release")
-    assert "hf_secret" not in got[0]["what"] and "=0" not in got[0]["what"]
+    assert "not-a-real-secret" not in got[0]["what"] and "=0" not in got[0]["what"]
 
 
 def test_without_the_environ_the_units_loaded_environment_is_compared(host, tmp_path):

@@ -59,9 +59,9 @@ def test_escaped_unit_survives_systemd_analyze(tmp_path):
 
 def test_secret_like_names_and_values():
     assert rel.secret_like({"HF_TOKEN": "x", "SGLANG_USE_CPU_ENGINE": "1", "api_key": "k"}) == ["HF_TOKEN", "api_key"]
-    rel.check_no_secrets('{"env": {}}', {"HF_TOKEN": "hf_abcdefgh"})
+    rel.check_no_secrets('{"env": {}}', {"HF_TOKEN": "not-a-real-token-abcdefgh"})
     with pytest.raises(rel.ReleaseError, match="HF_TOKEN"):
-        rel.check_no_secrets('{"x": "hf_abcdefgh"}', {"HF_TOKEN": "hf_abcdefgh"})
+        rel.check_no_secrets('{"x": "not-a-real-token-abcdefgh"}', {"HF_TOKEN": "not-a-real-token-abcdefgh"})
     # a short value ("1") is everywhere in ordinary text: not a usable signal, not a refusal
     rel.check_no_secrets('{"port": 30001}', {"FLAG": "1"})
 

@@ -20,7 +20,7 @@ VALID = {"ok": True, "argv": ["--model-path", "/m", "--host", "192.0.2.10", "--p
 UNIT = "[Service]\nExecStart=/v/bin/python\n"
 SETTINGS = {"root": "/opt/specdeploy", "lock_hash": "L", "python": "/v/bin/python", "validator": "sglang_flags",
             "smoke": {"timeout": 600, "expect_keys": ["model_path"], "runs": 2}}
-SECRETS = sp.sha256_text(sp.secrets_text("main", {"HF_TOKEN": "hf_secret_value_1234"}))
+SECRETS = sp.sha256_text(sp.secrets_text("main", {"HF_TOKEN": "not-a-real-secret-1234"}))
 RID = rel.release_id({"instance": "main", "sglang_version": "0.5.23", "lock_hash": "L", "unit": UNIT})
 OLD = "0123456789abcdef"
 OLD_REC = {"inputs": {"spec": dict(SPEC, host="0.0.0.0", port=30000)}, "validation": {"resolved": {"model_path": "/old"}}}
@@ -85,7 +85,7 @@ def test_fresh_host_has_nothing_to_restore_and_a_staged_record_without_secrets()
     rec = p["record"]
     assert rec["status"] == "staged" and rec["release_id"] == RID and rec["argv"] == VALID["argv"]
     assert rec["validation"]["notes"] == ["n1"] and rec["inputs"]["spec"] == SPEC
-    assert "hf_secret_value_1234" not in sp.canonical(p)
+    assert "not-a-real-secret-1234" not in sp.canonical(p)
 
 
 def test_migration_stops_only_units_that_are_there_and_running_or_enabled():

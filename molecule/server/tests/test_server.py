@@ -19,7 +19,7 @@ import pytest
 import testinfra
 
 EPHEMERAL = os.environ.get("MOLECULE_EPHEMERAL_DIRECTORY", "")
-TOKEN = "hf_FAKE-specdeploy-lab-token-000000"
+TOKEN = "FAKE-specdeploy-lab-token-000000"
 ROOT = "/opt/specdeploy"
 UNIT = "sglang-main"
 GEN = ("/usr/bin/python3 -c \"import json,urllib.request;"
