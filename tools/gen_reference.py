@@ -27,9 +27,9 @@ import sys
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BEGIN = "<!-- BEGIN GENERATED REFERENCE (tools/gen_reference.py; do not edit by hand) -->"
+BEGIN = "<!-- BEGIN GENERATED REFERENCE (generated in the source repository; do not edit by hand) -->"
 END = "<!-- END GENERATED REFERENCE -->"
-SPEC_BEGIN = "<!-- BEGIN GENERATED SPEC FLAGS (tools/gen_reference.py, from common.SPEC_FLAGS; do not edit by hand) -->"
+SPEC_BEGIN = "<!-- BEGIN GENERATED SPEC FLAGS (from common.SPEC_FLAGS; do not edit by hand) -->"
 SPEC_END = "<!-- END GENERATED SPEC FLAGS -->"
 COMMON = os.path.join("plugins", "module_utils", "sglang_engine", "common.py")
 SPEC_HEADING = "## The structured spec"
@@ -198,8 +198,8 @@ def playbooks_section():
 def generate():
     lines = [BEGIN, "", "# Reference", "",
              "Generated from the roles' `meta/argument_specs.yml`, the modules' `DOCUMENTATION`/`RETURN` "
-             "and `playbooks/meta/argument_specs.yml` by `tools/gen_reference.py` (`make reference`; "
-             "`make lint` fails when this file is out of date).", ""]
+             "and `playbooks/meta/argument_specs.yml`, in the collection's source repository (its lint fails "
+             "when this file is out of date).", ""]
     lines += playbooks_section() + roles_section() + modules_section()
     while lines and lines[-1] == "":
         lines.pop()
