@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from ansible.errors import AnsibleActionFail
+from ansible.errors import AnsibleActionFail, AnsibleConnectionFailure
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.specdeploy.sglang.plugins.action.report_files import write_files
@@ -67,9 +67,11 @@ class ActionModule(ActionBase):
         return out
 
     def _summary(self, p, task_vars, own):
-        """Every row of the run (this host's from `own`, the others' from their facts) and the files."""
-        hosts = [(host, self._instances(task_vars, host), state.get("rows")) for host, state in self._states(task_vars, own)]
-        rows = rollout.summary_rows(hosts)
+        """Every row of the run (this host's from `own`, the others' from their facts; a host without rows
+        by what is known of it: the hosts gone from the play are not `alive`) and the files."""
+        hosts = [(host, self._instances(task_vars, host), state) for host, state in self._states(task_vars, own)]
+        alive = task_vars.get("ansible_play_hosts")
+        rows = rollout.summary_rows(hosts, None if alive is None else list(alive))
         if p["write"]:
             if not p["report_dir"]:
                 raise AnsibleActionFail("rollout %s: report_dir is required to write the summary" % p["step"])
@@ -97,10 +99,19 @@ class ActionModule(ActionBase):
             check = _plain(p["check"] or {})
             if p["links"] is None and check.get("links") is not None:
                 p["links"] = check["links"]
-            state = rollout.new_state(self._links(p, task_vars))
-            state.update(rollout.check_outcome(check))
+            outcome = rollout.check_outcome(check)
+            try:   # a host the check could not reach (ignore_unreachable), or that this read cannot reach
+                state = rollout.unreachable_state(check.get("msg")) if outcome.get("unreachable") else \
+                    dict(rollout.new_state(self._links(p, task_vars)), **outcome)
+            except AnsibleConnectionFailure as exc:
+                state = rollout.unreachable_state(str(exc))
+            state["rollout"] = not state.get("converged") and not state.get("unreachable")
             state["run_hosts"] = p["run_hosts"] or list(task_vars.get("ansible_play_hosts_all") or [])
             state["models_before"] = rr.model_paths(item.get("record") for item in state["links_before"].values())
+        elif p["step"] == "gate":   # its round begins: lost from here on, it was lost during its gate
+            state["phase"] = "gating"
+            if p["write"] and p["report_dir"]:
+                self._summary(p, task_vars, state)
         elif p["step"] == "failed" and not p["keep_links"]:
             state = rollout.failure(state, p["phase"], p["task"], _plain(p["result"]), p["analysed"])
         elif p["step"] in ("failed", "after"):
@@ -109,6 +120,7 @@ class ActionModule(ActionBase):
             state["links_after"] = (state.get("links_before") or {}) if p["keep_links"] else self._links(p, task_vars)
             state["rows"] = rollout.host_rows(task_vars.get("inventory_hostname"), p["instances"], state, p["results"])
             state["now"] = rollout.now_phrase(state["links_after"])
+            state["phase"] = "done"
             analysis = _plain(self._templar.template(task_vars.get("specdeploy_canary_analysis")))
             # decided once per run, at the host's first record (its rows after the analysis keep the choice)
             state["analysed"] = state["analysed"] if "analysed" in state else rollout.analysed(
@@ -125,6 +137,7 @@ class ActionModule(ActionBase):
             failed = [h for h, st in self._states(task_vars, state) if st.get("failed")]
             result.update(changed=False, summary=dict(rollout.document(p["report"], rows),
                                                       counts=rollout.counts(rows)), failed_hosts=failed,
+                          lost=rollout.lost(rows),
                           paths=[os.path.join(p["report_dir"] or "", p["report"] + "-summary." + e)
                                  for e in ("md", "json")])
             return result

@@ -245,6 +245,11 @@ def check(root, key, instances, unit_dir=UNIT_DIR, gpu_dir=GPU_DIR, run=None, pr
                 out.append("%s: GET /health failed: %s" % (name, why))
     # drift is named even beside other differences: the deploy's list says everything the host has that no
     # release put there
+    # a release started and never gated (a host lost during its gate) is not "as the last deploy left it"
+    for name in instances:
+        ungated = rel.not_gated(root, name, unit_dir)
+        if ungated:
+            out.append("%s: release %s runs and its gate did not finish" % (name, ungated))
     found_drift = drift.host_drift(root, instances, replaces, unit_dir, config_dir, proc, run)
     out.extend("drift: %s" % d["what"] for d in found_drift)
     return not out, out, found

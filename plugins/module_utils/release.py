@@ -92,6 +92,37 @@ def instance_links(root, instances):
             for name in instances}
 
 
+def _read_bytes(path):
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def running_release(root, instance, unit_dir=common.UNIT_DIR):
+    """The release whose own unit file (<root>/releases/<id>/<unit>) is the installed unit of `instance`
+    (its current release first), or None (no unit, or one no release wrote)."""
+    installed = _read_bytes(common.unit_path(instance, unit_dir))
+    if installed is None:
+        return None
+    unit = common.unit_name(instance)
+    current = links(root, instance)["current"]
+    for rid in ([current] if current else []) + [r for r in present(root) if r != current]:
+        if _read_bytes(os.path.join(root, "releases", rid, unit)) == installed:
+            return rid
+    return None
+
+
+def not_gated(root, instance, unit_dir=common.UNIT_DIR):
+    """The release `instance` runs (its installed unit) when that release's gate did not finish - its record
+    still says `staged`, as the gate writes it before the restart (a host lost, or a controller stopped,
+    during its gate) - else None. Such a host is never "unchanged": the next deploy gates it."""
+    rid = running_release(root, instance, unit_dir)
+    record = rr.load_or_none(rr.path_of(root, rid)) if rid else None
+    return rid if record is not None and record.get("status") == "staged" else None
+
+
 def present(root):
     """Release ids on the host (directories under <root>/releases), sorted."""
     base = os.path.join(root, "releases")

@@ -6,10 +6,16 @@
 A host's state through a rollout is one dict (the action keeps it as the host's fact `specdeploy_rollout`):
   links_before / links_after  {instance: {current, previous, record}} (server_plan action=links, deploy_state)
   failed, error               whether the host failed, and why (one message, phrases joined)
-  rows                        its summary rows, once it was recorded (none: "not reached")
+  unreachable                 the host could not be reached when its state was read (step=before)
+  rollout                     whether it enters the rolling play (not unchanged, not unreachable)
+  phase                       "staged" from step=before, "gating" from step=gate (its round began: the server
+                              role may restart it), "done" once its rows are recorded
+  rows                        its summary rows, once it was recorded
 From it come the result of each instance (changed / restarted / unchanged / failed / failed, still on the
-release before / not reached), the summary rows and files (<report>-summary.{md,json}), the counts for the
-job's artifacts, and the phrases of the playbooks' fail messages. Standard library only.
+release before), or, for a host without rows, what is known of it (summary_rows): "unreachable before its
+round", "lost during its gate: running release unknown", "not reached"; the summary rows and files
+(<report>-summary.{md,json}), the counts for the job's artifacts, and the phrases of the playbooks' fail
+messages. Standard library only.
 """
 from __future__ import annotations
 
@@ -21,7 +27,7 @@ REPORTS = ("deploy", "rollback")
 PHASES = ("task", "staging", "rejoin", "canary", "rolled_back", "rollback_failed")
 # the rollout action's arguments (plugins/action/rollout.py; the module file documents them)
 ARGUMENT_SPEC = dict(
-    step=dict(type="str", required=True, choices=["before", "failed", "after", "summary"]),
+    step=dict(type="str", required=True, choices=["before", "gate", "failed", "after", "summary"]),
     report=dict(type="str", choices=list(REPORTS), default="deploy"),
     report_dir=dict(type="path"),
     root=dict(type="path"),
@@ -37,19 +43,32 @@ ARGUMENT_SPEC = dict(
     result=dict(type="dict", default={}),
     analysed=dict(type="list", elements="str", default=[]),
 )
+NOT_REACHED = "not reached"
+UNREACHABLE = "unreachable before its round"
+LOST_IN_GATE = "lost during its gate: running release unknown"
+# results of rows that say the host was lost (the run fails naming them)
+LOST = (UNREACHABLE, LOST_IN_GATE)
 ROW_KEYS = ("host", "instance", "release_before", "release_after", "result", "accept_length", "tokens_per_s",
             "error")
 
 
 def new_state(links_before=None):
     return {"links_before": dict(links_before or {}), "links_after": None, "failed": False, "error": "",
-            "rows": None}
+            "rows": None, "phase": "staged", "unreachable": False, "rollout": True}
+
+
+def unreachable_state(why=""):
+    """The state of a host that step=before could not reach (nothing read, nothing changed on it)."""
+    return dict(new_state(), unreachable=True, rollout=False, converged=False, phase="unreachable",
+                error=why or "", changes=["unreachable: " + (why or "the host could not be reached")])
 
 
 def check_outcome(check):
     """What deploy_state's check (a registered result, maybe skipped or failed) says of the host:
     converged (unchanged and done), and the lines that say what this run changes on it."""
     check = check or {}
+    if check.get("unreachable"):
+        return {"converged": False, "unreachable": True, "changes": []}
     if check.get("skipped") or not check:
         return {"converged": False, "changes": []}
     if check.get("converged"):
@@ -72,6 +91,8 @@ def result_of(before_current, after_current, failed, restarted):
 
 def host_rows(host, instances, state, results=None):
     """The summary rows of a host the rollout reached (one per instance, in server_instances order)."""
+    if state.get("unreachable"):
+        return marked(host, instances, UNREACHABLE, error=state.get("error") or "")
     before_all = state.get("links_before") or {}
     after_all = state.get("links_after") if state.get("links_after") is not None else before_all
     failed = bool(state.get("failed"))
@@ -90,17 +111,58 @@ def host_rows(host, instances, state, results=None):
     return rows
 
 
+def marked(host, instances, result, state=None, error=""):
+    """Rows of a host the rollout did not record: `result` says what is known, with its release before
+    when it was read."""
+    before = (state or {}).get("links_before") or {}
+    return [{"host": host, "instance": name, "release_before": (before.get(name) or {}).get("current"),
+             "release_after": None, "result": result, "accept_length": None, "tokens_per_s": None,
+             "error": error} for name in instances]
+
+
 def not_reached(host, instances):
-    return [{"host": host, "instance": name, "release_before": None, "release_after": None,
-             "result": "not reached", "accept_length": None, "tokens_per_s": None, "error": ""}
-            for name in instances]
+    return marked(host, instances, NOT_REACHED)
 
 
-def summary_rows(hosts):
-    """hosts: [(host, instances, rows or None)] in run order -> every row; a host without rows is not reached."""
+def unrecorded(state, alive=True):
+    """What is known of a host without rows: never read (no state) or unreachable when read: unreachable
+    before its round; its round began (step=gate) and it was not recorded after: lost during its gate, the
+    release it runs unknown; gone from the run (`alive` false: unreachable, or failed, while staging or
+    waiting) before its round: unreachable before its round; else not reached (the rollout stopped, or the
+    run was stopped, before its batch)."""
+    state = state or {}
+    if not state or state.get("unreachable"):
+        return UNREACHABLE
+    if state.get("phase") == "gating":
+        return LOST_IN_GATE
+    return NOT_REACHED if alive else UNREACHABLE
+
+
+def summary_rows(hosts, alive=None):
+    """hosts: [(host, instances, state)] in run order -> every row: a host's recorded rows, else what is
+    known of it (unrecorded()). `alive`: the hosts still in the play (None: all)."""
     out = []
-    for host, instances, rows in hosts:
-        out.extend(rows if rows else not_reached(host, instances))
+    for host, instances, state in hosts:
+        state = state or {}
+        if state.get("rows"):
+            out.extend(state["rows"])
+            continue
+        result = unrecorded(state, alive is None or host in alive)
+        if result == LOST_IN_GATE:   # the release it ran before its round is known
+            out.extend(marked(host, instances, result, state))
+        else:
+            out.extend(marked(host, instances, result, error=state.get("error") or "" if state.get("unreachable") else ""))
+    return out
+
+
+def lost(rows):
+    """"<host>: <result>" of each host whose rows say it was lost (unreachable before its round, or during
+    its gate), once each, in order (the final summary fails the run naming them)."""
+    out = []
+    for r in rows:
+        phrase = "%s: %s" % (r["host"], r["result"])
+        if r["result"] in LOST and phrase not in out:
+            out.append(phrase)
     return out
 
 

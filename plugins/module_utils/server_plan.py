@@ -222,7 +222,7 @@ ARGUMENT_SPEC = dict(
     state=dict(type="str", choices=["present", "restored", "kept"], default="present"),
     settings=dict(type="dict", default={}),
     plan=dict(type="dict"),
-    status=dict(type="str", choices=["active", "failed"]),
+    status=dict(type="str", choices=["staged", "active", "failed"]),
     smoke=dict(type="dict"),
     rollback_smoke=dict(type="dict"),
     error=dict(type="str"),
@@ -389,6 +389,8 @@ def plan(instance, settings, observed, mode="deploy", validation=None, unit_text
                            % out["unit_path"])
         if state != "active" and current:
             reasons.append("the service is %s" % state)
+        if current == rid and (records.get(current) or {}).get("status") == "staged":
+            reasons.append("its gate did not finish (a host lost during its gate): gated again")
         if secrets_text_sha256 is not None and observed.get("secrets_sha256") != secrets_text_sha256:
             out["secrets_changed"] = True
             reasons.append("its secrets (server_secrets) changed" if observed.get("secrets_sha256")

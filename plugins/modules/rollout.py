@@ -11,21 +11,29 @@ description:
   - Runs as an action plugin on the controller; the decisions are in C(plugins/module_utils/rollout.py). The
     host's state is kept as its fact C(specdeploy_rollout) - C(converged), C(changes), C(links_before), C(links_after) (per instance
     C(current), C(previous) and C(record)), C(failed), C(error), C(rows) (its summary rows once recorded),
-    C(now) (its current releases, one phrase), C(analysed) (the instances a canary analysis judges) and
+    C(now) (its current releases, one phrase), C(analysed) (the instances a canary analysis judges),
+    C(unreachable), C(rollout) (it enters the rolling play), C(phase) (C(staged), C(gating), C(done)) and
     C(run_hosts).
   - O(step=before) starts the state from O(links), or from the host's release links read by
     C(specdeploy.sglang.server_plan) O(ignore:action=links) (through the release record module), with the model
-    directories their records load (C(models_before)); it creates O(report_dir) on the controller.
+    directories their records load (C(models_before)); it creates O(report_dir) on the controller. A host
+    that O(check) found unreachable (the check task runs with C(ignore_unreachable)), or that this read cannot
+    reach, gets the state C(unreachable) (its rows say C(unreachable before its round)) instead of failing.
+  - O(step=gate) marks the start of the host's round (C(phase=gating): the server role may restart it from
+    here on) and rewrites the summary files, so that a host lost from here on is reported
+    C(lost during its gate: running release unknown) even when no host is left to write the summary.
   - O(step=failed) marks the host failed, with the message of O(phase) built from O(task) and O(result)
     (the failed task's name and result) - C(task), C(staging), C(rejoin) (a gateway rejoin; appended to an
     earlier failure), C(canary), C(rolled_back) (O(analysed) back to their releases before), C(rollback_failed).
   - O(step=after) takes the release after (O(links), the links before with O(keep_links), else read on the
     host), decides each instance's result - C(changed), C(restarted) (O(results), the server role's
     C(server_results)), C(unchanged), C(failed), C(failed, still on the release before) - and rewrites
-    C(<report>-summary.md) and C(.json) under O(report_dir) with every host of the run (a host without rows
-    yet is C(not reached)), so the summary is complete when the rollout stops at a host.
-  - O(step=summary) rewrites the summary files and returns the summary with C(counts) per result, and the
-    hosts that failed (C(failed_hosts)).
+    C(<report>-summary.md) and C(.json) under O(report_dir) with every host of the run, so the summary is
+    complete when the rollout stops at a host. A host without rows is C(unreachable before its round) (never
+    read, or gone from the play before its round), C(lost during its gate: running release unknown) (gone
+    after O(step=gate)) or C(not reached) (still in the play: the rollout stopped before its batch).
+  - O(step=summary) rewrites the summary files and returns the summary with C(counts) per result, the
+    hosts that failed (C(failed_hosts)) and the hosts that were lost (C(lost)).
 version_added: 0.4.0
 author:
   - specdeploy.sglang contributors (@specdeploy)
@@ -34,14 +42,14 @@ options:
     description: What to do.
     type: str
     required: true
-    choices: [before, failed, after, summary]
+    choices: [before, gate, failed, after, summary]
   report:
     description: Which rollout, the name of the summary files.
     type: str
     choices: [deploy, rollback]
     default: deploy
   report_dir:
-    description: Existing directory on the controller for the summary files (O(step=after), O(step=summary)).
+    description: Existing directory on the controller for the summary files (O(step=gate), O(step=after), O(step=summary)).
     type: path
   root:
     description: Where the host's releases are; default its C(server_root), else C(/opt/specdeploy).
@@ -69,7 +77,7 @@ options:
     type: dict
     default: {}
   write:
-    description: O(step=after) rewrites the summary files; false only records the host's rows.
+    description: O(step=after) and O(step=gate) rewrite the summary files; false only records the host's state.
     type: bool
     default: true
   run_hosts:
@@ -129,6 +137,11 @@ summary:
   type: dict
 failed_hosts:
   description: The hosts of the run that failed, in order.
+  returned: when step is summary
+  type: list
+  elements: str
+lost:
+  description: One phrase, host and result, for each host of the run whose rows say it was lost (unreachable before its round, or lost during its gate), in order.
   returned: when step is summary
   type: list
   elements: str

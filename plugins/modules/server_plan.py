@@ -38,7 +38,9 @@ description:
     C(release), what the running release's record says (C(plugins/module_utils/release_record.py) C(summary)) -
     its id, SGLang version, verify mode, algorithm and argv; C(gate) (the record's gate status, creation time,
     smoke figures and memory fit); C(pending), how the inventory's spec differs from the running release (not
-    deployed yet); and C(record_error) when the record is refused. Read-only.
+    deployed yet); C(record_error) when the record is refused; and C(not_gated), the release the
+    instance's installed unit starts when that release's gate did not finish (its record still C(staged):
+    a host lost during its gate), else none. Read-only.
   - O(action=links) returns, for each of O(instances), its C(current) and C(previous) release ids and the
     record of C(current), and the model directories those records load (C(models)). With C(settings.rollback_to)
     it also returns the C(rollback) check - per instance the release a rollback starts (C(targets)), why it
@@ -129,9 +131,12 @@ options:
     description: The answer of O(action=plan) (O(action=finish)).
     type: dict
   status:
-    description: Outcome of the gate, written into the release record (O(action=finish)); none writes nothing.
+    description:
+      - Outcome of the gate, written into the release record (O(action=finish)); none writes nothing.
+      - C(staged) is written as the gate begins (before the restart), so that a gate that never finishes
+        (a host lost during it) leaves a record that says so.
     type: str
-    choices: [active, failed]
+    choices: [staged, active, failed]
   smoke:
     description: The smoke result of the release the plan started (O(action=finish)).
     type: dict
@@ -322,6 +327,7 @@ def _status(p):
                "gate": {"status": record.get("status"), "created": record.get("created"), "smoke": rr.smoke(record),
                         "memory_fit": (record.get("validation") or {}).get("memory_fit")} if record else {}}
         row.update(rel.links(root, name))
+        row["not_gated"] = rel.not_gated(root, name)
         try:
             row["health"], _body = http.request("GET", "/health")
         except OSError as exc:

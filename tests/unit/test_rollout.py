@@ -22,7 +22,7 @@ def _summary(inputs):
             state = dict(rollout.new_state(v["__fleet_links_before"]), links_after=v["__fleet_links_after"],
                          failed=v.get("__fleet_failed", False), error=v.get("__fleet_error", ""))
             rows = rollout.host_rows(host, names, state, v.get("server_results"))
-        hosts.append((host, names, rows))
+        hosts.append((host, names, dict(rollout.new_state(), rows=rows)))
     return rollout.summary_rows(hosts)
 
 
@@ -84,3 +84,63 @@ def test_check_outcome_of_deploy_state():
     assert rollout.check_outcome({"converged": False, "differences": ["a changed"]})["changes"] == ["to deploy:", "a changed"]
     assert rollout.check_outcome({"failed": False, "msg": "deploy_state check: boom"})["changes"] == [
         "to deploy:", "the state check failed: deploy_state check: boom"]
+
+
+# ---- hosts without rows: what is known of them (a host unreachable, a host lost during its gate) --------
+
+LINKS = {"main": {"current": "r1", "previous": None, "record": {}}}
+
+
+def _rows(state, alive=True):
+    return rollout.summary_rows([("h1", ["main"], state)], None if alive else [])
+
+
+def test_a_host_never_read_or_unreachable_when_read_is_unreachable_before_its_round():
+    for state in (None, {}, rollout.unreachable_state("Failed to connect to the host via ssh")):
+        [row] = _rows(state)
+        assert row["result"] == "unreachable before its round" and row["release_after"] is None, state
+    [row] = _rows(rollout.unreachable_state("Failed to connect to the host via ssh"))
+    assert row["error"] == "Failed to connect to the host via ssh"
+    # its rows, once recorded (deploy.yml records them before ending the host), say the same
+    state = rollout.unreachable_state("timed out")
+    assert rollout.host_rows("h1", ["main"], state)[0]["result"] == "unreachable before its round"
+    assert state["rollout"] is False and state["converged"] is False
+
+
+def test_a_host_whose_round_began_and_was_not_recorded_was_lost_during_its_gate():
+    state = dict(rollout.new_state(LINKS), phase="gating")
+    for alive in (True, False):   # gone from the play, or the run stopped during its gate
+        [row] = _rows(state, alive)
+        assert row["result"] == "lost during its gate: running release unknown", row
+        assert row["release_before"] == "r1" and row["release_after"] is None, row
+
+
+def test_a_staged_host_is_not_reached_while_in_the_play_and_unreachable_once_gone_from_it():
+    state = rollout.new_state(LINKS)
+    assert state["phase"] == "staged"
+    assert _rows(state, alive=True)[0]["result"] == "not reached"
+    assert _rows(state, alive=False)[0]["result"] == "unreachable before its round"
+
+
+def test_recorded_rows_win_over_what_the_play_knows():
+    state = dict(rollout.new_state(LINKS), phase="done", links_after=LINKS)
+    state["rows"] = rollout.host_rows("h1", ["main"], state)
+    assert _rows(state, alive=False) == state["rows"] and state["rows"][0]["result"] == "unchanged"
+
+
+def test_the_lost_hosts_are_named_once_each_in_order():
+    rows = rollout.summary_rows([
+        ("h1", ["main", "b"], dict(rollout.new_state(LINKS), phase="gating")),
+        ("h2", ["main"], None),
+        ("h3", ["main"], rollout.new_state(LINKS))])
+    assert rollout.lost(rows) == ["h1: lost during its gate: running release unknown",
+                                  "h2: unreachable before its round"]
+    assert rollout.counts(rows) == {"lost during its gate: running release unknown": 2, "not reached": 1,
+                                    "unreachable before its round": 1}
+    md = rollout.summary_md("deploy", rows)
+    assert "| h1 | main | r1 | - | lost during its gate: running release unknown | - | - |" in md, md
+
+
+def test_a_check_that_could_not_reach_the_host():
+    assert rollout.check_outcome({"unreachable": True, "msg": "x"}) == {"converged": False, "unreachable": True,
+                                                                        "changes": []}

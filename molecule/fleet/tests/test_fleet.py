@@ -11,7 +11,9 @@ After converge (a healthy rollout of release R1):
      naming host and reason;
   4. F6: the canary fails its gate -> rolled back, no other host touched; 4b. the canary passes its gate
      and fails the canary analysis (SGLang's /metrics against a threshold) -> rolled back, rollout stopped;
-  5. release R2 reaches every host;  5b. one byte flipped in fleet-1's published weights: a new release
+  5. a host unreachable from the start (status and deploy write their reports, R2 reaches fleet-1), then
+     fleet-2 lost during its gate (summary says so; status says its running release is not gated); release
+     R2 reaches every host (fleet-2 gated);  5b. one byte flipped in fleet-1's published weights: a new release
      (full run) and a rollback are refused before any restart naming the file and both hashes, and
      status.yml says a server restarted into them answers /health but does not generate;  6. rollback to a release that is gone is refused, nothing
      restarts;  7. rollback returns every host to R1, each serving /generate;  8. status again.
@@ -398,20 +400,111 @@ def test_a_canary_that_fails_its_analysis_is_rolled_back_and_the_rollout_stops(t
     assert host("fleet-2").check_output(f"ls {ROOT_DIR}/releases").split() == [MEMO["r1"]["fleet-2"]]
 
 
+RELEASE2 = os.path.join(HERE, "vars", "release2.yml")
+
+
+def podman(*args):
+    out = subprocess.run(["podman", *args], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    return out.stdout
+
+
+def boot(name):
+    """Start a stopped lab host again and wait for its systemd (its SGLang unit is enabled: it starts)."""
+    podman("start", name)
+    host(name).run("systemctl is-system-running --wait")
+
+
+def playbook_stopping(name, *args, report_dir, line, victim):
+    """playbook(), with `victim` killed (podman kill: gone at once, as a host that loses power) as soon as the
+    output shows a line starting with `line`. Returns (rc, output, whether it was killed)."""
+    inventory = os.environ.get("MOLECULE_INVENTORY_FILE") or os.path.join(
+        os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "inventory")
+    env = dict(os.environ, SPECDEPLOY_REPORT_DIR=str(report_dir), ANSIBLE_FORCE_COLOR="0")
+    path = os.path.join(HERE, name) if name == "converge.yml" else os.path.join(ROOT, "playbooks", name)
+    proc = subprocess.Popen(["ansible-playbook", "-i", inventory, path, *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines, killed = [], False
+    for text in proc.stdout:
+        lines.append(text)
+        if not killed and text.startswith(line):
+            podman("kill", victim)
+            killed = True
+    return proc.wait(timeout=1800), "".join(lines), killed
+
+
+def test_hosts_unreachable_from_the_start_are_reported_and_the_others_deployed(tmp_path):
+    """fleet-2 is down (killed) before the run: status (--limit fleet-2: no host of the run reachable) writes
+    its report with fleet-2 unreachable; a deploy limited to it writes its summary; the deploy of release R2
+    over the fleet deploys fleet-1 and says fleet-2 was unreachable before its round; both runs fail."""
+    before = state("fleet-2")
+    podman("kill", "fleet-2")
+    try:
+        rc, out = playbook("status.yml", "--limit", "fleet-2", report_dir=tmp_path / "status")
+        assert rc == 0, out
+        assert report(tmp_path / "status", "status.json")["hosts"] == [
+            {"host": "fleet-2", "instance": "-", "health": "unreachable"}]
+        rc, out = playbook("converge.yml", "-e", "@" + RELEASE2, "--limit", "fleet-2", report_dir=tmp_path / "alone")
+        assert rc != 0, out
+        assert [(r["host"], r["result"]) for r in report(tmp_path / "alone", "deploy-summary.json")["hosts"]] == \
+            [("fleet-2", "unreachable before its round")], out
+        rc, out = playbook("converge.yml", "-e", "@" + RELEASE2, report_dir=tmp_path)
+    finally:
+        boot("fleet-2")
+    assert rc != 0, out
+    assert "fleet-2: unreachable before its round" in out, out
+    rows = {r["host"]: r for r in report(tmp_path, "deploy-summary.json")["hosts"]}
+    assert rows["fleet-2"]["result"] == "unreachable before its round" and rows["fleet-2"]["release_after"] is None
+    assert rows["fleet-1"]["result"] == "changed" and rows["fleet-1"]["release_before"] == MEMO["r1"]["fleet-1"]
+    assert rows["fleet-1"]["release_after"] == state("fleet-1")["current"] != MEMO["r1"]["fleet-1"]
+    assert state("fleet-2")["current"] == before["current"] == MEMO["r1"]["fleet-2"]
+
+
+def test_a_host_lost_during_its_gate_is_reported_and_status_says_its_release_is_not_gated(tmp_path):
+    """The same deploy again: fleet-1 is unchanged, fleet-2 is the rollout; it is killed once its new release
+    started (the gate's smoke decode began). The summary says it was lost during its gate; started again,
+    it runs the new release, whose gate never finished: status says so (the next test's deploy gates it)."""
+    rc, out, killed = playbook_stopping("converge.yml", "-e", "@" + RELEASE2, report_dir=tmp_path,
+                                        line="TASK [specdeploy.sglang.server : Smoke decode at", victim="fleet-2")
+    try:
+        assert killed and rc != 0, out
+        rows = {r["host"]: r for r in report(tmp_path, "deploy-summary.json")["hosts"]}
+        assert rows["fleet-2"]["result"] == "lost during its gate: running release unknown", rows
+        assert rows["fleet-2"]["release_before"] == MEMO["r1"]["fleet-2"], rows
+        assert rows["fleet-1"]["result"] == "unchanged", rows
+    finally:
+        boot("fleet-2")
+    new = [r for r in host("fleet-2").check_output(f"ls {ROOT_DIR}/releases").split() if r != MEMO["r1"]["fleet-2"]]
+    assert len(new) == 1, new
+    assert json.loads(host("fleet-2").check_output(f"cat {ROOT_DIR}/releases/{new[0]}/release.json"))["status"] == "staged"
+    assert state("fleet-2")["current"] == MEMO["r1"]["fleet-2"]          # never activated
+    rc, out = playbook("status.yml", report_dir=tmp_path)
+    assert rc == 0, out
+    rows = {r["host"]: r for r in report(tmp_path, "status.json")["hosts"]}
+    assert rows["fleet-2"]["health"].startswith(f"running release not gated (release {new[0]}: "), rows["fleet-2"]
+    assert rows["fleet-1"]["health"] == "healthy", rows["fleet-1"]
+    MEMO["ungated"] = new[0]
+
+
 def test_second_release_reaches_every_host(tmp_path):
-    rc, out = playbook("converge.yml", "-e", "@" + os.path.join(HERE, "vars", "release2.yml"),
-                       report_dir=tmp_path)
+    """R2 is on fleet-1 already (above); fleet-2 runs it ungated: the deploy gates it (not "unchanged")."""
+    rc, out = playbook("converge.yml", "-e", "@" + RELEASE2, report_dir=tmp_path)
     assert rc == 0, out
     states = {h: state(h) for h in HOSTS}
     assert {h: st["previous"] for h, st in states.items()} == MEMO["r1"], states
     MEMO["r2"] = {h: st["current"] for h, st in states.items()}
+    assert MEMO["r2"]["fleet-2"] == MEMO["ungated"]
     assert len({r for h, r in MEMO["r2"].items() if h not in ADDR}) == 1, states
     assert not set(MEMO["r2"].values()) & set(MEMO["r1"].values()), states
     rows = report(tmp_path, "deploy-summary.json")["hosts"]
     assert {r["host"]: (r["release_before"], r["release_after"], r["result"]) for r in rows} == \
-        {h: (MEMO["r1"][h], MEMO["r2"][h], "changed") for h in HOSTS}
+        {"fleet-1": (MEMO["r2"]["fleet-1"], MEMO["r2"]["fleet-1"], "unchanged"),
+         "fleet-2": (MEMO["r1"]["fleet-2"], MEMO["r2"]["fleet-2"], "changed")}
+    record = json.loads(host("fleet-2").check_output(f"cat {ROOT_DIR}/releases/{MEMO['ungated']}/release.json"))
+    assert record["status"] == "active" and record["smoke"]["passed"] is True, record   # gated this time
     for name in HOSTS:
         assert "SPECDEPLOY_FLEET_RELEASE=2" in host(name).check_output(f"systemctl show -p Environment {UNIT}")
+        generate(name)
 
 
 MODEL = "/opt/specdeploy/models/lab--tiny-qwen3@seed0"
