@@ -19,13 +19,15 @@ description:
     directories their records load (C(models_before)); it creates O(report_dir) on the controller. A host
     that O(check) found unreachable (the check task runs with C(ignore_unreachable)), or that this read cannot
     reach, gets the state C(unreachable) (its rows say C(unreachable before its round)) instead of failing.
-  - O(step=gate) marks the start of the host's round (C(phase=gating): the server role may restart it from
+  - >-
+    O(step=gate) marks the start of the host's round (C(phase=gating): the server role may restart it from
     here on) and rewrites the summary files, so that a host lost from here on is reported
     C(lost during its gate: running release unknown) even when no host is left to write the summary.
   - O(step=failed) marks the host failed, with the message of O(phase) built from O(task) and O(result)
     (the failed task's name and result) - C(task), C(staging), C(rejoin) (a gateway rejoin; appended to an
     earlier failure), C(canary), C(rolled_back) (O(analysed) back to their releases before), C(rollback_failed).
-  - O(step=after) takes the release after (O(links), the links before with O(keep_links), else read on the
+  - >-
+    O(step=after) takes the release after (O(links), the links before with O(keep_links), else read on the
     host), decides each instance's result - C(changed), C(restarted) (O(results), the server role's
     C(server_results)), C(unchanged), C(failed), C(failed, still on the release before) - and rewrites
     C(<report>-summary.md) and C(.json) under O(report_dir) with every host of the run, so the summary is

@@ -39,8 +39,8 @@ description:
     its id, SGLang version, verify mode, algorithm and argv; C(gate) (the record's gate status, creation time,
     smoke figures and memory fit); C(pending), how the inventory's spec differs from the running release (not
     deployed yet); C(record_error) when the record is refused; and C(not_gated), the release the
-    instance's installed unit starts when that release's gate did not finish (its record still C(staged):
-    a host lost during its gate), else none. Read-only.
+    instance's installed unit starts when that release's gate did not finish (its record still C(staged),
+    as a host lost during its gate leaves it), else none. Read-only.
   - O(action=links) returns, for each of O(instances), its C(current) and C(previous) release ids and the
     record of C(current), and the model directories those records load (C(models)). With C(settings.rollback_to)
     it also returns the C(rollback) check - per instance the release a rollback starts (C(targets)), why it

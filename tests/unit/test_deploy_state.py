@@ -215,3 +215,15 @@ def test_a_busy_server_whose_health_check_takes_seconds_is_serving(server):
     assert ds.health("http://127.0.0.1:%d/health" % server.server_address[1]) is None
     server.delay, server.status = 0, 503
     assert ds.health("http://127.0.0.1:%d/health" % server.server_address[1]) == "HTTP 503"
+
+
+def test_a_host_whose_running_release_was_never_gated_is_not_unchanged(host):
+    """Recorded and serving, then a restart of r1 through the gate whose end never came (a host lost during
+    its gate: the gate wrote the record `staged` first): the next deploy must gate it again."""
+    ds.record(host["root"], "k1", ["main"], **host["kw"])
+    path = os.path.join(host["root"], "releases", "r1", "release.json")
+    record = json.loads(open(path).read())
+    with open(path, "w") as handle:
+        handle.write(json.dumps(dict(record, status="staged")))
+    converged, why, _links = _check(host)
+    assert not converged and "main: release r1 runs and its gate did not finish" in why, why

@@ -273,3 +273,32 @@ def test_preflight_own_unit_in_the_replacement_list_is_ignored(tmp_path):
     proc = _fake_proc(tmp_path, {170: ("sglang::scheduler_TP0", "sglang-main.service", 0, True, True)})
     out = rel.preflight("main", 30000, proc=proc, replaces=["sglang-main.service"])
     assert out == {"problems": [], "port_holders": [], "leftovers": [], "replaced": [], "notes": []}
+
+
+def _gated_tree(tmp_path, statuses, installed):
+    """releases r1 (current) and r2 with their own units; `installed` is the installed unit's release."""
+    root, units = tmp_path / "opt", tmp_path / "units"
+    units.mkdir()
+    for rid, status in statuses.items():
+        (root / "releases" / rid).mkdir(parents=True)
+        (root / "releases" / rid / "sglang-main.service").write_text("[Service]\nExecStart=/bin/%s\n" % rid)
+        rr.write(rr.path_of(str(root), rid), {"release_id": rid, "instance": "main", "status": status,
+                                              "argv": [], "inputs": {"spec": {}}})
+    rel.activate(str(root), "main", "r1")
+    if installed:
+        (units / "sglang-main.service").write_text("[Service]\nExecStart=/bin/%s\n" % installed)
+    return str(root), str(units)
+
+
+@pytest.mark.parametrize("statuses,installed,running,not_gated", [
+    ({"r1": "active", "r2": "staged"}, "r1", "r1", None),       # the gate of r2 never restarted anything
+    ({"r1": "active", "r2": "staged"}, "r2", "r2", "r2"),       # r2 started, its gate never ended: lost
+    ({"r1": "active", "r2": "failed"}, "r2", "r2", None),       # its gate ended (failed; nothing to restore)
+    ({"r1": "staged", "r2": "active"}, "r1", "r1", "r1"),       # a restart of the current release, lost
+    ({"r1": "active"}, "edited", None, None),                   # a unit no release wrote: drift, not this
+    ({"r1": "active"}, None, None, None),                       # no unit installed
+])
+def test_the_running_release_and_whether_its_gate_finished(tmp_path, statuses, installed, running, not_gated):
+    root, units = _gated_tree(tmp_path, statuses, installed)
+    assert rel.running_release(root, "main", units) == running
+    assert rel.not_gated(root, "main", units) == not_gated

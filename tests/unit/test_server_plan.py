@@ -50,6 +50,8 @@ CASES = [
     ("service stopped", observed(current=RID, state="failed"), "restart", True, "the service is failed"),
     ("secrets changed", observed(current=RID, secrets="0" * 64), "restart", True, "secrets (server_secrets) changed"),
     ("secrets of an unfinished run", observed(current=RID, pending=True), "restart", True, "earlier run"),
+    ("its gate did not finish", observed(current=RID, records={RID: {"status": "staged"}}), "restart", True,
+     "its gate did not finish"),
 ]
 
 
