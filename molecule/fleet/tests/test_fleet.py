@@ -435,8 +435,9 @@ def playbook_stopping(name, *args, report_dir, line, victim):
 
 def test_hosts_unreachable_from_the_start_are_reported_and_the_others_deployed(tmp_path):
     """fleet-2 is down (killed) before the run: status (--limit fleet-2: no host of the run reachable) writes
-    its report with fleet-2 unreachable; a deploy limited to it writes its summary; the deploy of release R2
-    over the fleet deploys fleet-1 and says fleet-2 was unreachable before its round; both runs fail."""
+    its report with fleet-2 unreachable; a deploy limited to it writes its summary; a rollback restarts
+    nothing and its summary says why; the deploy of release R2 over the fleet deploys fleet-1 and says
+    fleet-2 was unreachable before its round; the runs but status fail."""
     before = state("fleet-2")
     podman("kill", "fleet-2")
     try:
@@ -448,6 +449,12 @@ def test_hosts_unreachable_from_the_start_are_reported_and_the_others_deployed(t
         assert rc != 0, out
         assert [(r["host"], r["result"]) for r in report(tmp_path / "alone", "deploy-summary.json")["hosts"]] == \
             [("fleet-2", "unreachable before its round")], out
+        before1 = state("fleet-1")
+        rc, out = playbook("rollback.yml", "-e", "@" + RELEASE2, report_dir=tmp_path / "rollback")
+        assert rc != 0 and "Nothing was restarted on any host" in out, out
+        assert [(r["host"], r["result"]) for r in report(tmp_path / "rollback", "rollback-summary.json")["hosts"]] == \
+            [("fleet-1", "not reached"), ("fleet-2", "unreachable before its round")], out
+        assert state("fleet-1") == before1
         rc, out = playbook("converge.yml", "-e", "@" + RELEASE2, report_dir=tmp_path)
     finally:
         boot("fleet-2")
