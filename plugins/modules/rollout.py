@@ -143,7 +143,9 @@ failed_hosts:
   type: list
   elements: str
 lost:
-  description: One phrase, host and result, for each host of the run whose rows say it was lost (unreachable before its round, or lost during its gate), in order.
+  description:
+    - One phrase, host and result, for each host of the run whose rows say it was lost (unreachable before its
+      round, or lost during its gate), in order.
   returned: when step is summary
   type: list
   elements: str
