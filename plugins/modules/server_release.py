@@ -13,11 +13,14 @@ version_added: 0.1.0
 description:
   - Works on the host layout C(<root>/releases/<id>/) and C(<root>/instances/<instance>/{current,previous}).
   - O(action=id) computes the release id (a hash of O(inputs)) and reads the instance's links.
-  - O(action=record) writes C(release.json) when its content differs; refuses when a value of O(secrets)
-    appears in it.
+  - O(action=record) makes the release directory with its C(release.json) (and the unit O(unit_text)) in one
+    step, built in a hidden sibling directory and renamed into place, so that a release directory never
+    exists without its record; a half-made directory of the same id (no C(release.json), left by an older
+    version's interrupted deploy) is replaced. An existing release gets C(release.json) rewritten when its
+    content differs. Refuses when a value of O(secrets) appears in the record or the unit.
   - O(action=activate) points C(current) at O(release_id) and C(previous) at the old C(current).
   - O(action=prune) deletes releases beyond the O(keep) newest, never one any instance's C(current)
-    or C(previous) uses.
+    or C(previous) uses, and every half-made release directory (no C(release.json)) no instance links.
   - O(action=preflight) reports a foreign process on O(port) and leftover C(sglang::) processes outside
     any C(sglang-*.service) unit (read-only; the role fails on them before touching the service).
     Processes are told apart by their systemd unit cgroup; those inside a unit of O(replaces) are expected
@@ -53,8 +56,13 @@ options:
   record:
     description: The release record to write (O(action=record)).
     type: dict
+  unit_text:
+    description:
+      - The release's unit file, written as C(sglang-<instance>.service) into the new release directory
+        together with the record (O(action=record); needs O(instance)).
+    type: str
   secrets:
-    description: Secret values that must not appear in the record.
+    description: Secret values that must not appear in the record or the unit.
     type: dict
   keep:
     description: How many newest releases O(action=prune) keeps besides the linked ones.
@@ -97,8 +105,21 @@ links:
   returned: when action is id
   type: dict
 exists:
-  description: Whether the release directory exists (O(action=id)).
+  description: Whether the release exists, its directory with its C(release.json) (O(action=id)); a half-made
+    directory is not a release.
   returned: when action is id
+  type: bool
+path:
+  description: The release record written (O(action=record)).
+  returned: when action is record
+  type: str
+created:
+  description: Whether the release directory was made (O(action=record)).
+  returned: when action is record
+  type: bool
+repaired:
+  description: Whether a half-made directory of the release (no C(release.json)) was replaced (O(action=record)).
+  returned: when action is record
   type: bool
 before:
   description: Links before activation.
@@ -161,6 +182,7 @@ def main():
             inputs=dict(type="dict"),
             release_id=dict(type="str"),
             record=dict(type="dict"),
+            unit_text=dict(type="str"),
             secrets=dict(type="dict", no_log=True),
             keep=dict(type="int", default=3),
             port=dict(type="int"),
@@ -172,6 +194,7 @@ def main():
             ("action", "activate", ("instance", "release_id")),
             ("action", "preflight", ("instance", "port")),
         ],
+        required_by={"unit_text": ("instance",)},
         supports_check_mode=True,
     )
     inputs.check_options(module, {"root": "path", "instance": "instance", "release_id": "release_id",
@@ -182,15 +205,12 @@ def main():
         if p["action"] == "id":
             rid = rel.release_id(p["inputs"])
             module.exit_json(changed=False, release_id=rid, links=rel.links(root, p["instance"]),
-                             exists=os.path.isdir(os.path.join(root, "releases", rid)))
+                             exists=rid in rel.present(root))
         elif p["action"] == "record":
-            text = rel.canonical(p["record"])
-            rel.check_no_secrets(text, p["secrets"])
-            path = os.path.join(root, "releases", p["release_id"], "release.json")
-            if not os.path.isdir(os.path.dirname(path)) and not module.check_mode:
-                raise rel.ReleaseError("release directory %s does not exist" % os.path.dirname(path))
-            changed = rr.write(path, p["record"], module.check_mode)
-            module.exit_json(changed=changed, path=path)
+            rel.check_no_secrets(rel.canonical(p["record"]) + (p["unit_text"] or ""), p["secrets"])
+            made = rel.create(root, p["release_id"], p["record"], p["unit_text"],
+                              rel.unit_name(p["instance"]) if p["instance"] else None, module.check_mode)
+            module.exit_json(path=os.path.join(root, "releases", p["release_id"], rr.NAME), **made)
         elif p["action"] == "activate":
             changed, before, after = rel.activate(root, p["instance"], p["release_id"], module.check_mode)
             module.exit_json(changed=changed, before=before, after=after)
