@@ -14,7 +14,10 @@ description:
   - Works on the host layout C(<root>/releases/<id>/) and C(<root>/instances/<instance>/{current,previous}).
   - O(action=id) computes the release id (a hash of O(inputs)) and reads the instance's links.
   - O(action=record) writes C(release.json) when its content differs; refuses when a value of O(secrets)
-    appears in it.
+    appears in it. In diff mode (C(--diff), also with C(--check)) it returns what this release changes against
+    the release O(instance) runs now (C(plugins/module_utils/release_diff.py)) - the installed unit against
+    O(unit_text), the running record's SGLang flags against the new ones (one flag per line, as in the unit),
+    and the names in the EnvironmentFile (values never shown); a fresh host diffs against empty text.
   - O(action=activate) points C(current) at O(release_id) and C(previous) at the old C(current).
   - O(action=prune) deletes releases beyond the O(keep) newest, never one any instance's C(current)
     or C(previous) uses.
@@ -30,7 +33,10 @@ attributes:
     support: full
     details: Reports what would change without writing.
   diff_mode:
-    support: none
+    support: partial
+    details: >-
+      O(action=record) returns the unit, flag and secret-name diff of the new release against the running one
+      (secret values masked); the other actions return none.
 options:
   action:
     description: What to do.
@@ -42,8 +48,17 @@ options:
     type: path
     default: /opt/specdeploy
   instance:
-    description: Instance name (unit C(sglang-<instance>.service)).
+    description:
+      - Instance name (unit C(sglang-<instance>.service)). For O(action=record), whose release the diff is
+        against (default the record's C(instance)).
     type: str
+  unit_text:
+    description: The unit this release installs (O(action=record), diff mode).
+    type: str
+  config_dir:
+    description: Directory of the instances' EnvironmentFiles (O(action=record), diff mode; names only).
+    type: path
+    default: /etc/specdeploy
   inputs:
     description: Everything that defines the release (O(action=id)).
     type: dict
@@ -73,6 +88,15 @@ options:
 """
 
 EXAMPLES = r"""
+- name: Record of a new release (with --diff, its unit and flags against the running release)
+  specdeploy.sglang.server_release:
+    action: record
+    release_id: "{{ plan.release_id }}"
+    instance: main
+    record: "{{ plan.record }}"
+    unit_text: "{{ plan.unit_text }}"
+    secrets: "{{ server_secrets.main | default({}) }}"
+
 - name: Release id of the main instance
   specdeploy.sglang.server_release:
     action: id
@@ -88,6 +112,14 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+diff:
+  description:
+    - In diff mode, O(action=record) - a list of Ansible diffs (C(before), C(after), C(before_header),
+      C(after_header)) of the parts that change, the installed unit, the SGLang flags and the EnvironmentFile's
+      names; or one C(prepared) note when the release differs in neither.
+  returned: when action is record and diff mode is on
+  type: list
+  elements: dict
 release_id:
   description: The release id (O(action=id)).
   returned: when action is id
@@ -148,6 +180,7 @@ from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
+from ansible_collections.specdeploy.sglang.plugins.module_utils import release_diff as rd
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 
 
@@ -165,6 +198,8 @@ def main():
             keep=dict(type="int", default=3),
             port=dict(type="int"),
             replaces=dict(type="list", elements="str", default=[]),
+            unit_text=dict(type="str"),
+            config_dir=dict(type="path", default="/etc/specdeploy"),
         ),
         required_if=[
             ("action", "id", ("instance", "inputs")),
@@ -175,7 +210,8 @@ def main():
         supports_check_mode=True,
     )
     inputs.check_options(module, {"root": "path", "instance": "instance", "release_id": "release_id",
-                                  "keep": "count", "port": "port", "replaces": "service_unit"})
+                                  "keep": "count", "port": "port", "replaces": "service_unit",
+                                  "config_dir": "path"})
     p = module.params
     root = p["root"]
     try:
@@ -190,7 +226,13 @@ def main():
             if not os.path.isdir(os.path.dirname(path)) and not module.check_mode:
                 raise rel.ReleaseError("release directory %s does not exist" % os.path.dirname(path))
             changed = rr.write(path, p["record"], module.check_mode)
-            module.exit_json(changed=changed, path=path)
+            out = dict(changed=changed, path=path)
+            if module._diff:
+                name = p["instance"] or p["record"].get("instance")
+                inputs.check_instance_name(name, rel.ReleaseError)
+                out["diff"] = rd.diffs(rd.running(root, name, config_dir=p["config_dir"]), p["record"],
+                                       p["unit_text"], p["secrets"])
+            module.exit_json(**out)
         elif p["action"] == "activate":
             changed, before, after = rel.activate(root, p["instance"], p["release_id"], module.check_mode)
             module.exit_json(changed=changed, before=before, after=after)
