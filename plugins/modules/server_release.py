@@ -69,7 +69,7 @@ options:
     description: The release record to write (O(action=record)).
     type: dict
   secrets:
-    description: Secret values that must not appear in the record.
+    description: Secret values that must not appear in the record (nor in the diff, where they are masked).
     type: dict
   keep:
     description: How many newest releases O(action=prune) keeps besides the linked ones.
