@@ -182,3 +182,8 @@ def diffs(now, record, unit_text, secrets=None):
             "%s: release %s has the unit and the flags of %s; it differs in its other inputs (SGLang env lock, "
             "python)\n" % (common.unit_name(instance), record.get("release_id"), was), values)})
     return out
+
+
+def changes(found):
+    """Whether diffs() found a part that changes (a `prepared` note alone is none)."""
+    return any("before" in part for part in found or [])

@@ -59,6 +59,13 @@ options:
     description: Directory of the instances' EnvironmentFiles (O(action=record), diff mode; names only).
     type: path
     default: /etc/specdeploy
+  write:
+    description:
+      - O(action=record) writes the record. V(false) writes nothing and, in diff mode, returns only the diff, with
+        C(changed) true when a part of it changes (the role's check mode, for a release already on the host -
+        one it goes back to, or whose installed unit was edited by hand).
+    type: bool
+    default: true
   inputs:
     description: Everything that defines the release (O(action=id)).
     type: dict
@@ -200,6 +207,7 @@ def main():
             replaces=dict(type="list", elements="str", default=[]),
             unit_text=dict(type="str"),
             config_dir=dict(type="path", default="/etc/specdeploy"),
+            write=dict(type="bool", default=True),
         ),
         required_if=[
             ("action", "id", ("instance", "inputs")),
@@ -225,13 +233,15 @@ def main():
             path = os.path.join(root, "releases", p["release_id"], "release.json")
             if not os.path.isdir(os.path.dirname(path)) and not module.check_mode:
                 raise rel.ReleaseError("release directory %s does not exist" % os.path.dirname(path))
-            changed = rr.write(path, p["record"], module.check_mode)
+            changed = rr.write(path, p["record"], module.check_mode) if p["write"] else False
             out = dict(changed=changed, path=path)
             if module._diff:
                 name = p["instance"] or p["record"].get("instance")
                 inputs.check_instance_name(name, rel.ReleaseError)
                 out["diff"] = rd.diffs(rd.running(root, name, config_dir=p["config_dir"]), p["record"],
                                        p["unit_text"], p["secrets"])
+                if not p["write"]:  # only the diff: changed says whether the release would change the instance
+                    out["changed"] = rd.changes(out["diff"])
             module.exit_json(**out)
         elif p["action"] == "activate":
             changed, before, after = rel.activate(root, p["instance"], p["release_id"], module.check_mode)

@@ -171,3 +171,24 @@ def test_record_diff_refuses_a_bad_instance_name(tmp_path):
     res, _raw = run({"action": "record", "root": str(tmp_path), "release_id": "b" * 16,
                      "record": dict(record("b" * 16, ARGV_B), instance="../x", status="staged")})
     assert res.get("failed") and "server_release record" in res["msg"]
+
+
+def test_write_false_diffs_a_release_already_on_the_host_and_writes_nothing(tmp_path, monkeypatch):
+    # the running release's installed unit was edited by hand: the deploy puts the release's unit back
+    edited = unit(ARGV_A).replace('"--max-total-tokens" "4096"', '"--max-total-tokens" "9999"')
+    root, units, conf = host(tmp_path, "a" * 16, ARGV_A, unit_text=edited)
+    monkeypatch.setattr(rd.common, "UNIT_DIR", units)
+    record_path = os.path.join(root, "releases", "a" * 16, rr.NAME)
+    kept = open(record_path).read()
+    args = {"action": "record", "root": root, "release_id": "a" * 16, "instance": "main", "write": False,
+            "record": dict(record("a" * 16, ARGV_A), status="staged"), "unit_text": unit(ARGV_A), "config_dir": conf}
+    res, _raw = run(args)
+    assert res["changed"] is True and open(record_path).read() == kept
+    by = parts(res["diff"])
+    assert list(by) == ["sglang-main.service"]
+    assert '"--max-total-tokens" "9999"' in by["sglang-main.service"]["before"]
+    res, _raw = run(args, diff=False)
+    assert res["changed"] is False and "diff" not in res
+    # nothing differs (a restart of a stopped service): no change to show
+    res, _raw = run(dict(args, unit_text=edited))
+    assert res["changed"] is False and rd.changes(res["diff"]) is False
