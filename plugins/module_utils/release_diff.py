@@ -122,7 +122,10 @@ def secrets_names(secrets, old_text):
     old = env_file_lines(old_text)
     new = {}
     for name, value in (secrets or {}).items():
-        new[name] = systemd_unit.env_file_line(name, "" if value is None else value)
+        try:
+            new[name] = systemd_unit.env_file_line(name, "" if value is None else value)
+        except systemd_unit.UnitError:  # its message would carry the value (server_plan refuses it, unnamed)
+            new[name] = None
     before = "".join("%s=%s\n" % (name, SECRET_PLACEHOLDER) for name in sorted(old))
     after = "".join("%s=%s\n" % (name, _CHANGED if name in old and old[name] != new[name] else SECRET_PLACEHOLDER)
                     for name in sorted(new))

@@ -125,6 +125,11 @@ def test_secrets_are_masked_everywhere(tmp_path):
     assert '"--max-total-tokens" "8192"' in by["sglang-main.service SGLang flags"]["after"]
 
 
+def test_a_secret_the_file_cannot_carry_is_named_never_shown():
+    before, after = rd.secrets_names({"HF_TOKEN": "bad\nvalue-secret"}, "")
+    assert before == "" and after == "HF_TOKEN=(secret value not shown)\n"
+
+
 def test_mask_keeps_short_values_and_ordinary_text():
     assert rd.mask("Description=SGLang 0.5.23", ["0.5.23"]) == "Description=SGLang 0.5.23"
     assert rd.mask('Environment="SGLANG_X=1"') == 'Environment="SGLANG_X=1"'
