@@ -20,7 +20,6 @@ Standard library only, importable without Ansible.
 """
 from __future__ import annotations
 
-import os
 import re
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
