@@ -283,6 +283,38 @@ def test_check_mode_output_says_what_it_would_do():
     assert "failed=0" in out
 
 
+# ---- server-1: --check --diff against its running release (check.yml's second play) ----------------
+CHECK_TOKEN = "FAKE-specdeploy-lab-token-checkdiff1"
+
+
+def test_check_diff_names_the_changed_flag_against_the_running_release():
+    out = _load("server-check-output.txt")
+    plan = json.loads(_load("server-check-diff.json"))["main"]
+    assert plan["changed"] is True and plan["previous_release_id"]
+    running = plan["previous_release_id"]
+    # the flags, one per line as in the unit, against the running release's record
+    assert "--- before: sglang-main.service SGLang flags (running release %s)" % running in out
+    assert '\n-"--max-total-tokens" "4096"\n+"--max-total-tokens" "6144"\n' in out
+    # the unit installed now against the unit the new release installs
+    assert "--- before: /etc/systemd/system/sglang-main.service (running release %s)" % running in out
+    assert re.search(r'\n-\s+"--max-total-tokens" "4096"( \\)?\n\+\s+"--max-total-tokens" "6144"( \\)?\n', out), out[-3000:]
+    # the secret by name only, and that it changes
+    assert "+HF_TOKEN=(secret value not shown; this deploy changes it)" in out
+
+
+def test_check_diff_shows_no_secret_and_changed_nothing(server1):
+    out = _load("server-check-output.txt")
+    # TOKEN is only in server-1's EnvironmentFile (no task argument carries it in that play): only the diff
+    # builder's masking keeps it out; CHECK_TOKEN is the play's new value
+    for value in (TOKEN, CHECK_TOKEN):
+        assert value not in out
+        assert value not in _load("server-check-diff.json")
+    plan = json.loads(_load("server-check-diff.json"))["main"]
+    assert not server1.file("%s/releases/%s" % (ROOT, plan["release_id"])).exists
+    assert CHECK_TOKEN not in server1.file("/etc/specdeploy/main.env").content_string
+    assert "6144" not in server1.file("/etc/systemd/system/%s.service" % UNIT).content_string
+
+
 # ---- server-3: migration from a hand-made unit (server_replaces_units) ---------------------------
 NEXTN = "sglang-nextn.service"
 NEXTN_TEXT = "hand-made nextn service (LAB-ONLY stand-in)"
