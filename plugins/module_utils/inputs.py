@@ -149,6 +149,27 @@ def spec_problems(spec, where="spec"):
     return out
 
 
+def is_port_dest(dest):
+    """A parsed SGLang argument that holds one port number (--port, --nccl-port, --grpc-port, ...)."""
+    return isinstance(dest, str) and (dest == "port" or dest.endswith("_port"))
+
+
+def parsed_args_problems(args):
+    """[(dest, message)] of an argv parsed by SGLang's parser table ({dest: value}): the rules of
+    spec_problems for what an argv (or a spec's extra_args) sets - every port-like value 1-65535, the
+    parallel sizes at most MAX_PARALLEL."""
+    out = []
+    for dest in sorted(k for k in (args or {}) if isinstance(k, str)):
+        value = args[dest]
+        if is_port_dest(dest) and is_int(value):
+            problem = port_problem(value)
+            if problem:
+                out.append((dest, "--%s %s" % (dest.replace("_", "-"), problem)))
+        elif dest in PARALLEL_KEYS and is_int(value) and value > MAX_PARALLEL:
+            out.append((dest, "--%s is %d GPUs: at most %d" % (dest.replace("_", "-"), value, MAX_PARALLEL)))
+    return out
+
+
 def instance_problems(inst, where=None):
     """[(field, message)] of one server_instances entry {name, spec, cuda_visible_devices, smoke}: what the
     preflight, the static validator's caller and the host refuse alike."""

@@ -6,14 +6,19 @@
 Host layout (docs/interfaces.md):
     <root>/releases/<release-id>/release.json + sglang-<instance>.service
     <root>/instances/<instance>/current, previous   symlinks to releases
+A release directory appears with its record (create(): built in a hidden sibling, renamed into place). A
+directory without release.json is half-made (a deploy of an older version interrupted between the directory
+and its record): not a release; the deploy that makes that id again replaces it, prune removes it.
 Standard library only, importable without Ansible.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
 import shutil
+import tempfile
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
@@ -123,20 +128,129 @@ def not_gated(root, instance, unit_dir=common.UNIT_DIR):
     return rid if record is not None and record.get("status") == "staged" else None
 
 
-def present(root):
-    """Release ids on the host (directories under <root>/releases), sorted."""
+def release_dirs(root):
+    """Names of the directories under <root>/releases, sorted; hidden ones (create()'s staging) are not
+    releases."""
     base = os.path.join(root, "releases")
     try:
-        return sorted(n for n in os.listdir(base) if os.path.isdir(os.path.join(base, n)))
+        names = os.listdir(base)
     except OSError:
         return []
+    return sorted(n for n in names if not n.startswith(".") and os.path.isdir(os.path.join(base, n)))
+
+
+def is_half_made(path):
+    """A release directory without its release.json (a deploy interrupted before its record was written)."""
+    return os.path.isdir(path) and not os.path.lexists(os.path.join(path, rr.NAME))
+
+
+def half_made(root):
+    """Ids of the half-made release directories on the host (no release.json), sorted."""
+    return [n for n in release_dirs(root) if is_half_made(os.path.join(root, "releases", n))]
+
+
+# create()'s hidden siblings: .<id>.tmp-<random> (being built), .<id>.half-<pid> (a half-made one set aside)
+STAGING = re.compile(r"^\.[0-9A-Za-z_-]+\.(tmp|half)-[0-9A-Za-z_]+$")
+
+
+def staging_leftovers(root):
+    """Hidden staging directories create() left behind when it was killed, sorted."""
+    base = os.path.join(root, "releases")
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return []
+    return sorted(n for n in names if STAGING.match(n) and os.path.isdir(os.path.join(base, n))
+                  and not os.path.islink(os.path.join(base, n)))
+
+
+def half_made_phrase(rid):
+    """Why a half-made release cannot be started (rollback refusals)."""
+    return ("release %s is half-made on this host: its directory has no release.json (a deploy was interrupted "
+            "before its record was written), so it never ran. Deploy its inputs again (the deploy makes it again) "
+            "or roll back to another release" % rid)
+
+
+def present(root):
+    """Release ids on the host (directories under <root>/releases with their release.json), sorted. A
+    half-made directory is not a release."""
+    return [n for n in release_dirs(root) if not is_half_made(os.path.join(root, "releases", n))]
+
+
+def _fsync_dir(path):
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def create(root, rid, record, unit_text=None, unit=None, check_mode=False, now=None):
+    """Make release `rid`: its directory appears with its release.json (and its unit file `unit`, when
+    `unit_text` is given) in one step - built in a hidden sibling, then renamed into place - so that no
+    kill leaves a release directory without its record. A half-made directory of the same id (no
+    release.json: left by an older version's interrupted deploy) is replaced. An existing release gets its
+    record rewritten when it differs (release_record.write). Returns {changed, created, repaired}."""
+    base = os.path.join(root, "releases")
+    path = os.path.join(base, rid)
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise ReleaseError("%s exists and is not a directory; move it away" % path)
+    if os.path.isdir(path) and not is_half_made(path):
+        return {"changed": rr.write(os.path.join(path, rr.NAME), record, check_mode, now=now),
+                "created": False, "repaired": False}
+    repaired = os.path.isdir(path)
+    rr.check(dict(record), "the new release record of %s" % os.path.join(path, rr.NAME))
+    if check_mode:
+        return {"changed": True, "created": True, "repaired": repaired}
+    os.makedirs(base, mode=0o755, exist_ok=True)
+    for name in staging_leftovers(root):  # an earlier create() of this id that was killed
+        if name.startswith(".%s." % rid):
+            shutil.rmtree(os.path.join(base, name), ignore_errors=True)
+    tmp = tempfile.mkdtemp(prefix=".%s.tmp-" % rid, dir=base)
+    aside = None
+    try:
+        rr.write(os.path.join(tmp, rr.NAME), record, now=now)
+        if unit_text is not None:
+            unit_path = os.path.join(tmp, unit)
+            with open(unit_path, "w", encoding="utf-8") as handle:
+                handle.write(unit_text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(unit_path, 0o644)
+        os.chmod(tmp, 0o755)
+        _fsync_dir(tmp)
+        if repaired:
+            aside = os.path.join(base, ".%s.half-%d" % (rid, os.getpid()))
+            os.rename(path, aside)
+        try:
+            os.rename(tmp, path)
+        except OSError as exc:
+            if aside:
+                os.rename(aside, path)
+                aside = None
+            if exc.errno in (errno.EEXIST, errno.ENOTEMPTY):
+                raise ReleaseError("%s appeared while release %s was being made (another deploy on this host?)"
+                                   % (path, rid))
+            raise
+    finally:
+        if os.path.isdir(tmp):
+            shutil.rmtree(tmp, ignore_errors=True)
+    if aside:
+        shutil.rmtree(aside, ignore_errors=True)
+    _fsync_dir(base)
+    return {"changed": True, "created": True, "repaired": repaired}
 
 
 def rollback_targets(root, found, to="previous", any_instances=True):
     """What a rollback to `to` (previous, or a release id) would start on the host: per instance the target
     release (targets), why it cannot (problems, one phrase each), the releases on the host, and the model
     directories of the targets and of the current releases (a failed gate restores those)."""
-    on_host = present(root)
+    on_host, half = present(root), half_made(root)
     problems, targets, records = [], {}, []
     if not any_instances:
         problems.append("no server_instances")
@@ -144,6 +258,8 @@ def rollback_targets(root, found, to="previous", any_instances=True):
         target = item.get("previous") if to == "previous" else to
         if not target:
             problems.append("instance %s has no previous release (current: %s)" % (name, item.get("current") or "none"))
+        elif target in half:
+            problems.append("instance %s: %s" % (name, half_made_phrase(target)))
         elif target not in on_host:
             problems.append("release %s of instance %s is not on this host (pruned or never deployed here)"
                             % (target, name))
@@ -206,23 +322,30 @@ def created_at(path):
 
 def prune(root, keep, check_mode=False):
     """Delete releases beyond the `keep` newest (by creation), never one any instance's
-    current/previous uses."""
+    current/previous uses; and every half-made release directory no instance links (it never ran) and
+    create()'s leftover staging directories, whatever `keep`."""
     rel_dir = os.path.join(root, "releases")
     if not os.path.isdir(rel_dir):
         return []
     used = all_linked(root)
-    entries = []
-    for name in os.listdir(rel_dir):
+    entries, removed = [], []
+    for name in release_dirs(root):
         path = os.path.join(rel_dir, name)
-        if os.path.isdir(path) and not os.path.islink(path):
-            entries.append((created_at(path), name))
+        if os.path.islink(path):
+            continue
+        if is_half_made(path):
+            if name not in used:
+                removed.append(name)
+            continue
+        entries.append((created_at(path), name))
     entries.sort(reverse=True)
-    removed = []
     for idx, (_mtime, name) in enumerate(entries):
         if idx < keep or name in used:
             continue
         removed.append(name)
-        if not check_mode:
+    removed += staging_leftovers(root)
+    if not check_mode:
+        for name in removed:
             shutil.rmtree(os.path.join(rel_dir, name))
     return sorted(removed)
 

@@ -144,6 +144,7 @@ def observe(root, instance, replaces=(), rollback_to="", unit_dir=common.UNIT_DI
         "links": links,
         "records": records,
         "releases": rel.present(root),
+        "half_made": rel.half_made(root),
         "unit_sha256": sha256_file(common.unit_path(instance, unit_dir), None),
         "unit_state": systemctl_show(unit, run),
         "replaced": {name: systemctl_show(name, run) for name in replaces or []},
@@ -422,6 +423,8 @@ def plan(instance, settings, observed, mode="deploy", validation=None, unit_text
         target = records.get(rid) if rid else None
         if not rid:
             out["refused"] = "cannot roll back to the previous release: there is none"
+        elif target is None and rid in (observed.get("half_made") or []):
+            out["refused"] = "cannot roll back: " + rel.half_made_phrase(rid)
         elif target is None:
             out["refused"] = ("cannot roll back to release %s: it is not on this host (pruned or never deployed "
                               "here)" % rid)
@@ -438,6 +441,7 @@ def plan(instance, settings, observed, mode="deploy", validation=None, unit_text
         "release_id": rid, "restart": restart, "action": action,
         "rel_dir": "%s/releases/%s" % (root, rid) if rid else "",
         "exists": rid in (observed.get("releases") or []),
+        "half_made": bool(rid) and rid in (observed.get("half_made") or []),
         "replace": replace, "replace_missing": missing, "replace_idle": idle,
         "port": common.listen_port(target_spec), "url": common.base_url(target_spec),
         "smoke": smoke_args(target_spec, target_resolved, instance.get("smoke"), smoke_defaults, unit),
@@ -470,6 +474,9 @@ def message(p, check_mode=False):
     text = "%s %s %s (current: %s), because %s." % (
         head, "would be" if check_mode else "will be", verb, p["previous_release_id"] or "none",
         "; ".join(p["reasons"]))
+    if p.get("half_made") and p["mode"] == "deploy":
+        text += (" Its directory on the host is half-made (no release.json: an interrupted deploy); it %s made "
+                 "again." % ("would be" if check_mode else "is"))
     if p["replace"]:
         text += " Before it starts, %s %s (server_replaces_units, unit files kept)." % (
             "it would stop and disable" if check_mode else "stopping and disabling",

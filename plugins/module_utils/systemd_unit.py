@@ -104,6 +104,11 @@ def unit_exec_lines(argv):
         return ["# not writable into a systemd unit: %s" % exc]
 
 
+def flags_text(argv):
+    """argv as the unit's ExecStart carries it, one flag (with its values) per line; "" for no argv."""
+    return "\n".join(unit_exec_lines(argv)) + "\n" if argv else ""
+
+
 def argv_diff(previous, current):
     """Diff two argvs flag by flag: {changed: bool, added, removed, changed_flags, before, after}."""
     from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.parse import strip_program
@@ -120,6 +125,6 @@ def argv_diff(previous, current):
     return {
         "changed": bool(added or removed or changed or prev != cur),
         "added": added, "removed": removed, "changed_flags": changed,
-        "before": "\n".join(unit_exec_lines(prev)) + "\n",
-        "after": "\n".join(unit_exec_lines(cur)) + "\n",
+        "before": flags_text(prev),
+        "after": flags_text(cur),
     }

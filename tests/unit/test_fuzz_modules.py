@@ -205,6 +205,20 @@ NESTED = [
      True),
     (sglang_flags, {"spec": None, "argv": ["--model-path", "/m"], "env": {"A": "x\ry"}, "sglang_version": "0.5.23"},
      True),
+    # argv mode: the spec's port and parallel-size rules (inputs.parsed_args_problems) for what the argv sets
+    (sglang_flags, {"spec": None, "argv": ["--model-path", "/m", "--port", "70000"], "sglang_version": "0.5.23"}, True),
+    (sglang_flags, {"spec": None, "argv": "--model-path /m --port=0", "sglang_version": "0.5.23"}, True),
+    (sglang_flags, {"spec": None, "argv": ["--model-path", "/m", "--nccl-port", "-1"], "sglang_version": "0.5.23"}, True),
+    (sglang_flags, {"spec": None, "argv": ["--model-path", "/m", "--tp-size", "1000000"], "sglang_version": "0.5.23"},
+     True),
+    (sglang_flags, {"spec": None, "argv": ["--model-path", "/m", "--port", "65535"], "sglang_version": "0.5.23"},
+     False),
+    (server_release, {"action": "record", "release_id": "0123456789abcdef", "instance": "../x", "unit_text": "u",
+                      "record": {"release_id": "r", "instance": "x", "status": "staged", "inputs": {}, "argv": []}},
+     True),
+    (server_release, {"action": "record", "release_id": "0123456789abcdef", "unit_text": "u", "instance": None,
+                      "record": {"release_id": "r", "instance": "x", "status": "staged", "inputs": {}, "argv": []}},
+     True),
     (sglang_preflight, {"hosts": {"h": {"server_instances": [{"name": "../x", "spec": {
         "sglang_version": "0.5.23", "model_path": "/m"}}]}}}, True),
     (sglang_preflight, {"hosts": {"h": {"server_instances": [{"name": "main", "cuda_visible_devices": "0\r", "spec": {

@@ -166,3 +166,24 @@ def test_preflight_module_verdicts():
     res = run_module(sglang_preflight, {"hosts": {"web": {}}})
     assert_clear_failure(res)
     assert "checked nothing" in res["msg"] and res["exit_code"] == 3
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--model-path", "/m", "--port", "70000"], "--port must be a port number 1-65535, got 70000"),
+    (["--model-path", "/m", "--port", "0"], "--port must be a port number 1-65535, got 0"),
+    ("python3 -m sglang.launch_server --model-path /m --port=-1", "--port must be a port number 1-65535, got -1"),
+    (["--model-path", "/m", "--nccl-port", "65536"], "--nccl-port must be a port number 1-65535, got 65536"),
+    (["--model-path", "/m", "--tp-size", "100000"], "--tp-size is 100000 GPUs: at most 1024"),
+])
+def test_argv_mode_range_checks_ports_and_sizes_as_the_spec_path(argv, message):
+    """A hand-written command line gets the spec's input rules: the spec path refuses spec.port 70000, so
+    --port 70000 in an argv is refused too (before any SGLang runs), naming the flag."""
+    res = run_module(sglang_flags, {"argv": argv, "sglang_version": "0.5.23"})
+    assert_clear_failure(res)
+    assert message in res["msg"], res["msg"]
+    spec_res = run_module(sglang_flags, {"spec": dict(GOOD, port=70000)})
+    assert_clear_failure(spec_res)
+    assert "spec.port must be a port number 1-65535, got 70000" in spec_res["msg"]
+    ok = run_module(sglang_flags, {"argv": ["--model-path", "/m", "--port", "65535", "--nccl-port", "1"],
+                                   "sglang_version": "0.5.23"})
+    assert not ok.get("failed"), ok.get("msg")

@@ -70,6 +70,7 @@ def _mk(root, rid, age):
     path = os.path.join(root, "releases", rid)
     os.makedirs(path)
     t = time.time() - age
+    rr.write(os.path.join(path, rr.NAME), _record(release_id=rid), now=t)
     os.utime(path, (t, t))
 
 
@@ -302,3 +303,111 @@ def test_the_running_release_and_whether_its_gate_finished(tmp_path, statuses, i
     root, units = _gated_tree(tmp_path, statuses, installed)
     assert rel.running_release(root, "main", units) == running
     assert rel.not_gated(root, "main", units) == not_gated
+
+
+# ---- a release directory never without its record; half-made ones repaired or removed ----------------
+
+UNIT_TEXT = "[Service]\nExecStart=/bin/true\n"
+
+
+def _listing(root):
+    return sorted(os.listdir(os.path.join(root, "releases")))
+
+
+def test_create_makes_the_directory_with_its_record_and_unit(tmp_path):
+    root = str(tmp_path)
+    made = rel.create(root, "r1", _record(release_id="r1"), UNIT_TEXT, "sglang-a.service")
+    assert made == {"changed": True, "created": True, "repaired": False}
+    path = os.path.join(root, "releases", "r1")
+    assert rr.load(os.path.join(path, rr.NAME))["release_id"] == "r1"
+    assert open(os.path.join(path, "sglang-a.service")).read() == UNIT_TEXT
+    assert oct(os.stat(path).st_mode & 0o777) == "0o755"
+    assert oct(os.stat(os.path.join(path, "sglang-a.service")).st_mode & 0o777) == "0o644"
+    assert _listing(root) == ["r1"]  # no staging directory left
+    assert rel.present(root) == ["r1"] and rel.half_made(root) == []
+    # again: the release exists, its record unchanged
+    assert rel.create(root, "r1", _record(release_id="r1"), UNIT_TEXT, "sglang-a.service")["changed"] is False
+
+
+@pytest.mark.parametrize("fail_at", ["record", "unit", "rename"])
+def test_a_create_killed_at_any_step_leaves_no_release_directory(tmp_path, monkeypatch, fail_at):
+    """A kill (here: an exception) at any step before the rename leaves no releases/<id>, only a hidden
+    staging directory that is no release; the next create() makes the release and prune clears the rest."""
+    root = str(tmp_path)
+    os.makedirs(os.path.join(root, "releases"))
+
+    class Killed(BaseException):
+        pass
+
+    real_write, real_rename, real_open = rr.write, os.rename, open
+
+    def boom(*_a, **_k):
+        raise Killed()
+
+    if fail_at == "record":
+        monkeypatch.setattr(rr, "write", boom)
+    elif fail_at == "rename":
+        monkeypatch.setattr(rel.os, "rename", boom)
+    else:
+        def unit_open(path, *a, **k):
+            if str(path).endswith(".service"):
+                raise Killed()
+            return real_open(path, *a, **k)
+        monkeypatch.setattr("builtins.open", unit_open)
+    # the staging directory survives only a real kill (no finally runs): keep it as a kill would
+    monkeypatch.setattr(rel.shutil, "rmtree", lambda *_a, **_k: None)
+    with pytest.raises(Killed):
+        rel.create(root, "r1", _record(release_id="r1"), UNIT_TEXT, "sglang-a.service")
+    monkeypatch.undo()
+    assert rr.write is real_write and os.rename is real_rename
+    assert not os.path.exists(os.path.join(root, "releases", "r1"))
+    assert rel.present(root) == [] and rel.half_made(root) == []
+    leftovers = rel.staging_leftovers(root)
+    assert len(leftovers) == 1 and leftovers[0].startswith(".r1.tmp-")
+    # the next run: the release is made whole, its own leftover cleared
+    assert rel.create(root, "r1", _record(release_id="r1"), UNIT_TEXT, "sglang-a.service")["created"]
+    assert _listing(root) == ["r1"] and rel.present(root) == ["r1"]
+
+
+@pytest.mark.parametrize("content", [[], ["sglang-a.service"]], ids=["empty", "unit-only"])
+def test_a_half_made_release_is_no_release_and_its_next_deploy_repairs_it(tmp_path, content):
+    """What an older version left when killed between the directory and its record: no release.json."""
+    root = str(tmp_path)
+    path = os.path.join(root, "releases", "r1")
+    os.makedirs(path)
+    for name in content:
+        with open(os.path.join(path, name), "w") as handle:
+            handle.write("stale\n")
+    assert rel.half_made(root) == ["r1"] and rel.present(root) == []
+    # check mode says it would make it, and changes nothing
+    assert rel.create(root, "r1", _record(release_id="r1"), UNIT_TEXT, "sglang-a.service", check_mode=True) == {
+        "changed": True, "created": True, "repaired": True}
+    assert rel.half_made(root) == ["r1"]
+    made = rel.create(root, "r1", _record(release_id="r1"), UNIT_TEXT, "sglang-a.service")
+    assert made == {"changed": True, "created": True, "repaired": True}
+    assert rel.present(root) == ["r1"] and rel.half_made(root) == [] and _listing(root) == ["r1"]
+    assert rr.load(os.path.join(path, rr.NAME))["status"] == "staged"
+    assert open(os.path.join(path, "sglang-a.service")).read() == UNIT_TEXT
+
+
+def test_prune_removes_half_made_directories_and_staging_leftovers_whatever_keep(tmp_path):
+    root = str(tmp_path)
+    _mk(root, "good", 60)
+    os.makedirs(os.path.join(root, "releases", "half"))
+    os.makedirs(os.path.join(root, "releases", ".x1.tmp-abc"))
+    os.makedirs(os.path.join(root, "releases", ".x2.half-12"))
+    assert rel.prune(root, keep=10, check_mode=True) == [".x1.tmp-abc", ".x2.half-12", "half"]
+    assert len(_listing(root)) == 4
+    assert rel.prune(root, keep=10) == [".x1.tmp-abc", ".x2.half-12", "half"]
+    assert _listing(root) == ["good"]
+
+
+def test_a_rollback_to_a_half_made_release_names_it(tmp_path):
+    root = str(tmp_path)
+    _mk(root, "r0", 60)
+    rel.activate(root, "a", "r0")
+    os.makedirs(os.path.join(root, "releases", "r1"))
+    out = rel.rollback_targets(root, rel.instance_links(root, ["a"]), to="r1")
+    assert out["targets"] == {} and len(out["problems"]) == 1
+    assert "instance a: release r1 is half-made on this host" in out["problems"][0]
+    assert "never deployed" not in out["problems"][0]

@@ -254,3 +254,25 @@ def test_the_restore_smoke_does_not_take_the_new_release_smoke_overrides():
     p = sp.plan(inst, SETTINGS, observed(current=OLD), validation=VALID, unit_text=UNIT, secrets_text_sha256=SECRETS)
     assert p["smoke"]["expect_substrings"] == ["only the new release writes this"] and p["smoke"]["timeout"] == 9
     assert p["restore"]["smoke"]["expect_substrings"] == [] and p["restore"]["smoke"]["timeout"] == 600
+
+
+def test_half_made_release_is_made_again_by_a_deploy_and_named_by_a_rollback(tmp_path):
+    """A release directory without release.json (an older version killed between the directory and its
+    record) is no release: the deploy of that id makes it again (and says so); a rollback to it is refused
+    as half-made, not as 'never deployed'."""
+    root = str(tmp_path)
+    rel.create(root, OLD, {"release_id": OLD, "instance": "main", "status": "active", "argv": [], **OLD_REC})
+    rel.activate(root, "main", OLD)
+    os.makedirs(os.path.join(root, "releases", RID))
+    obs = sp.observe(root, "main", config_dir=str(tmp_path / "etc"), run=lambda argv: "")
+    assert obs["releases"] == [OLD] and obs["half_made"] == [RID]
+    p = deploy(obs, settings=dict(SETTINGS, root=root))
+    assert p["release_id"] == RID and p["exists"] is False and p["half_made"] is True
+    assert p["action"] == "install" and "is half-made (no release.json: an interrupted deploy); it is made again" \
+        in p["message"]
+    back = sp.plan(INST, dict(SETTINGS, root=root, rollback_to=RID),
+                   sp.observe(root, "main", rollback_to=RID, config_dir=str(tmp_path / "etc"), run=lambda argv: ""),
+                   mode="rollback")
+    assert back["action"] == "refuse" and not back["restart"]
+    assert "release %s is half-made on this host" % RID in back["refused"]
+    assert "never deployed" not in back["message"] and "current release %s untouched" % OLD in back["message"]

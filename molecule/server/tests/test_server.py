@@ -283,6 +283,38 @@ def test_check_mode_output_says_what_it_would_do():
     assert "failed=0" in out
 
 
+# ---- server-1: --check --diff against its running release (check.yml's second play) ----------------
+CHECK_TOKEN = "FAKE-specdeploy-lab-token-checkdiff1"
+
+
+def test_check_diff_names_the_changed_flag_against_the_running_release():
+    out = _load("server-check-output.txt")
+    plan = json.loads(_load("server-check-diff.json"))["main"]
+    assert plan["changed"] is True and plan["previous_release_id"]
+    running = plan["previous_release_id"]
+    # the flags, one per line as in the unit, against the running release's record
+    assert "--- before: sglang-main.service SGLang flags (running release %s)" % running in out
+    assert '\n-"--max-total-tokens" "4096"\n+"--max-total-tokens" "6144"\n' in out
+    # the unit installed now against the unit the new release installs
+    assert "--- before: /etc/systemd/system/sglang-main.service (running release %s)" % running in out
+    assert re.search(r'\n-\s+"--max-total-tokens" "4096"( \\)?\n\+\s+"--max-total-tokens" "6144"( \\)?\n', out), out[-3000:]
+    # the secret by name only, and that it changes
+    assert "+HF_TOKEN=(secret value not shown; this deploy changes it)" in out
+
+
+def test_check_diff_shows_no_secret_and_changed_nothing(server1):
+    out = _load("server-check-output.txt")
+    # TOKEN is only in server-1's EnvironmentFile (no task argument carries it in that play): only the diff
+    # builder's masking keeps it out; CHECK_TOKEN is the play's new value
+    for value in (TOKEN, CHECK_TOKEN):
+        assert value not in out
+        assert value not in _load("server-check-diff.json")
+    plan = json.loads(_load("server-check-diff.json"))["main"]
+    assert not server1.file("%s/releases/%s" % (ROOT, plan["release_id"])).exists
+    assert CHECK_TOKEN not in server1.file("/etc/specdeploy/main.env").content_string
+    assert "6144" not in server1.file("/etc/systemd/system/%s.service" % UNIT).content_string
+
+
 # ---- server-3: migration from a hand-made unit (server_replaces_units) ---------------------------
 NEXTN = "sglang-nextn.service"
 NEXTN_TEXT = "hand-made nextn service (LAB-ONLY stand-in)"
@@ -416,3 +448,52 @@ def test_day_zero_release_validated_by_the_installed_sglang_restarted_and_gated(
     assert "SGLang 0.5.22's traits" in notes
     gen = json.loads(server3.check_output(GEN.replace("127.0.0.1:30000", "127.0.0.1:30001")))
     assert gen["meta_info"]["completion_tokens"] > 0
+
+
+# ---- server-1, case H: the controller killed between a release's directory and its record -----------
+# (side_effect.yml case H, kept in server-halfmade-cases.json; an instance `half` under a root of its own)
+
+@pytest.fixture(scope="module")
+def halfmade():
+    return json.loads(_load("server-halfmade-cases.json"))
+
+
+def test_h_killed_controller_left_no_release_directory_without_its_record(server1, halfmade):
+    """The ansible-playbook process group was SIGKILLed the moment the release directory appeared: it already
+    held its release.json (an older version made the directory one task before the record), and no hidden
+    staging directory of the release was left behind."""
+    h1 = halfmade["h1"]
+    assert h1["killed"] is True and h1["playbook_rc"] == -9, h1
+    assert h1["record_at_first_sight"] is True, h1
+    rid = h1["release_id"]
+    assert halfmade["h1_record"]["release_id"] == rid and halfmade["h1_record"]["status"] == "staged"
+    assert halfmade["h1_dirs"] == [rid], halfmade["h1_dirs"]
+
+
+def test_h_rollback_to_a_half_made_release_is_refused_naming_it(halfmade):
+    """A rollback to a release directory without its record says what it is (half-made, never ran, deploy again),
+    not 'never deployed here'."""
+    h3 = halfmade["h3"]
+    assert "passed_unexpectedly" not in h3, h3
+    msg = " ".join(h3["msg"].split())
+    assert "release %s is half-made on this host" % halfmade["h1"]["release_id"] in msg, msg
+    assert "Deploy its inputs again" in msg and "never deployed" not in msg, msg
+
+
+def test_h_rerun_made_the_release_again_started_and_gated_it(server1, halfmade):
+    """The re-run after the kill (with the directory left as an older version left it) made the release whole,
+    started it, passed the smoke gate and made it current; the half-made directory of another id and the staging
+    leftover are gone; the instance served its model."""
+    h4, rid, root = halfmade["h4"], halfmade["h1"]["release_id"], halfmade["root"]
+    assert h4["release_id"] == rid and h4["changed"] is True and not h4["failed"], h4
+    assert h4["smoke"]["passed"] is True, h4["smoke"]
+    assert _show(halfmade["h4_state"])["ActiveState"] == "active"
+    assert [m["id"] for m in halfmade["h4_models"]["data"]] == ["tiny-h"]
+    assert halfmade["h4_entries"] == [rid], halfmade["h4_entries"]
+    # the host now, as a user finds it
+    assert server1.file("%s/instances/half/current" % root).linked_to == "%s/releases/%s" % (root, rid)
+    rec = json.loads(server1.file("%s/releases/%s/release.json" % (root, rid)).content_string)
+    assert rec["release_id"] == rid and rec["status"] == "active" and rec["smoke"]["passed"] is True
+    unit = server1.file("%s/releases/%s/sglang-half.service" % (root, rid)).content_string
+    assert unit == server1.file("/etc/systemd/system/sglang-half.service").content_string
+    assert server1.check_output("ls -A %s/releases" % root).split() == [rid]

@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import re
 
+from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine import checks, releases
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.checks import ConfigError, check_context, check_draft_config, checkpoint_files, infer_block_size, load_config  # noqa: F401
 from ansible_collections.specdeploy.sglang.plugins.module_utils.sglang_engine.common import (  # noqa: F401
@@ -217,6 +218,9 @@ def _check_argv(argv, rel, env, gpus, draft_config, target_config, capabilities,
         result.error("ARGV_NO_MODEL", "argv has no --model-path: SGLang needs the target model.", field="argv",
                      stage="input")
         return result
+    # the spec's input rules (inputs) for what the argv sets: ports 1-65535 (--port, --nccl-port, ...), parallel sizes
+    for dest, message in inputs.parsed_args_problems(args):
+        result.error("SPEC_VALUE", message + ".", field=dest, stage="input")
     for k in ("tp_size", "dp_size", "pp_size"):
         v = args.get(k)
         if v is not None and is_int(v) and v < 1:
