@@ -26,8 +26,8 @@ ARGUMENT_SPEC = dict(
     workers=dict(type="dict"),
     report_dir=dict(type="path"),
 )
-FACT = "specdeploy_status"
-GATEWAY_FACT = "specdeploy_gateway_status"
+FACT = "specdeploy_status_host"
+GATEWAY_FACT = "specdeploy_status_gateway"
 
 MD_HEADER = ("| host | instance | release | previous | unit | health | SGLang | speculative | draft tokens | verify | "
              "draft attn | accept length (gate) | tokens/s (gate) | accept length (live) | tokens/s (live) | running | "

@@ -14,12 +14,12 @@ description:
     else C(answers /health, does not generate (<why>)), C(unhealthy (HTTP <code>)) or C(down)), the SGLang version
     and speculative settings the server reports, the running release's version, verify mode and flags, what the
     inventory would change (C(pending)), the gate's figures, SGLang's live figures, drift and memory fit - and
-    keeps them as the host's fact C(specdeploy_status) (C(rows)).
+    keeps them as the host's fact C(specdeploy_status_host) (C(rows)).
   - O(step=report) (once per run) takes the rows of every host of the play; a host no longer in the play
     (unreachable) gets one row with health C(unreachable). Writes C(status.md) and C(status.json) under
     O(report_dir) and returns the document with C(counts) per health.
   - O(step=gateway) (on a gateway host) builds the gateway's rows from O(workers) and the release each owner
-    host's status rows report, and keeps them as the gateway's fact C(specdeploy_gateway_status).
+    host's status rows report, and keeps them as the gateway's fact C(specdeploy_status_gateway).
   - O(step=gateway_report) (once per run) writes C(gateway-status.json) and C(gateway-status.md) under O(report_dir)
     with every gateway of the play.
 version_added: 0.4.0
@@ -82,7 +82,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 rows:
-  description: The host's rows (also its fact C(specdeploy_status)).
+  description: The host's rows (also its fact C(specdeploy_status_host)).
   returned: when step is host
   type: list
   elements: dict
@@ -97,7 +97,7 @@ lines:
   elements: str
 gateway:
   description: The gateway's C(workers) (C(url), C(host), C(instance), C(release), C(healthy), C(status), C(in_flight)),
-    C(unknown) and C(missing) (also its fact C(specdeploy_gateway_status)).
+    C(unknown) and C(missing) (also its fact C(specdeploy_status_gateway)).
   returned: when step is gateway
   type: dict
 gateways:
