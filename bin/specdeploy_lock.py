@@ -20,7 +20,6 @@ regeneration of the shipped locks) and sets the module-level settings below.
 import argparse
 import concurrent.futures
 import datetime
-import hashlib
 import importlib.util
 import json
 import os
@@ -41,6 +40,10 @@ _spec = importlib.util.spec_from_file_location(
     "specdeploy_lockfile", os.path.join(ROOT, "plugins", "module_utils", "lockfile.py"))
 lockfile = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(lockfile)
+_spec = importlib.util.spec_from_file_location(
+    "specdeploy_digest", os.path.join(ROOT, "plugins", "module_utils", "digest.py"))
+digest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(digest)
 
 PROG = "specdeploy lock"
 DEFAULT_INDEX = "https://pypi.org/simple"
@@ -162,7 +165,7 @@ def index_files(index, name, exclude_newer):
     A listing fetched after the exclude-newer time holds every file uploaded before it, so it is kept
     (per index and project) and reused by later runs with an earlier or equal bound."""
     url = "%s/%s/" % (index.rstrip("/"), canonicalize_name(name))
-    cache = os.path.join(INDEX_CACHE, hashlib.sha256(url.encode()).hexdigest()[:32] + ".json")
+    cache = os.path.join(INDEX_CACHE, digest.sha256_text(url)[:32] + ".json")
     stamp = datetime.datetime.strptime(exclude_newer, "%Y-%m-%dT%H:%M:%SZ").replace(
         tzinfo=datetime.timezone.utc).timestamp()
     data = None
@@ -203,11 +206,7 @@ def local_files(directory):
 
 
 def file_entry(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return {"filename": os.path.basename(path), "sha256": h.hexdigest(), "size": os.path.getsize(path),
+    return {"filename": os.path.basename(path), "sha256": digest.sha256_file(path), "size": os.path.getsize(path),
             "upload_time": "", "yanked": False, "local": True}
 
 
@@ -353,7 +352,7 @@ def toolkit_pins(index, version, exclude_newer):
                 data = resp.read()
         except OSError as e:
             raise LockToolError("cannot download %s: %s" % (url, e))
-        if hashlib.sha256(data).hexdigest() != f["sha256"]:
+        if digest.sha256_bytes(data) != f["sha256"]:
             raise LockToolError("%s: sha256 differs from the index" % f["filename"])
         with open(cache, "wb") as out:
             out.write(data)

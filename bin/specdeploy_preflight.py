@@ -102,12 +102,13 @@ _OWN_NAME = ("inventory_hostname", "inventory_hostname_short")
 
 
 def _fingerprint(hv):
-    import hashlib
+    """Hosts whose raw variables are the same template once: their text (any value as its repr) hashed."""
+    from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import sha256_text
 
     rest = json.dumps({k: v for k, v in hv.items() if k not in _OWN_NAME}, sort_keys=True, default=repr)
     if any(n in rest for n in _OWN_NAME + ("hostvars",)):  # a value refers to the host itself
-        return hashlib.sha256(json.dumps(hv, sort_keys=True, default=repr).encode("utf-8")).hexdigest()
-    return hashlib.sha256(rest.encode("utf-8")).hexdigest()
+        return sha256_text(json.dumps(hv, sort_keys=True, default=repr))
+    return sha256_text(rest)
 
 
 def _pythons(values):

@@ -48,11 +48,11 @@ _value:
   type: str
 """
 
-import hashlib
-import json
 import os
 
 from ansible.errors import AnsibleFilterError
+
+from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import canonical, hasher, sha256_file, sha256_text
 
 PREFIXES = ("gpu_env_", "weights_", "server_", "sglang_")
 COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -64,7 +64,7 @@ def tree_digest(root=COLLECTION_ROOT, trees=TREES):
     """sha256 over the relative paths and bytes of the files under root/<trees> (cached per process)."""
     if root in _TREE_DIGEST:
         return _TREE_DIGEST[root]
-    digest = hashlib.sha256()
+    digest = hasher()
     for tree in trees:
         for base, dirs, files in os.walk(os.path.join(root, tree)):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
@@ -73,8 +73,7 @@ def tree_digest(root=COLLECTION_ROOT, trees=TREES):
                     continue
                 path = os.path.join(base, name)
                 digest.update(os.path.relpath(path, root).encode("utf-8") + b"\0")
-                with open(path, "rb") as handle:
-                    digest.update(hashlib.sha256(handle.read()).digest())
+                digest.update(bytes.fromhex(sha256_file(path)))
     _TREE_DIGEST[root] = digest.hexdigest()
     return _TREE_DIGEST[root]
 
@@ -101,9 +100,7 @@ def deploy_key(variables, prefixes=PREFIXES, desired=None):
                 chosen[name] = _plain(variables[name])
             except Exception as exc:  # an undefined or broken variable: its raw text still counts
                 chosen[name] = "<not templated: %s>" % type(exc).__name__
-    text = json.dumps({"variables": chosen, "collection": tree_digest(), "desired": _plain(desired or {})},
-                      sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256_text(canonical({"variables": chosen, "collection": tree_digest(), "desired": _plain(desired or {})}))
 
 
 class FilterModule(object):

@@ -16,7 +16,6 @@ Standard library only, importable without Ansible.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -26,7 +25,7 @@ from ansible_collections.specdeploy.sglang.plugins.module_utils import drift
 from ansible_collections.specdeploy.sglang.plugins.module_utils import gpu_env as ge
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release as rel
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
-from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import sha256_file
+from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import sha256_file, sha256_text
 
 __metaclass__ = type
 
@@ -57,7 +56,7 @@ def sizes_digest(directory):
             except OSError:
                 size = -1
             lines.append("%s\0%d\n" % (os.path.relpath(path, directory), size))
-    return hashlib.sha256("".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
+    return sha256_text("".join(lines), errors="surrogateescape")
 
 
 def release_files(root, instance, record, unit_dir=UNIT_DIR):

@@ -12,13 +12,13 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import glob
-import hashlib
 import os
 import re
 import shutil
 import subprocess
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import gpu, lockfile
+from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import sha256_text
 
 # ---- the env key -------------------------------------------------------------------------------
 LAB_SHIM_MARK = "\n# +specdeploy-lab-shim"
@@ -31,7 +31,7 @@ def env_key(lock_text, lab_shim=False):
     text = str(lock_text).rstrip() if lock_text is not None else ""
     if lab_shim:
         text += LAB_SHIM_MARK
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256_text(text)
 
 
 # ---- what a lock declares ----------------------------------------------------------------------

@@ -30,6 +30,7 @@ import re
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import lockfile
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common
+from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import sha256_file
 
 COLLECTION_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # the prefixes of every variable the collection reads (roles gpu_env, weights, server, gateway; the
@@ -130,8 +131,6 @@ def instance_lock_errors(lock, spec, tree_flavor):
 def wheel_errors(wheels, lock, base_dirs=()):
     """gpu_env_wheels: each a file on the controller whose sha256 the host's lock pins (else pip would
     refuse it on the host, after the copy)."""
-    import hashlib
-
     errors = []
     for w in wheels or []:
         path = next((p for p in ([str(w)] + [os.path.join(d, str(w)) for d in base_dirs if d]) if os.path.isfile(p)),
@@ -142,15 +141,12 @@ def wheel_errors(wheels, lock, base_dirs=()):
             continue
         if lock is None:
             continue
-        h = hashlib.sha256()
-        with open(path, "rb") as f:
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                h.update(chunk)
-        if h.hexdigest() not in lock["hashes"]:
+        sha = sha256_file(path)
+        if sha not in lock["hashes"]:
             errors.append(_err("WHEEL_NOT_LOCKED", "gpu_env_wheels %s (sha256 %s) is not pinned by the lock %s: pip "
                                "would refuse it on the host. Lock this very file (`%s lock cuda <version> "
                                "--extra-wheel %s`) or ship the wheel the lock was made from" % (
-                                   path, h.hexdigest()[:16], lock["name"], CLI, path), field="gpu_env_wheels"))
+                                   path, sha[:16], lock["name"], CLI, path), field="gpu_env_wheels"))
     return errors
 
 

@@ -14,7 +14,6 @@ Standard library only, importable without Ansible.
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import re
 import shutil
@@ -23,7 +22,7 @@ import tempfile
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common as common
-from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import canonical
+from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import canonical, sha256_text
 
 __metaclass__ = type
 
@@ -41,7 +40,7 @@ class ReleaseError(Exception):
 
 def release_id(inputs):
     """Hash of everything that defines a release (same inputs -> same id)."""
-    return hashlib.sha256(canonical(inputs).encode("utf-8")).hexdigest()[:ID_LEN]
+    return sha256_text(canonical(inputs))[:ID_LEN]
 
 
 # Values shorter than this ("1", "true") cannot be told apart from ordinary text in a unit or record.

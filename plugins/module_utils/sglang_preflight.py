@@ -23,7 +23,6 @@ and kit), so the verdict is SGLang's own word. stdlib only.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import threading
@@ -31,6 +30,7 @@ import threading
 from ansible_collections.specdeploy.sglang.plugins.module_utils import preflight_host
 from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import server_common
+from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import canonical, sha256_text
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as spec
 
 HOST_KEYS = ("server_instances", "sglang_expected_gpus", "sglang_capabilities", "sglang_target_config",
@@ -337,8 +337,9 @@ def oracle_error():
     return oracle.OracleError
 
 
-def _sha(obj):
-    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+def _cache_key(obj):
+    """The cache key of a JSON value (the preflight's cache under cache_dir)."""
+    return sha256_text(canonical(obj))
 
 
 class Authority(object):
@@ -393,7 +394,7 @@ class Authority(object):
         cfg = spec.load_config(source)
         if cfg is None:
             return None
-        d = os.path.join(self.cache_dir, "configs", _sha(cfg)[:16])
+        d = os.path.join(self.cache_dir, "configs", _cache_key(cfg)[:16])
         if not os.path.isfile(os.path.join(d, "config.json")):
             os.makedirs(d, exist_ok=True)
             tmp = os.path.join(d, "config.json.tmp%d.%d" % (os.getpid(), threading.get_ident()))
@@ -439,7 +440,7 @@ class Authority(object):
         """SGLang's probe of the kit (version, flags, tree-verify flavors), cached like the resolutions."""
         from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_oracle as oracle
 
-        return self._cached(_sha({"kit": self._kit_id(python), "probe": True}),
+        return self._cached(_cache_key({"kit": self._kit_id(python), "probe": True}),
                             lambda: {"probe": oracle.probe(python, timeout=self.timeout, extra_env=dict(self.KIT_ENV))})
 
     def _resolver(self, python, paths, holder):
@@ -471,7 +472,7 @@ class Authority(object):
                 caps, answer = oracle.probe_and_resolve(python_, argv, env, timeout=self.timeout, want_probe=True)
                 return {"probe": caps, "answer": answer}
 
-            hit = self._cached(_sha({"kit": kit_id, "argv": argv, "env": env}), compute)
+            hit = self._cached(_cache_key({"kit": kit_id, "argv": argv, "env": env}), compute)
             answer = dict(hit["answer"])
             answer["resolved"] = {k: back.get(v, v) if isinstance(v, str) else v
                                   for k, v in (answer.get("resolved") or {}).items()}

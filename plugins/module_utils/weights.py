@@ -21,7 +21,6 @@ from __future__ import absolute_import, division, print_function
 
 __metaclass__ = type
 
-import hashlib
 import json
 import os
 import re
@@ -32,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 from ansible_collections.specdeploy.sglang.plugins.module_utils import sglang_engine as engine
-from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import sha256_file  # noqa: F401 (one definition)
+from ansible_collections.specdeploy.sglang.plugins.module_utils.digest import hasher, sha256_file  # noqa: F401 (one definition)
 
 MANIFEST_NAME = ".specdeploy-manifest.json"
 STAGING_DIR = ".staging"
@@ -324,7 +323,7 @@ def _copy_hashed(src, part):
             if prefix > src_size:
                 os.ftruncate(fd_out, 0)
                 prefix = 0
-            h = hashlib.sha256()
+            h = hasher()
             buf = memoryview(bytearray(max(1, min(CHUNK, src_size))))  # small files: no CHUNK-sized buffer each
             pos = 0
             while pos < prefix:

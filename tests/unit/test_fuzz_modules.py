@@ -27,8 +27,8 @@ from ansible.module_utils.common.text.converters import to_bytes
 
 from ansible_collections.specdeploy.sglang.plugins.modules import (
     await_job, canary_metrics, deploy_state, gateway_workers, gpu_env_host, gpu_facts, monitoring_config,
-    report_files, rollout, server_plan, server_release, sglang_flags, sglang_preflight, sglang_probe, smoke_decode, weights_draft_check,
-    weights_manifest, weights_stage)
+    report_files, rollout, server_plan, server_release, sglang_flags, sglang_preflight, sglang_probe, smoke_decode,
+    status_report, weights_draft_check, weights_manifest, weights_stage)
 from ansible_collections.specdeploy.sglang.plugins.action import report_files as report_files_action
 from ansible_collections.specdeploy.sglang.plugins.module_utils import inputs
 
@@ -105,6 +105,7 @@ def _bases(tmp):
         monitoring_config: ({"hosts": {}, "paths": {"targets": tmp, "rules": tmp, "gateway_targets": tmp}}, {}),
         report_files: ({"dest_dir": tmp, "files": {"a.md": "x"}}, {"mode": "mode", "dest_dir": "path"}),
         rollout: ({"step": "summary"}, {}),
+        status_report: ({"step": "report"}, {}),
         server_plan: ({"action": "lines", "program": ["/py", "-m", "sglang.launch_server"],
                        "validation": {"ok": True, "argv": ["--model-path", "/m"], "env": {}}, "instance": inst},
                       {"timeout": "positive"}),

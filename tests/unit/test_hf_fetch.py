@@ -120,3 +120,25 @@ def test_real_client_against_the_hub_standin_downloads_and_refuses_an_unknown_re
                           "--endpoint", endpoint], capture_output=True, text=True)
     assert bad.returncode == 2
     assert "revision %s does not exist on the hub at %s" % ("0" * 40, endpoint) in bad.stderr, bad.stderr
+
+
+def test_download_in_the_host_layout_loads_the_collection_digest(cache, tmp_path):
+    """On a host the role copies hf_fetch.py and plugins/module_utils/digest.py into one directory (tasks/hub.yml);
+    run from there, with no collection around it, the download's sha256 comes from that digest.py."""
+    import shutil
+
+    cache_dir, files, _ = cache
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    shutil.copy(SCRIPT, tools / "hf_fetch.py")
+    staging = str(tmp_path / "staging")
+    args = ["download", "--repo", "lab/tiny", "--commit", COMMIT, "--dest", staging, "--cache-dir", cache_dir]
+    env = dict(os.environ, HF_HUB_OFFLINE="1")
+    alone = subprocess.run([sys.executable, str(tools / "hf_fetch.py")] + args, capture_output=True, text=True, env=env)
+    assert alone.returncode != 0 and "digest.py" in alone.stderr   # without it: a clear message, no traceback
+    assert "Traceback" not in alone.stderr
+    shutil.copy(os.path.join(ROOT, "plugins", "module_utils", "digest.py"), tools / "digest.py")
+    r = subprocess.run([sys.executable, str(tools / "hf_fetch.py")] + args, capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    man = json.loads(r.stdout)["manifest"]
+    assert man["config.json"]["sha256"] == hashlib.sha256(files["config.json"][0]).hexdigest()

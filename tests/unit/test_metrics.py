@@ -363,12 +363,9 @@ def test_the_canary_metrics_module(readings, tmp_path, monkeypatch):
 
 
 def test_status_md_shows_the_live_columns_and_the_drift_section():
-    """playbooks/templates/status.md.j2 (plain Jinja here; status.yml renders it through Ansible's lookup)."""
-    import jinja2
+    """status.md (plugins/module_utils/status.py, written by status.yml's status_report action)."""
+    from ansible_collections.specdeploy.sglang.plugins.module_utils import status
 
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    with open(os.path.join(root, "playbooks", "templates", "status.md.j2")) as handle:
-        template = jinja2.Template(handle.read(), trim_blocks=True)
     rows = [
         {"host": "a", "instance": "main", "release": "r1", "health": "healthy", "sglang_version": "0.5.23",
          "tokens_per_s": 1.9, "metrics": "ok", "live_accept_length": None, "live_tokens_per_s": 4.048,
@@ -377,7 +374,7 @@ def test_status_md_shows_the_live_columns_and_the_drift_section():
         {"host": "b", "instance": "main", "release": "r1", "health": "healthy", "metrics": "off", "drift": []},
         {"host": "c", "instance": "-", "health": "unreachable"},
     ]
-    md = template.render(__status_rows=rows)
+    md = status.status_md(rows)
     lines = md.splitlines()
     head = [c.strip() for c in lines[2].split("|")[1:-1]]
     a, b, c = ([x.strip() for x in line.split("|")[1:-1]] for line in lines[4:7])

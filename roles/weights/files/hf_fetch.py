@@ -11,9 +11,13 @@ huggingface_hub's snapshot_download(local_dir=DIR), which resumes interrupted fi
 Offline (HF_HUB_OFFLINE=1) both commands read huggingface_hub's cache instead: refs/<revision> gives
 the commit, and each blob's file name is its sha256 (LFS) or git sha1 (regular file).
 The token is read from --token-file (0600, written by the role) and never printed.
+The sha256 of a file is the collection's one (plugins/module_utils/digest.py, standard library only), loaded
+by its path: beside this script on a host (the role copies both there), else at its place in the collection
+(the role runs this script from its files/ on the controller).
 """
 import argparse
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -33,9 +37,17 @@ def git_blob_sha1(path):
     return h.hexdigest()
 
 
-def sha256(path):
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
+def _digest():
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in (os.path.join(here, "digest.py"),
+                 os.path.join(here, os.pardir, os.pardir, os.pardir, "plugins", "module_utils", "digest.py")):
+        if os.path.isfile(path):
+            spec = importlib.util.spec_from_file_location("specdeploy_digest", path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            return module
+    raise SystemExit("hf_fetch.py: digest.py (the collection's plugins/module_utils/digest.py) is neither beside "
+                     "this script nor in its collection: copy both, as the weights role does")
 
 
 def token_from(args):
@@ -121,7 +133,7 @@ def download(args):
             if got != entry["git_sha1"]:
                 problems.append("%s: git blob sha1 %s, hub says %s" % (rel, got, entry["git_sha1"]))
                 continue
-            manifest[rel] = {"sha256": sha256(full), "size": os.path.getsize(full)}
+            manifest[rel] = {"sha256": _digest().sha256_file(full), "size": os.path.getsize(full)}
         else:
             problems.append("%s: the hub gave no checksum" % rel)
     if problems:
