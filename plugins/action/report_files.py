@@ -28,6 +28,16 @@ ARGUMENT_SPEC = dict(
 )
 
 
+def plain(value):
+    """A hostvars/fact value (AnsibleUnsafe strings, HostVars, lazy dicts) as plain dicts and lists: the form
+    the pure functions of module_utils take (shared by the rollout and status_report actions)."""
+    if hasattr(value, "items"):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
 def file_mode(value):
     """An octal mode string ('0644') or int within 0-0777: report files get no setuid, setgid or sticky bit."""
     try:

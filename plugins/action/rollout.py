@@ -13,20 +13,12 @@ import os
 from ansible.errors import AnsibleActionFail, AnsibleConnectionFailure
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.specdeploy.sglang.plugins.action.report_files import write_files
+from ansible_collections.specdeploy.sglang.plugins.action.report_files import plain as _plain, write_files
 from ansible_collections.specdeploy.sglang.plugins.module_utils import release_record as rr
 from ansible_collections.specdeploy.sglang.plugins.module_utils import rollout
 
 FACT = "specdeploy_rollout"
 ARGUMENT_SPEC = rollout.ARGUMENT_SPEC
-
-
-def _plain(value):
-    if hasattr(value, "items"):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 class ActionModule(ActionBase):

@@ -13,18 +13,10 @@ import os
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.specdeploy.sglang.plugins.action.report_files import write_files
+from ansible_collections.specdeploy.sglang.plugins.action.report_files import plain as _plain, write_files
 from ansible_collections.specdeploy.sglang.plugins.module_utils import status
 
 ARGUMENT_SPEC = status.ARGUMENT_SPEC
-
-
-def _plain(value):
-    if hasattr(value, "items"):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 class ActionModule(ActionBase):
