@@ -332,7 +332,8 @@ def test_preflight_broken_variant_names_host_and_reason(tmp_path):
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode != 0
     plays = [line for line in proc.stdout.splitlines() if line.startswith("PLAY [")]
-    assert plays == [plays[0]] and "Preflight" in plays[0], proc.stdout
+    # the --limit check's play (plays/limit.yml), then the preflight's, which stops the run
+    assert len(plays) == 2 and "--limit selects" in plays[0] and "Preflight" in plays[1], proc.stdout
 
 
 def test_f6_failed_canary_rolls_back_and_touches_no_other_host(tmp_path):
